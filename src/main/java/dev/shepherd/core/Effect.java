@@ -1,0 +1,35 @@
+package dev.shepherd.core;
+
+import java.util.Objects;
+
+/**
+ * What the runtime must do after a transition, in order. Effects are plain records so a test can
+ * compare a transition's output by equality; the runtime's interpreter is the only code that
+ * turns them into messages, deployments and timers.
+ */
+public sealed interface Effect {
+
+  /** Send {@code outcome} to the submitter identified by {@code replyTo}. */
+  record Respond(Object replyTo, Outcome outcome) implements Effect {
+    public Respond {
+      Objects.requireNonNull(outcome, "outcome");
+    }
+  }
+
+  /** Hand one job to one slot, fenced by {@code assignment}; {@code attempt} counts from 1. */
+  record Assign(
+      String worker, long assignment, String job, Object payload, int attempt, String key)
+      implements Effect {}
+
+  /** Deploy incarnation {@code incarnation} of the slot (the first or a replacement). */
+  record Deploy(String worker, int incarnation) implements Effect {}
+
+  /** Undeploy incarnation {@code incarnation} of the slot if it is still deployed. */
+  record Stop(String worker, int incarnation, Exit reason) implements Effect {}
+
+  /** Deliver a {@link PoolEvent.Tick} at or after {@code at} (restart backoff, drain deadline). */
+  record WakeAt(long at) implements Effect {}
+
+  /** Tell observers (live view, metrics, logs) that something noteworthy happened. */
+  record Publish(Notice notice) implements Effect {}
+}

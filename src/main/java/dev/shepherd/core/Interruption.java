@@ -1,0 +1,55 @@
+package dev.shepherd.core;
+
+import java.util.Objects;
+
+/** Why an accepted job ended without a result from a worker. */
+public sealed interface Interruption {
+
+  /** The spec's name of this kind, as sent on the wire. */
+  String kind();
+
+  /** The incarnation running the job stopped (P9), or was replaced as a sibling (S3). */
+  record WorkerStopped(String worker, Exit exit, String cause) implements Interruption {
+    public WorkerStopped {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(exit, "exit");
+    }
+
+    @Override
+    public String kind() {
+      return "WORKER_STOPPED";
+    }
+  }
+
+  /** The job was queued for a slot that retired (P10). */
+  record AffinityRetired(String worker, Retirement retirement) implements Interruption {
+    @Override
+    public String kind() {
+      return "AFFINITY_RETIRED";
+    }
+  }
+
+  /** Every slot retired while the job was queued (P11). */
+  record NoRecoverableWorkers() implements Interruption {
+    @Override
+    public String kind() {
+      return "NO_RECOVERABLE_WORKERS";
+    }
+  }
+
+  /** A RETRY job was interrupted {@code attempts} times, the last time for {@code last} (P13). */
+  record AttemptsExhausted(int attempts, Interruption last) implements Interruption {
+    @Override
+    public String kind() {
+      return "ATTEMPTS_EXHAUSTED";
+    }
+  }
+
+  /** The pool stopped while it held the job (P16, S4). */
+  record PoolStopped() implements Interruption {
+    @Override
+    public String kind() {
+      return "POOL_STOPPED";
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The job path: admission (P3, P4, P15), completion (P8), cancel (P17) and rebalance (P5). */
+final class JobFlow {
+  private final PoolData d;
+
+  JobFlow(PoolData data) {
+    this.d = data;
+  }
+
+  PoolError submit(PoolEvent.Submit e) {
+    String id = e.job() != null ? e.job() : generateId();
+    if (d.state != PoolState.RUNNING) {
+      return reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + d.state);
+    }
+    if (d.notRetired == 0) {
+      return reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
+    }
+    if (d.jobs.containsKey(id)) {
+      return reject(e, id, RejectionReason.DUPLICATE_JOB,
+          "job '" + id + "' is already accepted and not yet answered");
+    }
+    Slot target = null;
+    boolean unseen = false;
+    if (e.key() != null) {
+      target = d.bindings.get(e.key());
+      if (target == null) {
+        String chosen = d.settings.selector().select(e.key(), d);
+        target = chosen == null ? null : d.slotsById.get(chosen);
+        unseen = true;
+        if (target == null) {
+          return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
+              "the selector chose no known worker for key '" + e.key() + "'");
+        }
+      }
+      if (target.retired() || target.departed) {
+        return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
+            "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
+      }
+      if (!target.hasFreeCapacity() && backlogFull()) {
+        return reject(e, id, RejectionReason.BACKLOG_FULL,
+            "worker '" + target.id + "' is busy and the backlog holds "
+                + d.backlog.length() + " jobs");
+      }
+    } else if (d.free.isEmpty() && backlogFull()) {
+      return reject(e, id, RejectionReason.BACKLOG_FULL,
+          "every worker is busy and the backlog holds " + d.backlog.length() + " jobs");
+    }
+    Job job = new Job(id, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), target);
+    d.jobs.put(id, job);
+    if (unseen) {
+      d.bindings.put(e.key(), target);
+    }
+    d.backlog.append(job);
+    if (target != null) {
+      d.refresh(target);
+    }
+    d.accepted++;
+    d.respond(e.replyTo(), new Outcome.Accepted(id));
+    d.dispatch(e.now());
+    return null;
+  }
+
+  private boolean backlogFull() {
+    return d.backlog.length() >= d.settings.backlogCapacity();
+  }
+
+  private PoolError reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
+    d.rejected++;
+    d.respond(e.replyTo(), new Outcome.Rejected(id, reason, e.payload(), message));
+    return null;
+  }
+
+  private String generateId() {
+    String id;
+    do {
+      id = "job-" + (++d.generatedIds);
+    } while (d.jobs.containsKey(id));
+    return id;
+  }
+
+  PoolError complete(PoolEvent.Completed e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      d.ignoredFacts++;
+      return null;
+    }
+    Job job = slot.findRunning(e.assignment());
+    if (job == null) {
+      if (slot.running.isEmpty()) {
+        return new PoolError.CompletionForUnavailableWorker(e.worker(), slot.phase());
+      }
+      List<Long> expected = new ArrayList<>(slot.running.size());
+      slot.running.forEach(j -> expected.add(j.token));
+      return new PoolError.StaleCompletion(e.worker(), expected, e.assignment());
+    }
+    slot.running.remove(job);
+    d.runningJobs--;
+    job.slot = null;
+    d.refresh(slot);
+    if (job.place == Job.Place.CANCELLED_RUNNING) {
+      job.place = Job.Place.DONE;
+    } else if (e.error() == null) {
+      d.finish(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts));
+    } else {
+      d.finish(job, new Outcome.Failed(job.id, e.error(), slot.id, job.attempts));
+    }
+    d.dispatch(e.now());
+    return null;
+  }
+
+  PoolError cancel(PoolEvent.Cancel e) {
+    Job job = d.jobs.get(e.job());
+    if (job == null) {
+      return null;
+    }
+    if (job.place == Job.Place.QUEUED) {
+      d.backlog.cancel(job);
+      if (job.target != null) {
+        d.refresh(job.target);
+      }
+      d.finish(job, new Outcome.Cancelled(job.id));
+      return null;
+    }
+    d.finish(job, new Outcome.Cancelled(job.id));
+    job.place = Job.Place.CANCELLED_RUNNING;
+    return null;
+  }
+
+  PoolError rebalance(PoolEvent.Rebalance e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null || slot.departed) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.retired()) {
+      return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
+    }
+    d.bindings.put(e.key(), slot);
+    return null;
+  }
+}

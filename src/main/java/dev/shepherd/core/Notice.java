@@ -1,0 +1,35 @@
+package dev.shepherd.core;
+
+import java.util.List;
+
+/**
+ * A noteworthy change for observers. Per-job churn between IDLE and ASSIGNED is not a notice (the
+ * snapshot shows it); supervision-level changes are.
+ */
+public sealed interface Notice {
+
+  /** A slot moved to {@code phase} (INSTALLING, IDLE after creation, BACKING_OFF, RETIRED). */
+  record PhaseChanged(
+      String worker, Phase phase, int incarnation, Long backoffUntil, Retirement retirement)
+      implements Notice {}
+
+  /**
+   * The supervisor replaces {@code replaced} (slot order) because {@code worker} stopped with
+   * {@code exit}; the replacements are deployed after {@code delayMs}.
+   */
+  record RestartDecided(
+      String worker, Exit exit, String cause, List<String> replaced, long delayMs)
+      implements Notice {}
+
+  /** S2: a decision to replace {@code replacementsRequested} slots was refused by the budget. */
+  record BudgetExceeded(
+      String worker,
+      int restartsInWindow,
+      int replacementsRequested,
+      int maximumRestarts,
+      BudgetReaction reaction)
+      implements Notice {}
+
+  /** The pool's lifecycle state changed. */
+  record PoolStateChanged(PoolState state) implements Notice {}
+}

@@ -1,0 +1,15 @@
+package dev.shepherd.core;
+
+/** A slot's public phase, as the status snapshot and the live view show it. */
+public enum Phase {
+  /** An incarnation is being deployed; not dispatchable. */
+  INSTALLING,
+  /** Running, with no live assignment. */
+  IDLE,
+  /** Running, with at least one live assignment (it may still have free capacity). */
+  ASSIGNED,
+  /** Waiting out a restart backoff before its replacement is deployed. */
+  BACKING_OFF,
+  /** Permanently out of service. */
+  RETIRED
+}

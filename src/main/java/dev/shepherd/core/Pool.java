@@ -1,0 +1,158 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One pool's pure state machine: the single entry point {@link #apply} takes an event and returns
+ * the effects to run, in order, or a typed refusal that left the state exactly as it was.
+ * Deterministic, single-threaded, no clock (time rides on events), no I/O.
+ *
+ * <pre>{@code
+ * Pool pool = Pool.create(PoolSettings.defaults("jobs", 4));
+ * List<Effect> deploys = pool.start();                      // Deploy w-0 … w-3
+ * pool.apply(new PoolEvent.WorkerCreated("w-0", 1, now));   // w-0 is IDLE
+ * pool.apply(new PoolEvent.Submit("j1", payload, null, replyTo, 0, now));
+ * // -> Respond(replyTo, Accepted(j1)), Assign(w-0, token, j1, payload, 1, null)
+ * }</pre>
+ */
+public final class Pool {
+  private final PoolData d;
+  private final JobFlow jobs;
+  private final SlotFlow slots;
+  private final Shutdown shutdown;
+  private boolean started;
+
+  private Pool(PoolSettings settings) {
+    this.d = new PoolData(settings);
+    this.shutdown = new Shutdown(d);
+    this.jobs = new JobFlow(d);
+    this.slots = new SlotFlow(d, shutdown);
+  }
+
+  /** A pool whose configured slots are all INSTALLING (P2). */
+  public static Pool create(PoolSettings settings) {
+    return new Pool(settings);
+  }
+
+  /** The first deployment of every configured slot; call once, before any event. */
+  public List<Effect> start() {
+    if (started) {
+      throw new IllegalStateException("pool " + d.settings.name() + " already started");
+    }
+    started = true;
+    List<Effect> deploys = new ArrayList<>(d.slots.size());
+    for (Slot slot : d.slots) {
+      deploys.add(new Effect.Deploy(slot.id, slot.incarnation));
+    }
+    return deploys;
+  }
+
+  /** Applies one event. */
+  public Transition apply(PoolEvent event) {
+    d.out = new ArrayList<>(4);
+    PoolError error = route(event);
+    if (error != null) {
+      assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
+      return new Transition.Refused(error);
+    }
+    return new Transition.Applied(d.out);
+  }
+
+  private PoolError route(PoolEvent event) {
+    if (event instanceof PoolEvent.Submit e) {
+      return jobs.submit(e);
+    } else if (event instanceof PoolEvent.Completed e) {
+      return jobs.complete(e);
+    } else if (event instanceof PoolEvent.Cancel e) {
+      return jobs.cancel(e);
+    } else if (event instanceof PoolEvent.Rebalance e) {
+      return jobs.rebalance(e);
+    } else if (event instanceof PoolEvent.WorkerCreated e) {
+      return slots.created(e);
+    } else if (event instanceof PoolEvent.CreationFailed e) {
+      return slots.creationFailed(e);
+    } else if (event instanceof PoolEvent.WorkerStopped e) {
+      return slots.stopped(e);
+    } else if (event instanceof PoolEvent.WorkerRegistered e) {
+      return slots.registered(e);
+    } else if (event instanceof PoolEvent.CapacityAdvertised e) {
+      return slots.capacity(e);
+    } else if (event instanceof PoolEvent.WorkerDeregistered e) {
+      return slots.deregistered(e);
+    } else if (event instanceof PoolEvent.Tick e) {
+      shutdown.tick(e.now());
+      slots.tick(e.now());
+      return null;
+    } else if (event instanceof PoolEvent.StopRequested e) {
+      shutdown.requested(e);
+      return null;
+    }
+    throw new AssertionError("unhandled " + event);
+  }
+
+  public String name() {
+    return d.settings.name();
+  }
+
+  public PoolSettings settings() {
+    return d.settings;
+  }
+
+  public PoolState state() {
+    return d.state;
+  }
+
+  /** Live queued jobs. */
+  public int backlogLength() {
+    return d.backlog.length();
+  }
+
+  /** Accepted jobs not yet answered. */
+  public int unanswered() {
+    return d.jobs.size();
+  }
+
+  /** Whether {@code job} is accepted and not yet answered. */
+  public boolean holds(String job) {
+    return d.jobs.containsKey(job);
+  }
+
+  /** The slot {@code key} is bound to, or null. */
+  public String binding(String key) {
+    Slot slot = d.bindings.get(key);
+    return slot == null ? null : slot.id;
+  }
+
+  /** Slot ids in slot order, departed remote workers excluded. */
+  public List<String> slotIds() {
+    List<String> ids = new ArrayList<>(d.slots.size());
+    for (Slot slot : d.slots) {
+      if (!slot.departed) {
+        ids.add(slot.id);
+      }
+    }
+    return ids;
+  }
+
+  /** The current incarnation of {@code worker}, or 0 when unknown. */
+  public int incarnation(String worker) {
+    Slot slot = d.slotsById.get(worker);
+    return slot == null ? 0 : slot.incarnation;
+  }
+
+  /** The phase of {@code worker}, or null when unknown. */
+  public Phase phase(String worker) {
+    Slot slot = d.slotsById.get(worker);
+    return slot == null ? null : slot.phase();
+  }
+
+  /** The status at {@code now} (budget use depends on the time). */
+  public PoolSnapshot snapshot(long now) {
+    return Snapshots.of(d, now);
+  }
+
+  PoolData data() {
+    return d;
+  }
+}

@@ -1,0 +1,134 @@
+package dev.shepherd.core;
+
+import java.util.List;
+
+/**
+ * A typed refusal of an event that cannot apply to the current state. Returning one leaves the
+ * pool exactly as it was. {@link #name()} is the spec's error name, used on the wire.
+ */
+public sealed interface PoolError {
+
+  /** The spec's name for this error, e.g. {@code STALE_COMPLETION}. */
+  String name();
+
+  /** A one-line human description with the details. */
+  String message();
+
+  /** No slot has this id (P5, P8). */
+  record UnknownWorker(String worker) implements PoolError {
+    @Override
+    public String name() {
+      return "UNKNOWN_WORKER";
+    }
+
+    @Override
+    public String message() {
+      return "no worker '" + worker + "' in this pool";
+    }
+  }
+
+  /** A completion arrived for a slot that holds no live assignment at all (P8). */
+  record CompletionForUnavailableWorker(String worker, Phase phase) implements PoolError {
+    @Override
+    public String name() {
+      return "COMPLETION_FOR_UNAVAILABLE_WORKER";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' holds no assignment (phase " + phase + ")";
+    }
+  }
+
+  /** A completion carried a token the slot does not hold (P8). */
+  record StaleCompletion(String worker, List<Long> expected, long received) implements PoolError {
+    @Override
+    public String name() {
+      return "STALE_COMPLETION";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' holds assignments " + expected + ", received " + received;
+    }
+  }
+
+  /** A stop was reported for a slot that is installing, backing off or retired (P9). */
+  record WorkerStoppedWhileUnavailable(String worker, Phase phase) implements PoolError {
+    @Override
+    public String name() {
+      return "WORKER_STOPPED_WHILE_UNAVAILABLE";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is " + phase + ", so it cannot stop";
+    }
+  }
+
+  /** A creation result arrived for a slot that is not installing (P12). */
+  record CreationResolvedWhileUnavailable(String worker, Phase phase) implements PoolError {
+    @Override
+    public String name() {
+      return "CREATION_RESOLVED_WHILE_UNAVAILABLE";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is " + phase + ", not INSTALLING";
+    }
+  }
+
+  /** A rebalance named a retired slot (P5). */
+  record RebalanceToRetiredWorker(String worker, Retirement retirement) implements PoolError {
+    @Override
+    public String name() {
+      return "REBALANCE_TO_RETIRED_WORKER";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is retired (" + retirement + ")";
+    }
+  }
+
+  /** A fact named an incarnation other than the slot's current one: it is from the past. */
+  record StaleIncarnation(String worker, int expected, int received) implements PoolError {
+    @Override
+    public String name() {
+      return "STALE_INCARNATION";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is at incarnation " + expected + ", fact is for " + received;
+    }
+  }
+
+  /** A registration named a slot id that is already registered. */
+  record DuplicateWorker(String worker) implements PoolError {
+    @Override
+    public String name() {
+      return "DUPLICATE_WORKER";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is already registered";
+    }
+  }
+
+  /** A capacity of zero was advertised (C1). */
+  record InvalidCapacity(String worker, int maxConcurrency) implements PoolError {
+    @Override
+    public String name() {
+      return "INVALID_CAPACITY";
+    }
+
+    @Override
+    public String message() {
+      return "maxConcurrency must be at least 1 (worker '" + worker + "' advertised "
+          + maxConcurrency + "): a worker that runs nothing can never be selected";
+    }
+  }
+}

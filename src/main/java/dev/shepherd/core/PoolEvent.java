@@ -1,0 +1,102 @@
+package dev.shepherd.core;
+
+import java.util.Objects;
+
+/**
+ * Everything that can happen to a pool: requests from submitters and operators, facts reported by
+ * slots, and the passage of time. Every event carries {@code now} (epoch or monotonic
+ * milliseconds, as the runtime chooses, never decreasing): the core reads no clock.
+ */
+public sealed interface PoolEvent {
+
+  /** When the event happened, in the runtime's milliseconds. */
+  long now();
+
+  /**
+   * A job to run. {@code job} may be null (an id is generated), {@code key} null (no affinity),
+   * {@code timeoutMs} 0 (the pool's default). {@code replyTo} is opaque to the core: it comes back
+   * on every {@link Effect.Respond} for this job.
+   */
+  record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs, long now)
+      implements PoolEvent {
+    public Submit {
+      if (timeoutMs < 0) {
+        throw new IllegalArgumentException("timeoutMs must not be negative: " + timeoutMs);
+      }
+    }
+  }
+
+  /** A worker finished an assignment: {@code error} null means it returned {@code result}. */
+  record Completed(String worker, long assignment, Object result, JobError error, long now)
+      implements PoolEvent {
+    public Completed {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** Bind {@code key} to {@code worker} for later submissions (P5). */
+  record Rebalance(String key, String worker, long now) implements PoolEvent {
+    public Rebalance {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** Cancel a queued or running job (P17). */
+  record Cancel(String job, long now) implements PoolEvent {
+    public Cancel {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /** The slot's incarnation deployed successfully (P2). */
+  record WorkerCreated(String worker, int incarnation, long now) implements PoolEvent {
+    public WorkerCreated {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** The slot's incarnation failed to deploy (P2): the slot retires. */
+  record CreationFailed(String worker, int incarnation, String cause, long now)
+      implements PoolEvent {
+    public CreationFailed {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** The slot's incarnation stopped (P9); the supervisor decides what follows (section 4). */
+  record WorkerStopped(String worker, int incarnation, Exit exit, String cause, long now)
+      implements PoolEvent {
+    public WorkerStopped {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(exit, "exit");
+    }
+  }
+
+  /** A remote worker joined; {@code maxConcurrency} null means its capacity is unknown (C1). */
+  record WorkerRegistered(String worker, Integer maxConcurrency, long now) implements PoolEvent {
+    public WorkerRegistered {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** A worker announced how many assignments it runs at once (C1). */
+  record CapacityAdvertised(String worker, int maxConcurrency, long now) implements PoolEvent {
+    public CapacityAdvertised {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** A remote worker left on purpose; its running jobs are interrupted with exit NORMAL. */
+  record WorkerDeregistered(String worker, long now) implements PoolEvent {
+    public WorkerDeregistered {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /** Time passed: job timeouts (P14), backoff ends (S5) and the drain deadline (P16) fire. */
+  record Tick(long now) implements PoolEvent {}
+
+  /** Graceful stop (P16): refuse new work, interrupt queued jobs, drain running ones. */
+  record StopRequested(long now) implements PoolEvent {}
+}

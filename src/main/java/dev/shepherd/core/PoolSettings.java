@@ -1,0 +1,114 @@
+package dev.shepherd.core;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A pool's complete, validated configuration (P1). Construction fails with a {@link
+ * ConfigException} naming the field: {@code NO_WORKERS} for an empty topology, {@code
+ * DUPLICATE_WORKER} for a repeated slot id.
+ *
+ * @param jobTimeoutMs default job timeout (P14); 0 means none
+ * @param maxAttempts dispatches a RETRY job may have before ATTEMPTS_EXHAUSTED (P13); 0 unlimited
+ * @param term the coordinator's term, carried in the high bits of assignment tokens (HA fencing)
+ */
+public record PoolSettings(
+    String name,
+    List<SlotSpec> slots,
+    int backlogCapacity,
+    InterruptionPolicy interruption,
+    int maxAttempts,
+    long jobTimeoutMs,
+    SupervisionSettings supervision,
+    AffinitySelector selector,
+    long drainTimeoutMs,
+    long term) {
+
+  /** Bits of an assignment token below the term. */
+  public static final int TERM_SHIFT = 40;
+
+  public PoolSettings {
+    if (name == null || name.isEmpty()) {
+      throw new ConfigException("name", name, "must be a non-empty string");
+    }
+    if (slots == null || slots.isEmpty()) {
+      throw new ConfigException("worker.instances", 0, "NO_WORKERS: a pool needs at least one worker");
+    }
+    slots = List.copyOf(slots);
+    Set<String> seen = new HashSet<>();
+    for (SlotSpec slot : slots) {
+      if (!seen.add(slot.id())) {
+        throw new ConfigException("worker id", slot.id(), "DUPLICATE_WORKER: ids must be unique");
+      }
+    }
+    if (backlogCapacity < 0) {
+      throw new ConfigException("backlogCapacity", backlogCapacity, "must not be negative");
+    }
+    Objects.requireNonNull(interruption, "interruption");
+    if (maxAttempts < 0) {
+      throw new ConfigException("maxAttempts", maxAttempts, "must not be negative (0 = unlimited)");
+    }
+    if (jobTimeoutMs < 0) {
+      throw new ConfigException("jobTimeoutMs", jobTimeoutMs, "must not be negative (0 = none)");
+    }
+    Objects.requireNonNull(supervision, "supervision");
+    Objects.requireNonNull(selector, "selector");
+    if (drainTimeoutMs < 0) {
+      throw new ConfigException("drainTimeoutMs", drainTimeoutMs, "must not be negative");
+    }
+    if (term < 0 || term >= (1L << (63 - TERM_SHIFT))) {
+      throw new ConfigException("term", term, "must be between 0 and 2^23 - 1");
+    }
+  }
+
+  /** A pool of {@code count} slots {@code w-0 … w-(count-1)} with the spec's defaults. */
+  public static PoolSettings defaults(String name, int count) {
+    List<SlotSpec> slots =
+        java.util.stream.IntStream.range(0, count).mapToObj(i -> new SlotSpec("w-" + i, 1)).toList();
+    return new PoolSettings(
+        name, slots, 1000, InterruptionPolicy.RETRY, 3, 30_000, SupervisionSettings.defaults(),
+        Selectors.rendezvous(), 10_000, 0);
+  }
+
+  public PoolSettings withSlots(List<SlotSpec> newSlots) {
+    return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withBacklogCapacity(int capacity) {
+    return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
+        supervision, selector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
+    return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
+        supervision, selector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withJobTimeoutMs(long timeoutMs) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
+        supervision, selector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withSupervision(SupervisionSettings settings) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withSelector(AffinitySelector newSelector) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term);
+  }
+
+  public PoolSettings withDrainTimeoutMs(long timeoutMs) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, timeoutMs, term);
+  }
+
+  public PoolSettings withTerm(long newTerm) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm);
+  }
+}

@@ -1,0 +1,40 @@
+package dev.shepherd.core;
+
+import java.util.List;
+
+/**
+ * The pool's status as a plain value (the {@code .status} reply, the HTTP snapshot and the live
+ * view's first frame), computed by a pure function of the pool's state.
+ */
+public record PoolSnapshot(
+    String name,
+    PoolState state,
+    int backlogLength,
+    int backlogCapacity,
+    List<SlotStatus> slots,
+    Counters counters,
+    int restartsInWindow,
+    int maxRestarts,
+    long windowMs) {
+
+  /** One slot: {@code capacity} is -1 while unknown; {@code backoffUntil} only when BACKING_OFF. */
+  public record SlotStatus(
+      String id,
+      Phase phase,
+      int capacity,
+      int inFlight,
+      List<AssignmentStatus> assignments,
+      int incarnation,
+      int restarts,
+      Retirement retirement,
+      Long backoffUntil) {}
+
+  /** One live assignment of a slot. */
+  public record AssignmentStatus(long assignment, String job) {}
+
+  /** The same snapshot with the runtime's count of refused completions. */
+  public PoolSnapshot withStaleCompletions(long stale) {
+    return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots,
+        counters.withStaleCompletions(stale), restartsInWindow, maxRestarts, windowMs);
+  }
+}

@@ -1,0 +1,15 @@
+package dev.shepherd.core;
+
+/** Why a submit was not accepted. A rejected job is never answered again. */
+public enum RejectionReason {
+  /** No free capacity for it and the backlog is full (P3, P4). */
+  BACKLOG_FULL,
+  /** Its key is bound to a slot that is unknown or retired (P4). */
+  AFFINITY_UNAVAILABLE,
+  /** A job with the same id is accepted and not yet answered (P15). */
+  DUPLICATE_JOB,
+  /** The pool is draining or stopped (P16). */
+  SHUTTING_DOWN,
+  /** Every slot is retired (P11). */
+  NO_RECOVERABLE_WORKERS
+}

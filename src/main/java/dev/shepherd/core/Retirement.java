@@ -1,0 +1,9 @@
+package dev.shepherd.core;
+
+/** Why a slot will never be dispatched to again. */
+public enum Retirement {
+  /** Its incarnation failed to deploy (P2). */
+  CREATION_REJECTED,
+  /** The supervisor did not replace it: policy, or budget exceeded (P10). */
+  REPLACEMENT_UNAVAILABLE
+}

@@ -1,0 +1,108 @@
+package dev.shepherd.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+
+/**
+ * One stable slot: identity, lifecycle and the work it holds. Internal and mutable; the pool is its
+ * only writer, and {@link #moveTo} is the one place its lifecycle changes.
+ *
+ * <p>Legal moves: INSTALLING → RUNNING (created) | RETIRED (creation failed); RUNNING →
+ * INSTALLING (stopped, replaced) | BACKING_OFF (stopped, delayed) | RETIRED; BACKING_OFF →
+ * INSTALLING (delay over) | RETIRED; RETIRED → RUNNING only by a fresh registration.
+ */
+final class Slot {
+  /** Internal lifecycle; RUNNING shows as IDLE or ASSIGNED depending on its assignments. */
+  enum Life {
+    INSTALLING,
+    RUNNING,
+    BACKING_OFF,
+    RETIRED
+  }
+
+  static final int UNKNOWN_CAPACITY = -1;
+
+  final String id;
+  /** Position in slot order; also the creation sequence REST_FOR_ONE reads. */
+  final int index;
+  final long idHash;
+
+  Life life = Life.INSTALLING;
+  int incarnation = 1;
+  int capacity;
+  /** Only while RETIRED. */
+  Retirement retirement;
+  /** Only while BACKING_OFF. */
+  long backoffUntil;
+  /** When the current incarnation was created (for the backoff reset). */
+  long runningSince;
+  int consecutiveFailures;
+  int restarts;
+  /** A deregistered remote worker: benign for late facts (C4), hidden from status. */
+  boolean departed;
+
+  /** Live assignments (including cancelled-running ones, whose capacity frees on completion). */
+  final ArrayList<Job> running = new ArrayList<>(1);
+  /** Queued jobs targeted at this slot, in backlog order, with cancelled tombstones. */
+  final ArrayDeque<Job> targeted = new ArrayDeque<>(0);
+  /** Live (non-tombstone) jobs in {@link #targeted}. */
+  int targetedLive;
+
+  Slot(String id, int index, int capacity) {
+    this.id = id;
+    this.index = index;
+    this.idHash = Hashing.hash64(id);
+    this.capacity = capacity;
+  }
+
+  /** C2: selectable only while running with a known capacity above its in-flight count. */
+  boolean hasFreeCapacity() {
+    return life == Life.RUNNING && capacity != UNKNOWN_CAPACITY && running.size() < capacity;
+  }
+
+  boolean retired() {
+    return life == Life.RETIRED;
+  }
+
+  Phase phase() {
+    return switch (life) {
+      case INSTALLING -> Phase.INSTALLING;
+      case RUNNING -> running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
+      case BACKING_OFF -> Phase.BACKING_OFF;
+      case RETIRED -> Phase.RETIRED;
+    };
+  }
+
+  void moveTo(Life next) {
+    boolean legal = switch (life) {
+      case INSTALLING -> next == Life.RUNNING || next == Life.RETIRED || next == Life.INSTALLING;
+      case RUNNING -> next != Life.RUNNING;
+      case BACKING_OFF -> next == Life.INSTALLING || next == Life.RETIRED
+          || next == Life.BACKING_OFF;
+      case RETIRED -> next == Life.RUNNING;
+    };
+    if (!legal) {
+      throw new IllegalStateException("slot " + id + ": illegal move " + life + " -> " + next);
+    }
+    life = next;
+    if (next != Life.RETIRED) {
+      retirement = null;
+    }
+  }
+
+  Job findRunning(long token) {
+    for (int i = 0; i < running.size(); i++) {
+      Job job = running.get(i);
+      if (job.token == token) {
+        return job;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return id + "[" + phase() + " inc=" + incarnation + " cap=" + capacity + " running="
+        + running + " targetedLive=" + targetedLive + "]";
+  }
+}

@@ -1,0 +1,264 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The slot path: creation results (P2, P12), stops and the supervisor's decision (P9, P10, S1-S5),
+ * job timeouts (P14), and remote workers coming and going with their capacity (C1-C4).
+ */
+final class SlotFlow {
+  private final PoolData d;
+  private final Shutdown shutdown;
+
+  SlotFlow(PoolData data, Shutdown shutdown) {
+    this.d = data;
+    this.shutdown = shutdown;
+  }
+
+  // ---- creation ------------------------------------------------------------------------------
+
+  PoolError created(PoolEvent.WorkerCreated e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      d.ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (d.state == PoolState.STOPPED) {
+      d.out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
+      return null;
+    }
+    if (slot.life != Slot.Life.INSTALLING) {
+      return new PoolError.CreationResolvedWhileUnavailable(e.worker(), slot.phase());
+    }
+    slot.moveTo(Slot.Life.RUNNING);
+    slot.runningSince = e.now();
+    d.refresh(slot);
+    d.publishPhase(slot);
+    d.dispatch(e.now());
+    return null;
+  }
+
+  PoolError creationFailed(PoolEvent.CreationFailed e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed || d.state == PoolState.STOPPED) {
+      d.ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (slot.life != Slot.Life.INSTALLING) {
+      return new PoolError.CreationResolvedWhileUnavailable(e.worker(), slot.phase());
+    }
+    d.retire(slot, Retirement.CREATION_REJECTED);
+    shutdown.finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  // ---- stops and supervision -----------------------------------------------------------------
+
+  PoolError stopped(PoolEvent.WorkerStopped e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed || d.state == PoolState.STOPPED) {
+      d.ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (slot.life != Slot.Life.RUNNING) {
+      return new PoolError.WorkerStoppedWhileUnavailable(e.worker(), slot.phase());
+    }
+    stop(slot, e.exit(), e.cause(), e.now());
+    return null;
+  }
+
+  /** P9 then section 4: interrupt what the slot held, let the supervisor decide, dispatch. */
+  void stop(Slot dead, Exit exit, String cause, long now) {
+    d.out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
+    List<Job> interrupted = new ArrayList<>();
+    d.interruptRunning(dead, new Interruption.WorkerStopped(dead.id, exit, cause), interrupted);
+    dead.moveTo(Slot.Life.INSTALLING);
+    d.refresh(dead);
+    if (d.state == PoolState.DRAINING) {
+      shutdown.settleWhileDraining(interrupted);
+      shutdown.finishDrainIfIdle(now);
+      return;
+    }
+    Decision decision = d.supervisor.decide(dead, exit, now, d.slots);
+    if (decision instanceof Decision.Replace replace) {
+      replace(dead, exit, cause, replace, interrupted, now);
+    } else if (decision instanceof Decision.Retire) {
+      d.settle(interrupted);
+      d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+    } else if (decision instanceof Decision.Refused refused) {
+      BudgetReaction reaction = d.supervisor.settings().onBudgetExceeded();
+      d.budgetRefusals++;
+      d.publish(new Notice.BudgetExceeded(dead.id, refused.restartsInWindow(),
+          refused.replacementsRequested(), refused.maximumRestarts(), reaction));
+      if (reaction == BudgetReaction.RETIRE_WORKER) {
+        d.settle(interrupted);
+        d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+      } else {
+        interrupted.sort((a, b) -> Long.compare(a.order, b.order));
+        interrupted.forEach(job -> d.interrupt(job, new Interruption.PoolStopped()));
+        shutdown.stopNow(now);
+        return;
+      }
+    } else {
+      throw new AssertionError("unhandled " + decision);
+    }
+    d.dispatch(now);
+  }
+
+  private void replace(Slot dead, Exit exit, String cause, Decision.Replace replace,
+      List<Job> interrupted, long now) {
+    List<String> ids = new ArrayList<>(replace.slots().size());
+    for (Slot slot : replace.slots()) {
+      ids.add(slot.id);
+      if (slot == dead) {
+        continue;
+      }
+      if (slot.life == Slot.Life.RUNNING || slot.life == Slot.Life.INSTALLING) {
+        d.out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.SIBLING_RESTART));
+      }
+      d.interruptRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.SIBLING_RESTART,
+          "sibling '" + dead.id + "' stopped (" + exit + ")"), interrupted);
+    }
+    d.settle(interrupted);
+    d.publish(new Notice.RestartDecided(dead.id, exit, cause, ids, replace.delayMs()));
+    for (Slot slot : replace.slots()) {
+      slot.restarts++;
+      d.restarts++;
+      if (replace.delayMs() == 0) {
+        slot.incarnation++;
+        slot.moveTo(Slot.Life.INSTALLING);
+        d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
+      } else {
+        slot.moveTo(Slot.Life.BACKING_OFF);
+        slot.backoffUntil = now + replace.delayMs();
+      }
+      d.refresh(slot);
+      d.publishPhase(slot);
+    }
+    if (replace.delayMs() > 0) {
+      d.out.add(new Effect.WakeAt(now + replace.delayMs()));
+    }
+  }
+
+  // ---- time: backoff ends and job timeouts ---------------------------------------------------
+
+  void tick(long now) {
+    if (d.state == PoolState.RUNNING) {
+      for (Slot slot : d.slots) {
+        if (slot.life == Slot.Life.BACKING_OFF && now >= slot.backoffUntil) {
+          slot.incarnation++;
+          slot.moveTo(Slot.Life.INSTALLING);
+          d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
+          d.publishPhase(slot);
+        }
+      }
+    }
+    for (int i = 0; i < d.slots.size() && d.state != PoolState.STOPPED; i++) {
+      Slot slot = d.slots.get(i);
+      if (slot.life != Slot.Life.RUNNING) {
+        continue;
+      }
+      for (Job job : slot.running) {
+        if (job.deadline <= now) {
+          long limit = job.timeoutMs > 0 ? job.timeoutMs : d.settings.jobTimeoutMs();
+          stop(slot, Exit.TIMEOUT,
+              "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
+          break;
+        }
+      }
+    }
+    d.dispatch(now);
+  }
+
+  // ---- remote workers (C1-C4) ----------------------------------------------------------------
+
+  PoolError registered(PoolEvent.WorkerRegistered e) {
+    Integer capacity = e.maxConcurrency();
+    if (capacity != null && capacity < 1) {
+      return new PoolError.InvalidCapacity(e.worker(), capacity);
+    }
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot != null && !slot.departed) {
+      return new PoolError.DuplicateWorker(e.worker());
+    }
+    int advertised = capacity == null ? Slot.UNKNOWN_CAPACITY : capacity;
+    if (slot == null) {
+      slot = d.addSlot(e.worker(), advertised);
+    } else {
+      slot.departed = false;
+      slot.incarnation++;
+      slot.capacity = advertised;
+      slot.consecutiveFailures = 0;
+      d.notRetired++;
+    }
+    slot.moveTo(Slot.Life.RUNNING);
+    slot.runningSince = e.now();
+    d.refresh(slot);
+    d.publishPhase(slot);
+    d.dispatch(e.now());
+    return null;
+  }
+
+  PoolError capacity(PoolEvent.CapacityAdvertised e) {
+    if (e.maxConcurrency() < 1) {
+      return new PoolError.InvalidCapacity(e.worker(), e.maxConcurrency());
+    }
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      d.ignoredFacts++;
+      return null;
+    }
+    slot.capacity = e.maxConcurrency();
+    d.refresh(slot);
+    d.dispatch(e.now());
+    return null;
+  }
+
+  PoolError deregistered(PoolEvent.WorkerDeregistered e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      d.ignoredFacts++;
+      return null;
+    }
+    List<Job> interrupted = new ArrayList<>();
+    d.interruptRunning(slot,
+        new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered"), interrupted);
+    if (d.state == PoolState.DRAINING) {
+      shutdown.settleWhileDraining(interrupted);
+    } else if (d.state == PoolState.RUNNING) {
+      d.settle(interrupted);
+    }
+    slot.departed = true;
+    if (!slot.retired()) {
+      d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    }
+    d.dispatch(e.now());
+    shutdown.finishDrainIfIdle(e.now());
+    return null;
+  }
+}
