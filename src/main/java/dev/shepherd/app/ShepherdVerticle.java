@@ -1,0 +1,40 @@
+package dev.shepherd.app;
+
+import dev.shepherd.runtime.PoolVerticle;
+import dev.shepherd.web.WebServer;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The application: one {@link PoolVerticle} per configured pool (children, so on shutdown they
+ * drain first) and the HTTP server (owned here, so it keeps answering until every pool has
+ * answered every waiting caller).
+ */
+public final class ShepherdVerticle extends VerticleBase {
+  private WebServer web;
+
+  @Override
+  public Future<?> start() {
+    AppConfig config;
+    try {
+      config = AppConfig.parse(Launch.effectiveConfig(config()));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+    List<Future<String>> pools = new ArrayList<>();
+    for (JsonObject pool : config.poolJson()) {
+      pools.add(vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)));
+    }
+    web = new WebServer(vertx, config.http());
+    return Future.all(pools).compose(v -> web.start());
+  }
+
+  /** The HTTP port actually bound (for tests that ask for port 0). */
+  public int httpPort() {
+    return web == null ? -1 : web.port();
+  }
+}

@@ -1,0 +1,125 @@
+package dev.shepherd.demo;
+
+import dev.shepherd.runtime.Job;
+import dev.shepherd.runtime.JobHandler;
+import dev.shepherd.runtime.WorkerContext;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+
+/**
+ * A worker that does what its payload says, so every behaviour of the pool can be shown from the
+ * command line. Payload keys, applied in this order: {@code sleepMs} (wait; a blocking sleep on a
+ * WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code spinMs} (burn CPU),
+ * {@code fail} (return a failed future), {@code crash} (throw), {@code hang} (never answer),
+ * {@code exit} (undeploy itself after answering), {@code echo} (copied into the result). The result
+ * is {@code {"worker", "incarnation", "echo"}}.
+ *
+ * <p>Worker config {@code failStart}: {@code never} (default), {@code always}, or {@code
+ * replacements} (only incarnations after the first fail to start).
+ */
+public final class DemoWorker implements JobHandler {
+  private WorkerContext context;
+
+  @Override
+  public Future<Void> start(WorkerContext ctx) {
+    this.context = ctx;
+    String failStart = ctx.config().getString("failStart", "never");
+    switch (failStart) {
+      case "never" -> {
+        return Future.succeededFuture();
+      }
+      case "always" -> {
+        return Future.failedFuture("failStart=always: this worker refuses to start");
+      }
+      case "replacements" -> {
+        return ctx.incarnation() == 1 ? Future.succeededFuture()
+            : Future.failedFuture("failStart=replacements: incarnation " + ctx.incarnation()
+                + " refuses to start");
+      }
+      default -> {
+        return Future.failedFuture("worker.config.failStart must be never, always or"
+            + " replacements (was \"" + failStart + "\")");
+      }
+    }
+  }
+
+  @Override
+  public Future<Object> handle(Job job) {
+    JsonObject payload = asObject(job.payload());
+    try {
+      payload.getLong("sleepMs");
+      payload.getLong("spinMs");
+      payload.getString("fail");
+      payload.getBoolean("crash");
+      payload.getBoolean("hang");
+      payload.getBoolean("exit");
+    } catch (ClassCastException e) {
+      return Future.failedFuture("payload: sleepMs and spinMs must be numbers, fail a string,"
+          + " crash, hang and exit booleans");
+    }
+    long sleepMs = payload.getLong("sleepMs", 0L);
+    if (sleepMs > 0 && context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
+      Promise<Object> later = Promise.promise();
+      context.vertx().setTimer(sleepMs, id -> finish(job, payload).onComplete(later));
+      return later.future();
+    }
+    if (sleepMs > 0) {
+      try {
+        Thread.sleep(sleepMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Future.failedFuture("interrupted while sleeping");
+      }
+    }
+    return finish(job, payload);
+  }
+
+  private Future<Object> finish(Job job, JsonObject payload) {
+    long spinMs = payload.getLong("spinMs", 0L);
+    if (spinMs > 0) {
+      spin(spinMs);
+    }
+    String fail = payload.getString("fail");
+    if (fail != null) {
+      return Future.failedFuture(fail);
+    }
+    if (payload.getBoolean("crash", false)) {
+      throw new IllegalStateException("crash requested by job " + job.id());
+    }
+    if (payload.getBoolean("hang", false)) {
+      return Promise.promise().future();
+    }
+    if (payload.getBoolean("exit", false)) {
+      context.context().runOnContext(v -> context.exit());
+    }
+    return Future.succeededFuture(new JsonObject()
+        .put("worker", job.worker())
+        .put("incarnation", job.incarnation())
+        .put("echo", payload.getValue("echo")));
+  }
+
+  private static volatile long sink;
+
+  private static void spin(long ms) {
+    long end = System.nanoTime() + ms * 1_000_000;
+    long x = 0;
+    while (System.nanoTime() < end) {
+      x += x * 31 + 7;
+    }
+    sink = x;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static JsonObject asObject(Object payload) {
+    if (payload instanceof JsonObject json) {
+      return json;
+    }
+    if (payload instanceof Map<?, ?> map) {
+      return new JsonObject((Map<String, Object>) map);
+    }
+    return new JsonObject().put("echo", payload);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.PoolError;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The pool's event-bus protocol v1 (section 6): one consumer per address, each decoding its body
+ * ({@code fail(400, …)} naming the field when malformed, state unchanged), calling the
+ * coordinator, and replying ({@code fail(409, "NAME: …")} for state-machine refusals).
+ */
+final class BusEndpoints {
+  private final Coordinator coordinator;
+  private final EventBus bus;
+  private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
+
+  BusEndpoints(Coordinator coordinator) {
+    this.coordinator = coordinator;
+    this.bus = coordinator.vertx().eventBus();
+  }
+
+  Future<Void> register() {
+    Addresses a = coordinator.config().addresses();
+    consume(a.submit(), this::submit);
+    consume(a.completed(), this::completed);
+    consume(a.rebalance(), this::rebalance);
+    consume(a.cancel(), this::cancel);
+    consume(a.status(), this::status);
+    List<Future<Void>> ready = new ArrayList<>();
+    consumers.forEach(c -> ready.add(c.completion()));
+    return Future.all(ready).mapEmpty();
+  }
+
+  Future<Void> unregister() {
+    List<Future<Void>> done = new ArrayList<>();
+    consumers.forEach(c -> done.add(c.unregister()));
+    return Future.join(done).mapEmpty();
+  }
+
+  private void consume(String address, java.util.function.Consumer<Message<Object>> handler) {
+    consumers.add(bus.consumer(address, message -> {
+      try {
+        handler.accept(message);
+      } catch (BadRequest e) {
+        message.fail(400, e.getMessage());
+      }
+    }));
+  }
+
+  private void submit(Message<Object> message) {
+    Requests.Submit request = RequestDecoder.submit(message.body());
+    coordinator.submit(request, new BusResponder(message, request.replyTo(), bus));
+  }
+
+  private void completed(Message<Object> message) {
+    Requests.Completed request = RequestDecoder.completed(message.body());
+    PoolError error = coordinator.completed(request);
+    if (error == null) {
+      message.reply(new JsonObject());
+    } else {
+      fail409(message, error);
+    }
+  }
+
+  private void rebalance(Message<Object> message) {
+    Requests.Rebalance request = RequestDecoder.rebalance(message.body());
+    PoolError error = coordinator.rebalance(request);
+    if (error == null) {
+      message.reply(new JsonObject().put("key", request.key()).put("worker", request.worker()));
+    } else {
+      fail409(message, error);
+    }
+  }
+
+  private void cancel(Message<Object> message) {
+    Requests.Cancel request = RequestDecoder.cancel(message.body());
+    boolean cancelled = coordinator.cancel(request);
+    message.reply(new JsonObject().put("job", request.job()).put("cancelled", cancelled));
+  }
+
+  private void status(Message<Object> message) {
+    RequestDecoder.status(message.body());
+    message.reply(SnapshotJson.encode(coordinator.snapshot()));
+  }
+
+  private static void fail409(Message<Object> message, PoolError error) {
+    message.fail(409, error.name() + ": " + error.message());
+  }
+}

@@ -1,0 +1,35 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.Message;
+
+/**
+ * Answers a submit that came over the event bus. Without {@code replyTo} the single reply is the
+ * terminal outcome (or the rejection); with it, the reply is the admission and the terminal
+ * outcome is sent to {@code replyTo}.
+ */
+final class BusResponder implements Responder {
+  private final Message<?> message;
+  private final String replyTo;
+  private final EventBus bus;
+
+  BusResponder(Message<?> message, String replyTo, EventBus bus) {
+    this.message = message;
+    this.replyTo = replyTo;
+    this.bus = bus;
+  }
+
+  @Override
+  public void respond(Outcome outcome) {
+    if (outcome instanceof Outcome.Accepted) {
+      if (replyTo != null) {
+        message.reply(OutcomeJson.encode(outcome));
+      }
+    } else if (outcome instanceof Outcome.Rejected || replyTo == null) {
+      message.reply(OutcomeJson.encode(outcome));
+    } else {
+      bus.send(replyTo, OutcomeJson.encode(outcome));
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.ConfigException;
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Typed reads of a JSON configuration object, each failing with a {@link ConfigException} that
+ * names the full path of the field and the bad value. {@code null} means absent (the default).
+ */
+final class ConfigReader {
+  private final JsonObject json;
+  private final String path;
+
+  ConfigReader(JsonObject json, String path) {
+    this.json = json == null ? new JsonObject() : json;
+    this.path = path;
+  }
+
+  String field(String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  /** Refuses fields other than {@code allowed} (a typo should not silently become a default). */
+  void onlyFields(String... allowed) {
+    Set<String> known = Set.of(allowed);
+    for (String name : json.fieldNames()) {
+      if (!known.contains(name)) {
+        throw new ConfigException(field(name), json.getValue(name),
+            "unknown field; expected one of " + new TreeSet<>(known));
+      }
+    }
+  }
+
+  ConfigReader object(String name) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return new ConfigReader(new JsonObject(), field(name));
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw new ConfigException(field(name), value, "must be a JSON object");
+    }
+    return new ConfigReader(object, field(name));
+  }
+
+  Object raw(String name) {
+    return json.getValue(name);
+  }
+
+  boolean has(String name) {
+    return json.getValue(name) != null;
+  }
+
+  JsonObject rawObject(String name) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return new JsonObject();
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw new ConfigException(field(name), value, "must be a JSON object");
+    }
+    return object.copy();
+  }
+
+  String string(String name, String fallback) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof String text) || text.isBlank()) {
+      throw new ConfigException(field(name), value, "must be a non-empty string");
+    }
+    return text;
+  }
+
+  long longValue(String name, long fallback, long min, long max) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw new ConfigException(field(name), value, "must be a whole number");
+    }
+    long number = ((Number) value).longValue();
+    if (number < min || number > max) {
+      throw new ConfigException(field(name), value,
+          "must be between " + min + " and " + (max == Long.MAX_VALUE ? "∞" : max));
+    }
+    return number;
+  }
+
+  int intValue(String name, int fallback, int min, int max) {
+    return (int) longValue(name, fallback, min, max);
+  }
+
+  double doubleValue(String name, double fallback, double min, double max) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Number number)) {
+      throw new ConfigException(field(name), value, "must be a number");
+    }
+    double result = number.doubleValue();
+    if (!(result >= min && result <= max)) {
+      throw new ConfigException(field(name), value, "must be between " + min + " and " + max);
+    }
+    return result;
+  }
+
+  boolean bool(String name, boolean fallback) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Boolean flag)) {
+      throw new ConfigException(field(name), value, "must be true or false");
+    }
+    return flag;
+  }
+
+  <E extends Enum<E>> E enumValue(String name, Class<E> type, E fallback) {
+    Object value = json.getValue(name);
+    if (value == null) {
+      return fallback;
+    }
+    if (value instanceof String text) {
+      for (E constant : type.getEnumConstants()) {
+        if (constant.name().equals(text.toUpperCase(Locale.ROOT))) {
+          return constant;
+        }
+      }
+    }
+    Set<String> names = new TreeSet<>();
+    for (E constant : type.getEnumConstants()) {
+      names.add(constant.name());
+    }
+    throw new ConfigException(field(name), value, "must be one of " + names);
+  }
+}

@@ -1,0 +1,246 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.JobError;
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.Pool;
+import dev.shepherd.core.PoolError;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.PoolSnapshot;
+import dev.shepherd.core.PoolState;
+import dev.shepherd.core.Transition;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one pool on one Vert.x context: decodes nothing, decides nothing. It feeds events to the
+ * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
+ * is touched on this context only; other threads hand work in through the {@link Inbox}.
+ */
+public final class Coordinator {
+  private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final PoolConfig config;
+  private final Pool pool;
+  private final Inbox inbox;
+  private final Map<String, SlotHandle> slots = new LinkedHashMap<>();
+  private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
+  private final EffectInterpreter interpreter;
+  private final Promise<Void> stopped = Promise.promise();
+  private long staleCompletions;
+  private long tickTimer = -1;
+  private long statsTimer = -1;
+
+  Coordinator(Vertx vertx, Context context, PoolConfig config) {
+    this.vertx = vertx;
+    this.context = context;
+    this.config = config;
+    this.pool = Pool.create(config.settings());
+    this.inbox = new Inbox(context);
+    for (String id : pool.slotIds()) {
+      slots.put(id, new LocalSlot(id, this, config));
+    }
+    this.interpreter = new EffectInterpreter(this);
+  }
+
+  public String name() {
+    return config.name();
+  }
+
+  public PoolConfig config() {
+    return config;
+  }
+
+  Vertx vertx() {
+    return vertx;
+  }
+
+  Context context() {
+    return context;
+  }
+
+  Map<String, SlotHandle> slots() {
+    return slots;
+  }
+
+  List<PoolObserver> observers() {
+    return observers;
+  }
+
+  /** Adds an observer (metrics, live view); from any thread. */
+  public void observe(PoolObserver observer) {
+    observers.add(observer);
+  }
+
+  public void unobserve(PoolObserver observer) {
+    observers.remove(observer);
+  }
+
+  /** Runs {@code task} on the coordinator's context, batched with other hand-ins. */
+  void execute(Runnable task) {
+    inbox.offer(task);
+  }
+
+  /** Applies one event on the coordinator's context and runs its effects. */
+  Transition apply(PoolEvent event) {
+    Transition transition = pool.apply(event);
+    if (transition instanceof Transition.Applied applied) {
+      interpreter.run(applied.effects());
+    }
+    return transition;
+  }
+
+  long now() {
+    return System.currentTimeMillis();
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  void start() {
+    interpreter.run(pool.start());
+    tickTimer = vertx.setPeriodic(config.tickMs(), id -> apply(new PoolEvent.Tick(now())));
+    statsTimer = vertx.setPeriodic(500, id -> {
+      PoolSnapshot snapshot = snapshot();
+      observers.forEach(o -> o.onStats(snapshot));
+    });
+  }
+
+  /** Graceful stop (P16); completes once every job is answered and every incarnation is gone. */
+  Future<Void> stop() {
+    apply(new PoolEvent.StopRequested(now()));
+    return stopped.future();
+  }
+
+  /** Called by the interpreter when the pool reached STOPPED. */
+  void onStopped() {
+    vertx.cancelTimer(tickTimer);
+    vertx.cancelTimer(statsTimer);
+    List<Future<Void>> undeploys = new ArrayList<>();
+    slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
+    Future.join(undeploys).onComplete(ar -> stopped.tryComplete());
+  }
+
+  public PoolState state() {
+    return pool.state();
+  }
+
+  /** Called with a refused transition for a fact from a local slot: counted, never answered. */
+  void refusedFact(PoolEvent event, PoolError error) {
+    if (error instanceof PoolError.StaleCompletion
+        || error instanceof PoolError.CompletionForUnavailableWorker) {
+      staleCompletions++;
+      String worker = ((PoolEvent.Completed) event).worker();
+      observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
+      LOG.debug("pool {}: ignored completion: {}", name(), error.message());
+    } else {
+      LOG.debug("pool {}: ignored fact {}: {}", name(), event, error.message());
+    }
+  }
+
+  // ---- requests (coordinator context) ---------------------------------------------------------
+
+  /** Submits on the coordinator's context; {@code responder} receives the answers. */
+  void submit(Requests.Submit request, Responder responder) {
+    apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
+        request.timeoutMs(), now()));
+  }
+
+  /** A completion reported over the bus: null, or the refusal. */
+  PoolError completed(Requests.Completed request) {
+    Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
+        request.result(), request.error(), now()));
+    if (t instanceof Transition.Refused refused) {
+      if (refused.error() instanceof PoolError.StaleCompletion
+          || refused.error() instanceof PoolError.CompletionForUnavailableWorker) {
+        staleCompletions++;
+      }
+      return refused.error();
+    }
+    return null;
+  }
+
+  PoolError rebalance(Requests.Rebalance request) {
+    Transition t = apply(new PoolEvent.Rebalance(request.key(), request.worker(), now()));
+    return t instanceof Transition.Refused refused ? refused.error() : null;
+  }
+
+  boolean cancel(Requests.Cancel request) {
+    Transition t = apply(new PoolEvent.Cancel(request.job(), now()));
+    return t.effects().stream().anyMatch(e -> e instanceof Effect.Respond r
+        && r.outcome() instanceof Outcome.Cancelled);
+  }
+
+  PoolSnapshot snapshot() {
+    return pool.snapshot(now()).withStaleCompletions(staleCompletions);
+  }
+
+  // ---- in-JVM API (any thread) ----------------------------------------------------------------
+
+  /** Submits from any thread; the promise gets the terminal outcome (or the admission). */
+  public void submitLocal(Requests.Submit request, Promise<Outcome> promise, boolean admission) {
+    PromiseResponder responder = new PromiseResponder(promise, admission);
+    execute(() -> submit(request, responder));
+  }
+
+  public Future<Boolean> cancelLocal(String job) {
+    Promise<Boolean> promise = Promise.promise();
+    execute(() -> promise.complete(cancel(new Requests.Cancel(job))));
+    return promise.future();
+  }
+
+  /** Rebalances from any thread; fails with {@link PoolErrorException} on a refusal. */
+  public Future<Void> rebalanceLocal(String key, String worker) {
+    Promise<Void> promise = Promise.promise();
+    execute(() -> {
+      PoolError error = rebalance(new Requests.Rebalance(key, worker));
+      if (error == null) {
+        promise.complete();
+      } else {
+        promise.fail(new PoolErrorException(error));
+      }
+    });
+    return promise.future();
+  }
+
+  public Future<PoolSnapshot> snapshotLocal() {
+    Promise<PoolSnapshot> promise = Promise.promise();
+    execute(() -> promise.complete(snapshot()));
+    return promise.future();
+  }
+
+  /** A completion from a local slot, on the coordinator's context. */
+  void localCompleted(String worker, long assignment, Object result, JobError error) {
+    PoolEvent.Completed event = new PoolEvent.Completed(worker, assignment, result, error, now());
+    Transition t = apply(event);
+    if (t instanceof Transition.Refused refused) {
+      refusedFact(event, refused.error());
+    }
+  }
+
+  /** A fact (created, failed, stopped) from a local slot, on the coordinator's context. */
+  void localFact(PoolEvent event) {
+    Transition t = apply(event);
+    if (t instanceof Transition.Refused refused) {
+      refusedFact(event, refused.error());
+    }
+  }
+
+  /** An incarnation is being undeployed from outside the pool: the pool is going away. */
+  void externalUndeploy() {
+    if (pool.state() == PoolState.RUNNING) {
+      LOG.info("pool {}: its workers are being undeployed; stopping gracefully", name());
+      apply(new PoolEvent.StopRequested(now()));
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.Notice;
+import dev.shepherd.core.PoolState;
+import java.util.List;
+
+/**
+ * The one place the core's effects touch the world: replies, assignments to slots, deployments,
+ * timers and notices. Runs on the coordinator's context.
+ */
+final class EffectInterpreter {
+  private final Coordinator coordinator;
+
+  EffectInterpreter(Coordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  void run(List<Effect> effects) {
+    for (int i = 0; i < effects.size(); i++) {
+      run(effects.get(i));
+    }
+  }
+
+  private void run(Effect effect) {
+    if (effect instanceof Effect.Respond respond) {
+      ((Responder) respond.replyTo()).respond(respond.outcome());
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onOutcome(respond.outcome());
+      }
+    } else if (effect instanceof Effect.Assign assign) {
+      slot(assign.worker()).assign(assign);
+    } else if (effect instanceof Effect.Deploy deploy) {
+      slot(deploy.worker()).deploy(deploy.incarnation());
+    } else if (effect instanceof Effect.Stop stop) {
+      slot(stop.worker()).stop(stop.incarnation(), stop.reason());
+    } else if (effect instanceof Effect.WakeAt wake) {
+      long delay = Math.max(1, wake.at() - coordinator.now());
+      coordinator.vertx().setTimer(delay,
+          id -> coordinator.apply(new dev.shepherd.core.PoolEvent.Tick(coordinator.now())));
+    } else if (effect instanceof Effect.Publish publish) {
+      Notice notice = publish.notice();
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onNotice(notice);
+      }
+      if (notice instanceof Notice.PoolStateChanged changed
+          && changed.state() == PoolState.STOPPED) {
+        coordinator.onStopped();
+      }
+    } else {
+      throw new AssertionError("unhandled " + effect);
+    }
+  }
+
+  private SlotHandle slot(String worker) {
+    SlotHandle slot = coordinator.slots().get(worker);
+    if (slot == null) {
+      throw new IllegalStateException("no slot handle for " + worker);
+    }
+    return slot;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.shepherd.runtime;
+
+import io.vertx.core.Context;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Work handed to the coordinator from other threads (in-JVM submitters, local slots), run on the
+ * coordinator's context in batches: one context task drains everything that queued up meanwhile.
+ */
+final class Inbox {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbox.class);
+  private static final int BATCH = 4096;
+
+  private final Context context;
+  private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+
+  Inbox(Context context) {
+    this.context = context;
+  }
+
+  /** From any thread. */
+  void offer(Runnable task) {
+    queue.offer(task);
+    if (scheduled.compareAndSet(false, true)) {
+      context.runOnContext(v -> drain());
+    }
+  }
+
+  private void drain() {
+    Runnable task;
+    int ran = 0;
+    while (ran < BATCH && (task = queue.poll()) != null) {
+      try {
+        task.run();
+      } catch (RuntimeException | AssertionError e) {
+        LOG.error("coordinator task failed", e);
+      }
+      ran++;
+    }
+    scheduled.set(false);
+    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+      context.runOnContext(v -> drain());
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
+import dev.shepherd.core.PoolEvent;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.ThreadingModel;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A slot whose incarnations run in this JVM. Assignments are handed straight to the current
+ * incarnation's context and completions come back through the coordinator's inbox: no event-bus
+ * hop, no JSON copy. Lives on the coordinator's context; the incarnation reports from its own.
+ */
+final class LocalSlot implements SlotHandle {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalSlot.class);
+
+  private final String id;
+  private final Coordinator coordinator;
+  private final PoolConfig config;
+  /** The newest incarnation asked for, until it is stopped. */
+  private IncarnationVerticle current;
+  private final List<Future<?>> undeploys = new ArrayList<>();
+
+  LocalSlot(String id, Coordinator coordinator, PoolConfig config) {
+    this.id = id;
+    this.coordinator = coordinator;
+    this.config = config;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  Coordinator coordinator() {
+    return coordinator;
+  }
+
+  @Override
+  public void deploy(int number) {
+    boolean unordered = config.threading() == ThreadingModel.WORKER
+        && config.settings().slots().get(0).maxConcurrency() != null
+        && config.settings().slots().get(0).maxConcurrency() > 1;
+    IncarnationVerticle incarnation =
+        new IncarnationVerticle(this, number, config.workerClass(), unordered);
+    current = incarnation;
+    DeploymentOptions options = new DeploymentOptions()
+        .setThreadingModel(config.threading())
+        .setConfig(config.workerConfig().copy());
+    coordinator.vertx().deployVerticle(incarnation, options).onComplete(ar ->
+        coordinator.execute(() -> deployed(incarnation, ar.succeeded() ? ar.result() : null,
+            ar.cause())));
+  }
+
+  private void deployed(IncarnationVerticle incarnation, String deploymentId, Throwable cause) {
+    if (deploymentId == null) {
+      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(), id,
+          incarnation.incarnation(), String.valueOf(cause));
+      if (current == incarnation) {
+        current = null;
+      }
+      coordinator.localFact(new PoolEvent.CreationFailed(id, incarnation.incarnation(),
+          String.valueOf(cause), coordinator.now()));
+      return;
+    }
+    incarnation.deployed(deploymentId);
+    if (incarnation.stoppedByPool()) {
+      undeploy(incarnation);
+      return;
+    }
+    coordinator.localFact(new PoolEvent.WorkerCreated(id, incarnation.incarnation(),
+        coordinator.now()));
+  }
+
+  @Override
+  public void stop(int number, Exit reason) {
+    IncarnationVerticle incarnation = current;
+    if (incarnation == null || incarnation.incarnation() != number) {
+      return;
+    }
+    current = null;
+    incarnation.stopByPool();
+    if (incarnation.deploymentId() != null) {
+      undeploy(incarnation);
+    }
+  }
+
+  private void undeploy(IncarnationVerticle incarnation) {
+    if (incarnation.exitedItself()) {
+      return;
+    }
+    Future<Void> undeploy = coordinator.vertx().undeploy(incarnation.deploymentId())
+        .recover(e -> Future.succeededFuture());
+    undeploys.add(undeploy);
+  }
+
+  @Override
+  public void assign(Effect.Assign assignment) {
+    IncarnationVerticle incarnation = current;
+    if (incarnation == null) {
+      throw new IllegalStateException(id + " has no incarnation for " + assignment);
+    }
+    incarnation.deliver(new Job(assignment.job(), assignment.payload(), assignment.attempt(),
+        assignment.key(), id, incarnation.incarnation(), assignment.assignment()));
+  }
+
+  @Override
+  public Future<Void> undeployed() {
+    Promise<Void> promise = Promise.promise();
+    Future.join(new ArrayList<>(undeploys)).onComplete(ar -> promise.complete());
+    return promise.future();
+  }
+
+  // ---- facts from incarnations (any thread) ---------------------------------------------------
+
+  void completed(IncarnationVerticle incarnation, long assignment, long startNanos,
+      Object result, Throwable failure) {
+    long runNanos = System.nanoTime() - startNanos;
+    JobError error = failure == null ? null : jobError(failure);
+    coordinator.execute(() -> {
+      incarnation.finishedOne();
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onRun(id, runNanos);
+      }
+      coordinator.localCompleted(id, assignment, result, error);
+    });
+  }
+
+  void crashed(IncarnationVerticle incarnation, Throwable cause) {
+    StackTraceElement[] trace = cause.getStackTrace();
+    LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), id,
+        incarnation.incarnation(), cause, trace.length == 0 ? "" : " at " + trace[0]);
+    LOG.debug("pool {}: {} incarnation {} crash trace", coordinator.name(), id,
+        incarnation.incarnation(), cause);
+    coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
+        incarnation.incarnation(), Exit.CRASH, String.valueOf(cause), coordinator.now())));
+  }
+
+  void exited(IncarnationVerticle incarnation) {
+    LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), id,
+        incarnation.incarnation());
+    coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
+        incarnation.incarnation(), Exit.NORMAL, "the worker undeployed itself",
+        coordinator.now())));
+  }
+
+  /** Undeployed from outside: the pool drains, and the incarnation waits until it holds nothing. */
+  Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+    Promise<Void> idle = Promise.promise();
+    coordinator.execute(() -> {
+      incarnation.whenIdle(idle);
+      coordinator.externalUndeploy();
+    });
+    return idle.future();
+  }
+
+  private static JobError jobError(Throwable failure) {
+    if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
+      return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
+    }
+    return new JobError(500, String.valueOf(failure.getMessage() != null
+        ? failure.getMessage() : failure.toString()));
+  }
+}

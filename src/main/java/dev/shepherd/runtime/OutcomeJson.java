@@ -1,0 +1,96 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Exit;
+import dev.shepherd.core.Interruption;
+import dev.shepherd.core.JobError;
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.RejectionReason;
+import dev.shepherd.core.Retirement;
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+
+/** The JSON form of outcomes and interruptions (protocol v1, section 6), both ways. */
+public final class OutcomeJson {
+  private OutcomeJson() {}
+
+  public static JsonObject encode(Outcome outcome) {
+    JsonObject json = new JsonObject().put("type", type(outcome)).put("job", outcome.job());
+    if (outcome instanceof Outcome.Accepted) {
+      return json;
+    } else if (outcome instanceof Outcome.Rejected r) {
+      return json.put("reason", r.reason().name()).put("payload", JsonValues.toJson(r.payload()))
+          .put("message", r.message());
+    } else if (outcome instanceof Outcome.Completed c) {
+      return json.put("result", JsonValues.toJson(c.result())).put("worker", c.worker())
+          .put("attempts", c.attempts());
+    } else if (outcome instanceof Outcome.Failed f) {
+      return json.put("error", new JsonObject().put("code", f.error().code())
+              .put("message", f.error().message()))
+          .put("worker", f.worker()).put("attempts", f.attempts());
+    } else if (outcome instanceof Outcome.Interrupted i) {
+      return json.put("payload", JsonValues.toJson(i.payload())).put("attempts", i.attempts())
+          .put("reason", encode(i.reason()));
+    } else if (outcome instanceof Outcome.Cancelled) {
+      return json;
+    }
+    throw new AssertionError("unhandled " + outcome);
+  }
+
+  public static String type(Outcome outcome) {
+    return outcome.getClass().getSimpleName().toLowerCase(Locale.ROOT);
+  }
+
+  public static JsonObject encode(Interruption reason) {
+    JsonObject json = new JsonObject().put("kind", reason.kind());
+    if (reason instanceof Interruption.WorkerStopped w) {
+      return json.put("worker", w.worker()).put("exit", w.exit().name()).put("cause", w.cause());
+    } else if (reason instanceof Interruption.AffinityRetired a) {
+      return json.put("worker", a.worker()).put("retirement", a.retirement().name());
+    } else if (reason instanceof Interruption.AttemptsExhausted a) {
+      return json.put("attempts", a.attempts()).put("last", encode(a.last()));
+    } else if (reason instanceof Interruption.NoRecoverableWorkers
+        || reason instanceof Interruption.PoolStopped) {
+      return json;
+    }
+    throw new AssertionError("unhandled " + reason);
+  }
+
+  /** Reads an outcome sent by a coordinator (a remote {@link PoolClient} uses it). */
+  public static Outcome decode(JsonObject json) {
+    String job = json.getString("job");
+    String type = json.getString("type", "");
+    return switch (type) {
+      case "accepted" -> new Outcome.Accepted(job);
+      case "rejected" -> new Outcome.Rejected(job,
+          RejectionReason.valueOf(json.getString("reason")), json.getValue("payload"),
+          json.getString("message"));
+      case "completed" -> new Outcome.Completed(job, json.getValue("result"),
+          json.getString("worker"), json.getInteger("attempts", 0));
+      case "failed" -> {
+        JsonObject error = json.getJsonObject("error", new JsonObject());
+        yield new Outcome.Failed(job,
+            new JobError(error.getInteger("code", 500), error.getString("message", "")),
+            json.getString("worker"), json.getInteger("attempts", 0));
+      }
+      case "interrupted" -> new Outcome.Interrupted(job, json.getValue("payload"),
+          json.getInteger("attempts", 0), decodeReason(json.getJsonObject("reason")));
+      case "cancelled" -> new Outcome.Cancelled(job);
+      default -> throw new IllegalArgumentException("not an outcome: " + json.encode());
+    };
+  }
+
+  static Interruption decodeReason(JsonObject json) {
+    String kind = json == null ? "" : json.getString("kind", "");
+    return switch (kind) {
+      case "WORKER_STOPPED" -> new Interruption.WorkerStopped(json.getString("worker"),
+          Exit.valueOf(json.getString("exit")), json.getString("cause"));
+      case "AFFINITY_RETIRED" -> new Interruption.AffinityRetired(json.getString("worker"),
+          Retirement.valueOf(json.getString("retirement")));
+      case "NO_RECOVERABLE_WORKERS" -> new Interruption.NoRecoverableWorkers();
+      case "ATTEMPTS_EXHAUSTED" -> new Interruption.AttemptsExhausted(
+          json.getInteger("attempts", 0), decodeReason(json.getJsonObject("last")));
+      case "POOL_STOPPED" -> new Interruption.PoolStopped();
+      default -> throw new IllegalArgumentException("not an interruption: " + json);
+    };
+  }
+}

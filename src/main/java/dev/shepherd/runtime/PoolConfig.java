@@ -1,0 +1,164 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.AffinitySelector;
+import dev.shepherd.core.BackoffSettings;
+import dev.shepherd.core.BudgetReaction;
+import dev.shepherd.core.ConfigException;
+import dev.shepherd.core.InterruptionPolicy;
+import dev.shepherd.core.PoolSettings;
+import dev.shepherd.core.RestartPolicy;
+import dev.shepherd.core.Selectors;
+import dev.shepherd.core.SlotSpec;
+import dev.shepherd.core.Strategy;
+import dev.shepherd.core.SupervisionSettings;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One {@code pools} entry of the configuration, validated: the core's settings plus what the
+ * runtime needs (the worker class and threading model, the address prefix, the tick period).
+ * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
+ * worker.class} has a default.
+ */
+public record PoolConfig(
+    PoolSettings settings,
+    Class<? extends JobHandler> workerClass,
+    ThreadingModel threading,
+    JsonObject workerConfig,
+    String addressPrefix,
+    long tickMs,
+    int maxBodyBytes) {
+
+  public String name() {
+    return settings.name();
+  }
+
+  public Addresses addresses() {
+    return new Addresses(addressPrefix);
+  }
+
+  /** Parses one pool entry; {@code path} prefixes field names in errors (e.g. {@code pools[0]}). */
+  public static PoolConfig parse(JsonObject json, String path) {
+    ConfigReader pool = new ConfigReader(json, path);
+    pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
+        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
+        "term", "maxBodyBytes");
+    String name = pool.string("name", "jobs");
+    if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
+      throw new ConfigException(pool.field("name"), name,
+          "must be 1-64 letters, digits, '.', '_' or '-'");
+    }
+    ConfigReader worker = pool.object("worker");
+    worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config");
+    Class<? extends JobHandler> workerClass = workerClass(worker);
+    int instances = worker.intValue("instances", 4, 1, 10_000);
+    int maxConcurrency = worker.intValue("maxConcurrency", 1, 1, 1_000_000);
+    ThreadingModel threading = worker.enumValue("threading", ThreadingModel.class,
+        ThreadingModel.WORKER);
+    if (threading != ThreadingModel.EVENT_LOOP && threading != ThreadingModel.WORKER
+        && threading != ThreadingModel.VIRTUAL_THREAD) {
+      throw new ConfigException(worker.field("threading"), threading.name(),
+          "must be EVENT_LOOP, WORKER or VIRTUAL_THREAD");
+    }
+    if (threading == ThreadingModel.VIRTUAL_THREAD && Runtime.version().feature() < 21) {
+      throw new ConfigException(worker.field("threading"), threading.name(),
+          "needs Java 21 or newer (this JVM is " + Runtime.version().feature() + ")");
+    }
+    List<SlotSpec> slots = new ArrayList<>(instances);
+    for (int i = 0; i < instances; i++) {
+      slots.add(new SlotSpec("w-" + i, maxConcurrency));
+    }
+    AffinitySelector selector = selector(pool.object("affinity"));
+    PoolSettings settings = new PoolSettings(
+        name,
+        slots,
+        pool.intValue("backlogCapacity", 1000, 0, 100_000_000),
+        pool.enumValue("interruption", InterruptionPolicy.class, InterruptionPolicy.RETRY),
+        pool.intValue("maxAttempts", 3, 0, 1_000_000),
+        pool.longValue("jobTimeoutMs", 30_000, 0, Long.MAX_VALUE / 4),
+        supervision(pool.object("supervision")),
+        selector,
+        pool.longValue("drainTimeoutMs", 10_000, 0, Long.MAX_VALUE / 4),
+        pool.longValue("term", 0, 0, (1L << 23) - 1));
+    String prefix = pool.string("address", "shepherd." + name);
+    long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
+    int maxBodyBytes = pool.intValue("maxBodyBytes", 1 << 20, 1024, 1 << 30);
+    return new PoolConfig(settings, workerClass, threading, worker.rawObject("config"), prefix,
+        tickMs, maxBodyBytes);
+  }
+
+  private static Class<? extends JobHandler> workerClass(ConfigReader worker) {
+    String className = worker.string("class", null);
+    if (className == null) {
+      throw new ConfigException(worker.field("class"), null,
+          "is required: the JobHandler implementation each slot runs");
+    }
+    Class<?> type;
+    try {
+      type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new ConfigException(worker.field("class"), className, "no such class on the classpath");
+    }
+    if (!JobHandler.class.isAssignableFrom(type)) {
+      throw new ConfigException(worker.field("class"), className,
+          "must implement " + JobHandler.class.getName());
+    }
+    try {
+      type.getConstructor();
+    } catch (NoSuchMethodException e) {
+      throw new ConfigException(worker.field("class"), className,
+          "needs a public no-argument constructor");
+    }
+    return type.asSubclass(JobHandler.class);
+  }
+
+  private static SupervisionSettings supervision(ConfigReader sup) {
+    sup.onlyFields("policy", "strategy", "maxRestarts", "restartWindowMs", "onBudgetExceeded",
+        "restartBackoff");
+    long window = "infinite".equals(sup.raw("restartWindowMs"))
+        ? SupervisionSettings.INFINITE_WINDOW
+        : sup.longValue("restartWindowMs", 10_000, 1, Long.MAX_VALUE);
+    BackoffSettings backoff = null;
+    if (sup.has("restartBackoff")) {
+      ConfigReader b = sup.object("restartBackoff");
+      b.onlyFields("initialMs", "maxMs", "multiplier", "jitter", "resetAfterMs", "seed");
+      long initial = b.longValue("initialMs", 100, 1, Long.MAX_VALUE / 4);
+      backoff = new BackoffSettings(
+          initial,
+          b.longValue("maxMs", Math.max(initial, 10_000), 1, Long.MAX_VALUE / 4),
+          b.doubleValue("multiplier", 2.0, 1.0, 1000.0),
+          b.doubleValue("jitter", 0.1, 0.0, 1.0),
+          b.longValue("resetAfterMs", 60_000, 1, Long.MAX_VALUE / 4),
+          b.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE));
+    }
+    return new SupervisionSettings(
+        sup.enumValue("policy", RestartPolicy.class, RestartPolicy.PERMANENT),
+        sup.enumValue("strategy", Strategy.class, Strategy.ONE_FOR_ONE),
+        sup.intValue("maxRestarts", 5, 0, 1_000_000),
+        window,
+        sup.enumValue("onBudgetExceeded", BudgetReaction.class, BudgetReaction.RETIRE_WORKER),
+        backoff);
+  }
+
+  private static AffinitySelector selector(ConfigReader affinity) {
+    affinity.onlyFields("selector");
+    String name = affinity.string("selector", "RENDEZVOUS");
+    if (name.contains(".")) {
+      try {
+        Class<?> type = Class.forName(name, true, Thread.currentThread().getContextClassLoader());
+        return (AffinitySelector) type.getConstructor().newInstance();
+      } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
+        throw new ConfigException(affinity.field("selector"), name,
+            "must name an AffinitySelector class with a public no-argument constructor");
+      }
+    }
+    try {
+      return Selectors.named(name);
+    } catch (ConfigException e) {
+      throw new ConfigException(affinity.field("selector"), name,
+          "must be RENDEZVOUS, ROUND_ROBIN, LEAST_LOADED or an AffinitySelector class name");
+    }
+  }
+}

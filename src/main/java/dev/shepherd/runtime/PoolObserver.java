@@ -1,0 +1,27 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Notice;
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSnapshot;
+
+/**
+ * Watches one pool from its coordinator's context: the live view, metrics and logs implement it.
+ * Calls must be quick; they run on the coordinator's thread.
+ */
+public interface PoolObserver {
+
+  /** Every answer the pool gives (admissions included). */
+  default void onOutcome(Outcome outcome) {}
+
+  /** Every supervision-level notice. */
+  default void onNotice(Notice notice) {}
+
+  /** A completion the pool refused (stale token, or for a slot holding nothing). */
+  default void onStaleCompletion(String worker, String reason) {}
+
+  /** A job ran on a local slot for {@code runNanos} (its result is on the way). */
+  default void onRun(String worker, long runNanos) {}
+
+  /** A periodic snapshot (every {@code statsMs}). */
+  default void onStats(PoolSnapshot snapshot) {}
+}

@@ -1,0 +1,176 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.JobError;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.Set;
+
+/**
+ * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
+ * whose message names the field: not an object, unknown or missing fields, wrong types, and the
+ * limits of section 7 ({@code job}/{@code key} 1–256 characters, {@code timeoutMs} a positive
+ * integer). {@code null} for an optional field means absent.
+ */
+public final class RequestDecoder {
+  static final int MAX_ID_LENGTH = 256;
+  static final long MAX_TIMEOUT_MS = Integer.MAX_VALUE;
+
+  private RequestDecoder() {}
+
+  /** The body as a JSON object: a JsonObject, or a string/buffer holding one. */
+  public static JsonObject object(Object body) {
+    if (body instanceof JsonObject json) {
+      return json;
+    }
+    if (body instanceof String || body instanceof io.vertx.core.buffer.Buffer) {
+      String text = body.toString();
+      try {
+        Object parsed = io.vertx.core.json.Json.decodeValue(text);
+        if (parsed instanceof JsonObject json) {
+          return json;
+        }
+      } catch (DecodeException e) {
+        throw new BadRequest("body: not valid JSON (" + firstLine(e.getMessage()) + ")");
+      }
+    }
+    throw new BadRequest("body: must be a JSON object");
+  }
+
+  public static Requests.Submit submit(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs"));
+    if (!json.containsKey("payload")) {
+      throw new BadRequest("payload: is required (any JSON value)");
+    }
+    String job = id(json, "job", false);
+    String key = id(json, "key", false);
+    String replyTo = string(json, "replyTo", false, MAX_ID_LENGTH);
+    Object timeout = json.getValue("timeoutMs");
+    long timeoutMs = 0;
+    if (timeout != null) {
+      if (!(timeout instanceof Integer || timeout instanceof Long)) {
+        throw new BadRequest("timeoutMs: must be a positive integer (was " + render(timeout) + ")");
+      }
+      timeoutMs = ((Number) timeout).longValue();
+      if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+        throw new BadRequest("timeoutMs: must be between 1 and " + MAX_TIMEOUT_MS + " (was "
+            + timeoutMs + ")");
+      }
+    }
+    return new Requests.Submit(job, json.getValue("payload"), key, replyTo, timeoutMs);
+  }
+
+  public static Requests.Completed completed(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("worker", "assignment", "result", "error"));
+    String worker = id(json, "worker", true);
+    Object assignment = json.getValue("assignment");
+    if (!(assignment instanceof Integer || assignment instanceof Long)) {
+      throw new BadRequest("assignment: is required, an integer token (was "
+          + render(assignment) + ")");
+    }
+    boolean hasResult = json.containsKey("result");
+    boolean hasError = json.getValue("error") != null;
+    if (hasResult == hasError) {
+      throw new BadRequest("result/error: exactly one of them is required");
+    }
+    JobError error = null;
+    if (hasError) {
+      if (!(json.getValue("error") instanceof JsonObject e)) {
+        throw new BadRequest("error: must be an object {\"code\": int, \"message\": str}");
+      }
+      only(e, Set.of("code", "message"), "error.");
+      Object code = e.getValue("code");
+      if (!(code instanceof Integer)) {
+        throw new BadRequest("error.code: must be an integer (was " + render(code) + ")");
+      }
+      Object message = e.getValue("message");
+      if (!(message instanceof String text)) {
+        throw new BadRequest("error.message: must be a string (was " + render(message) + ")");
+      }
+      error = new JobError((Integer) code, text);
+    }
+    return new Requests.Completed(worker, ((Number) assignment).longValue(),
+        json.getValue("result"), error);
+  }
+
+  public static Requests.Rebalance rebalance(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("key", "worker"));
+    return new Requests.Rebalance(id(json, "key", true), id(json, "worker", true));
+  }
+
+  public static Requests.Cancel cancel(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("job"));
+    return new Requests.Cancel(id(json, "job", true));
+  }
+
+  /** A status request: an empty object (or no body). */
+  public static void status(Object body) {
+    if (body == null) {
+      return;
+    }
+    only(object(body), Set.of());
+  }
+
+  static String id(JsonObject json, String field, boolean required) {
+    return string(json, field, required, MAX_ID_LENGTH);
+  }
+
+  private static String string(JsonObject json, String field, boolean required, int max) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      if (required) {
+        throw new BadRequest(field + ": is required, a non-empty string");
+      }
+      return null;
+    }
+    if (!(value instanceof String text)) {
+      throw new BadRequest(field + ": must be a string (was " + render(value) + ")");
+    }
+    if (text.isEmpty() || text.length() > max) {
+      throw new BadRequest(field + ": must be 1 to " + max + " characters (was "
+          + text.length() + ")");
+    }
+    return text;
+  }
+
+  private static void only(JsonObject json, Set<String> allowed) {
+    only(json, allowed, "");
+  }
+
+  private static void only(JsonObject json, Set<String> allowed, String prefix) {
+    for (String name : json.fieldNames()) {
+      if (!allowed.contains(name)) {
+        throw new BadRequest(prefix + clip(name) + ": unknown field; expected "
+            + (allowed.isEmpty() ? "none" : new java.util.TreeSet<>(allowed)));
+      }
+    }
+  }
+
+  private static String render(Object value) {
+    if (value == null) {
+      return "missing";
+    }
+    String type = value instanceof String ? "a string"
+        : value instanceof Number ? "a number " + value
+        : value instanceof Boolean ? "a boolean"
+        : value instanceof JsonObject ? "an object"
+        : value instanceof io.vertx.core.json.JsonArray ? "an array" : value.getClass().getSimpleName();
+    return type;
+  }
+
+  private static String clip(String name) {
+    return name.length() > 40 ? name.substring(0, 40) + "…" : name;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unparseable";
+    }
+    int end = message.indexOf('\n');
+    String line = end < 0 ? message : message.substring(0, end);
+    return line.length() > 120 ? line.substring(0, 120) + "…" : line;
+  }
+}

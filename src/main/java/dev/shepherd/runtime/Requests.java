@@ -1,0 +1,18 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.JobError;
+
+/** Decoded protocol requests (section 6); {@link RequestDecoder} builds them. */
+public final class Requests {
+  private Requests() {}
+
+  /** A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). */
+  public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs) {}
+
+  /** A completion reported over the bus; {@code error} null means {@code result}. */
+  public record Completed(String worker, long assignment, Object result, JobError error) {}
+
+  public record Rebalance(String key, String worker) {}
+
+  public record Cancel(String job) {}
+}

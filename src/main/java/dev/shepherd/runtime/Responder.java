@@ -1,0 +1,12 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+
+/**
+ * Where one submitter's answers go: the runtime's meaning of the core's opaque {@code replyTo}.
+ * Called on the coordinator's context, once with the admission and once with the terminal outcome
+ * (a rejection is both).
+ */
+interface Responder {
+  void respond(Outcome outcome);
+}
