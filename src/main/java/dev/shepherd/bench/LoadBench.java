@@ -1,0 +1,207 @@
+package dev.shepherd.bench;
+
+import dev.shepherd.runtime.PoolClient;
+import dev.shepherd.runtime.PoolVerticle;
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * End-to-end load generator. In one run, interleaved round by round after a warm-up, it measures
+ * (a) raw event-bus request/reply to {@code workers} consumers on one address, (b) the pool
+ * through the event-bus protocol, (c) the pool through the in-JVM {@link PoolClient}; for an echo
+ * job and a ~20 µs CPU job. For each it prints jobs/s, latency percentiles and CPU per job, then
+ * one ratio line per job kind.
+ *
+ * <pre>java -cp target/shepherd.jar dev.shepherd.bench.LoadBench --workers 4 --inflight 256 \
+ *   --jobs 200000   (or --quick)</pre>
+ */
+public final class LoadBench {
+  private static final String RAW = "bench.raw";
+  private static final String POOL = "bench";
+  private static final int ROUNDS = 5;
+
+  private final Vertx vertx;
+  private final int workers;
+  private final int inflight;
+  private final int jobs;
+  private final Context driverContext;
+  private PoolClient client;
+
+  private LoadBench(Vertx vertx, int workers, int inflight, int jobs) {
+    this.vertx = vertx;
+    this.workers = workers;
+    this.inflight = inflight;
+    this.jobs = jobs;
+    this.driverContext = vertx.getOrCreateContext();
+  }
+
+  public static void main(String[] args) throws Exception {
+    int workers = 4;
+    int inflight = 256;
+    int jobs = 200_000;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--workers" -> workers = Integer.parseInt(args[++i]);
+        case "--inflight" -> inflight = Integer.parseInt(args[++i]);
+        case "--jobs" -> jobs = Integer.parseInt(args[++i]);
+        case "--quick" -> jobs = 20_000;
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + " (use --workers N --inflight N --jobs N | --quick)");
+      }
+    }
+    Vertx vertx = Vertx.vertx();
+    try {
+      new LoadBench(vertx, workers, inflight, jobs).run();
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  private void run() throws Exception {
+    deploy();
+    System.out.printf(Locale.ROOT, "LoadBench: %d workers, %d in flight, %d jobs per mode and kind,"
+        + " %d cores, Java %s%n", workers, inflight, jobs,
+        Runtime.getRuntime().availableProcessors(), Runtime.version());
+    Map<String, Long> kinds = new LinkedHashMap<>();
+    kinds.put("echo", 0L);
+    kinds.put("cpu20us", 20_000L);
+    for (Map.Entry<String, Long> kind : kinds.entrySet()) {
+      JsonObject payload = new JsonObject().put("echo", "hello").put("spinNanos", kind.getValue());
+      Map<String, Result> results = new LinkedHashMap<>();
+      for (String mode : List.of("raw", "bus", "client")) {
+        measure(mode, payload, Math.max(1000, jobs / 10), inflight);
+        results.put(mode, new Result());
+      }
+      for (int round = 0; round < ROUNDS; round++) {
+        for (String mode : List.of("raw", "bus", "client")) {
+          results.get(mode).add(measure(mode, payload, jobs / ROUNDS, inflight));
+        }
+      }
+      Map<String, Result> single = new LinkedHashMap<>();
+      for (String mode : List.of("raw", "bus")) {
+        single.put(mode, new Result());
+      }
+      for (int round = 0; round < ROUNDS; round++) {
+        for (String mode : List.of("raw", "bus")) {
+          single.get(mode).add(measure(mode, payload, Math.max(200, jobs / 100), 1));
+        }
+      }
+      for (Map.Entry<String, Result> r : results.entrySet()) {
+        System.out.println(r.getValue().line(kind.getKey(), r.getKey(), inflight));
+      }
+      for (Map.Entry<String, Result> r : single.entrySet()) {
+        System.out.println(r.getValue().line(kind.getKey(), r.getKey(), 1));
+      }
+      double raw = results.get("raw").rate();
+      System.out.printf(Locale.ROOT, "%s: ratio bus/raw=%.2f client/raw=%.2f p50(1 in flight)"
+              + " bus/raw=%.2f%n", kind.getKey(), results.get("bus").rate() / raw,
+          results.get("client").rate() / raw,
+          (double) single.get("bus").latency.getValueAtPercentile(50)
+              / single.get("raw").latency.getValueAtPercentile(50));
+    }
+  }
+
+  private void deploy() throws Exception {
+    for (int i = 0; i < workers; i++) {
+      vertx.deployVerticle(new RawConsumer()).await();
+    }
+    JsonObject pool = new JsonObject()
+        .put("name", POOL)
+        .put("worker", new JsonObject()
+            .put("class", BenchWorker.class.getName())
+            .put("instances", workers)
+            .put("maxConcurrency", Math.max(1, (inflight + workers - 1) / workers))
+            .put("threading", "EVENT_LOOP"))
+        .put("backlogCapacity", inflight * 4)
+        .put("jobTimeoutMs", 60_000);
+    vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)).await();
+    client = PoolClient.create(vertx, POOL);
+    Thread.sleep(500);
+  }
+
+  private Sample measure(String mode, JsonObject payload, int count, int window) throws Exception {
+    Histogram latency = new Histogram(60_000_000L, 3);
+    DeliveryOptions options = new DeliveryOptions().setSendTimeout(60_000);
+    JsonObject body = new JsonObject().put("payload", payload);
+    Promise<Driver> started = Promise.promise();
+    long cpuBefore = cpuNanos();
+    long start = System.nanoTime();
+    driverContext.runOnContext(v -> {
+      Driver driver = new Driver(() -> switch (mode) {
+        case "raw" -> vertx.eventBus().request(RAW, body, options);
+        case "bus" -> vertx.eventBus().request("shepherd." + POOL + ".submit", body, options);
+        case "client" -> client.submit(payload);
+        default -> throw new IllegalArgumentException(mode);
+      }, count, latency);
+      driver.run(window).onComplete(ar -> started.complete(driver));
+    });
+    Driver driver = started.future().await();
+    long elapsed = System.nanoTime() - start;
+    long cpu = cpuNanos() - cpuBefore;
+    if (driver.failed() > 0) {
+      throw new IllegalStateException(mode + ": " + driver.failed() + " requests failed");
+    }
+    return new Sample(count, elapsed, cpu, latency);
+  }
+
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private record Sample(int count, long elapsedNanos, long cpuNanos, Histogram latency) {}
+
+  private static final class Result {
+    final Histogram latency = new Histogram(60_000_000L, 3);
+    final List<Sample> samples = new ArrayList<>();
+
+    void add(Sample sample) {
+      samples.add(sample);
+      latency.add(sample.latency());
+    }
+
+    double rate() {
+      long count = samples.stream().mapToLong(Sample::count).sum();
+      long nanos = samples.stream().mapToLong(Sample::elapsedNanos).sum();
+      return count * 1e9 / nanos;
+    }
+
+    String line(String kind, String mode, int window) {
+      long count = samples.stream().mapToLong(Sample::count).sum();
+      long cpu = samples.stream().mapToLong(Sample::cpuNanos).sum();
+      return String.format(Locale.ROOT,
+          "%-8s %-7s inflight=%-4d %10.0f jobs/s  p50=%6d us  p99=%6d us  p99.9=%6d us"
+              + "  cpu=%6.1f us/job", kind, mode, window, rate(),
+          latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
+          latency.getValueAtPercentile(99.9), cpu / 1000.0 / count);
+    }
+  }
+
+  /** A raw event-bus consumer doing the same work as {@link BenchWorker}. */
+  public static final class RawConsumer extends AbstractVerticle {
+    @Override
+    public void start() {
+      vertx.eventBus().<JsonObject>consumer(RAW, message -> {
+        JsonObject payload = message.body().getJsonObject("payload");
+        long spin = payload.getLong("spinNanos", 0L);
+        if (spin > 0) {
+          Spin.nanos(spin);
+        }
+        message.reply(payload);
+      });
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The pure heart of Shepherd: one pool's state machine, deterministic and single-threaded, with
+ * no Vert.x, no clock, no threads and no I/O.
+ *
+ * <h2>Shape</h2>
+ *
+ * <p>{@link dev.shepherd.core.Pool#apply} takes a {@link dev.shepherd.core.PoolEvent} (a submit, a
+ * completion, a fact about a slot, the passage of time) and returns the {@link
+ * dev.shepherd.core.Effect}s to run, in order (answers to submitters, assignments, deployments,
+ * stops, wake-ups, notices), or a typed {@link dev.shepherd.core.PoolError} that left the state
+ * exactly as it was. Time arrives inside events; randomness (backoff jitter) comes from a seed in
+ * the settings. The runtime decodes input into events, calls {@code apply}, and interprets the
+ * effects; nothing else decides anything.
+ *
+ * <h2>Glossary</h2>
+ *
+ * <dl>
+ *   <dt>slot</dt>
+ *   <dd>A stable worker identity ({@code w-0}, …, or a registered remote id). Affinity binds keys
+ *       to slots, never to incarnations.</dd>
+ *   <dt>incarnation</dt>
+ *   <dd>One deployment behind a slot, numbered from 1. Facts carry it; a fact about an older
+ *       incarnation is refused as stale.</dd>
+ *   <dt>job</dt>
+ *   <dd>What a submitter sends, with its caller-chosen (or generated) id. Accepted jobs are
+ *       answered exactly once with a terminal outcome.</dd>
+ *   <dt>assignment</dt>
+ *   <dd>One dispatch of one job to one slot, fenced by a pool-unique, monotonic token (the
+ *       coordinator's term in the high bits). A completion must carry the live token.</dd>
+ *   <dt>backlog</dt>
+ *   <dd>The bounded FIFO of accepted jobs waiting for capacity. Interrupted jobs under RETRY go
+ *       back to its front, in their original order.</dd>
+ *   <dt>binding</dt>
+ *   <dd>An affinity key's slot, chosen by the selector on first admission and moved only by a
+ *       rebalance.</dd>
+ *   <dt>capacity</dt>
+ *   <dd>How many assignments a slot runs at once ({@code maxConcurrency}); unknown counts as full.
+ *   </dd>
+ *   <dt>budget</dt>
+ *   <dd>At most {@code maxRestarts} replacements within a sliding window; a decision that would
+ *       exceed it is refused and the failure reaction applies.</dd>
+ * </dl>
+ *
+ * <h2>Speed</h2>
+ *
+ * <p>Admission, dispatch and completion are O(1) amortised per job: the backlog is one queue of
+ * untargeted jobs plus one queue per slot, ordered by a sequence number, and two bit sets index the
+ * slots with free capacity (see {@link dev.shepherd.core.PoolData}). Invariants are named once in
+ * {@link dev.shepherd.core.PoolInvariants}.
+ */
+package dev.shepherd.core;

@@ -1,0 +1,13 @@
+/**
+ * Shepherd on Vert.x: the coordinator verticle ({@link dev.shepherd.runtime.PoolVerticle}) that
+ * feeds the pure core and interprets its effects, supervised local slots whose incarnations host
+ * your {@link dev.shepherd.runtime.JobHandler}, the event-bus protocol v1, and {@link
+ * dev.shepherd.runtime.PoolClient}.
+ *
+ * <p>Threading: all pool state lives on the coordinator's context. Local slots hand assignments
+ * straight to the incarnation's context ({@code runOnContext}) and completions come back through
+ * the coordinator's {@link dev.shepherd.runtime.Inbox}, which runs what queued up in batches; an
+ * in-JVM {@code PoolClient} uses the same inbox. Only requests from other verticles or nodes use
+ * the event bus.
+ */
+package dev.shepherd.runtime;
