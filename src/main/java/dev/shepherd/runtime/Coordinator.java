@@ -34,6 +34,7 @@ public final class Coordinator {
   private final PoolConfig config;
   private final Pool pool;
   private final Inbox inbox;
+  private final Outbox outbox;
   private final Map<String, SlotHandle> slots = new LinkedHashMap<>();
   private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
   private final EffectInterpreter interpreter;
@@ -48,6 +49,7 @@ public final class Coordinator {
     this.config = config;
     this.pool = Pool.create(config.settings());
     this.inbox = new Inbox(context);
+    this.outbox = new Outbox(context);
     for (String id : pool.slotIds()) {
       slots.put(id, new LocalSlot(id, this, config));
     }
@@ -68,6 +70,10 @@ public final class Coordinator {
 
   Context context() {
     return context;
+  }
+
+  Outbox outbox() {
+    return outbox;
   }
 
   Map<String, SlotHandle> slots() {
@@ -187,9 +193,13 @@ public final class Coordinator {
 
   // ---- in-JVM API (any thread) ----------------------------------------------------------------
 
-  /** Submits from any thread; the promise gets the terminal outcome (or the admission). */
+  /**
+   * Submits from any thread; {@code promise} (best created without a context) is completed with
+   * the terminal outcome, or the admission, on the caller's context.
+   */
   public void submitLocal(Requests.Submit request, Promise<Outcome> promise, boolean admission) {
-    PromiseResponder responder = new PromiseResponder(promise, admission);
+    PromiseResponder responder =
+        new PromiseResponder(promise, admission, Vertx.currentContext(), outbox);
     execute(() -> submit(request, responder));
   }
 

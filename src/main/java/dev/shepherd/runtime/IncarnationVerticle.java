@@ -6,6 +6,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,6 +29,8 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   /** Coordinator context only: assignments handed over and not yet completed. */
   private int inFlight;
   private Promise<Void> idle;
+  /** Incarnation context only: completions of the current turn. */
+  private List<Completion> completions;
 
   IncarnationVerticle(LocalSlot slot, int number, Class<? extends JobHandler> type,
       boolean unordered) {
@@ -73,20 +77,23 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
 
   // ---- assignments ----------------------------------------------------------------------------
 
-  /** Coordinator context: hand one job to this incarnation's context. */
+  /**
+   * Coordinator context: hand one job to this incarnation's context, batched with the others of
+   * the coordinator's turn (an unordered WORKER incarnation runs each on the worker pool).
+   */
   void deliver(Job job) {
     inFlight++;
     if (unordered) {
       context.executeBlocking(() -> {
-        run(job);
+        run(job, false);
         return null;
       }, false);
     } else {
-      context.runOnContext(v -> run(job));
+      slot.coordinator().outbox().send(context, () -> run(job, true));
     }
   }
 
-  private void run(Job job) {
+  private void run(Job job, boolean onContext) {
     if (ended.get()) {
       return;
     }
@@ -102,9 +109,32 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
       crash(new NullPointerException("JobHandler.handle returned null instead of a Future"));
       return;
     }
-    result.onComplete(ar -> slot.completed(this, job.assignment(), start,
-        ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null));
+    result.onComplete(ar -> {
+      Completion completion = new Completion(job.assignment(), start,
+          ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
+      if (onContext && Vertx.currentContext() == context) {
+        batch(completion);
+      } else {
+        slot.completed(this, List.of(completion));
+      }
+    });
   }
+
+  /** Completions of one turn of this context go to the coordinator together. */
+  private void batch(Completion completion) {
+    if (completions == null) {
+      completions = new ArrayList<>(4);
+      context.runOnContext(v -> {
+        List<Completion> done = completions;
+        completions = null;
+        slot.completed(this, done);
+      });
+    }
+    completions.add(completion);
+  }
+
+  /** One finished assignment: its result, or the failure the handler returned. */
+  record Completion(long assignment, long startNanos, Object result, Throwable failure) {}
 
   private void crash(Throwable cause) {
     if (!stoppedByPool && ended.compareAndSet(false, true)) {

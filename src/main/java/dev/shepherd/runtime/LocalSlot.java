@@ -120,16 +120,17 @@ final class LocalSlot implements SlotHandle {
 
   // ---- facts from incarnations (any thread) ---------------------------------------------------
 
-  void completed(IncarnationVerticle incarnation, long assignment, long startNanos,
-      Object result, Throwable failure) {
-    long runNanos = System.nanoTime() - startNanos;
-    JobError error = failure == null ? null : jobError(failure);
+  void completed(IncarnationVerticle incarnation, List<IncarnationVerticle.Completion> done) {
+    long end = System.nanoTime();
     coordinator.execute(() -> {
-      incarnation.finishedOne();
-      for (PoolObserver observer : coordinator.observers()) {
-        observer.onRun(id, runNanos);
+      for (IncarnationVerticle.Completion c : done) {
+        incarnation.finishedOne();
+        for (PoolObserver observer : coordinator.observers()) {
+          observer.onRun(id, end - c.startNanos());
+        }
+        coordinator.localCompleted(id, c.assignment(), c.result(),
+            c.failure() == null ? null : jobError(c.failure()));
       }
-      coordinator.localCompleted(id, assignment, result, error);
     });
   }
 

@@ -6,7 +6,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -77,7 +76,7 @@ public final class PoolClient {
     }
     Coordinator local = LocalPools.find(vertx, pool);
     if (local != null) {
-      Promise<Outcome> promise = ((ContextInternal) vertx.getOrCreateContext()).promise();
+      Promise<Outcome> promise = Promise.promise();
       local.submitLocal(submit, promise, admission);
       return promise.future();
     }

@@ -1,0 +1,58 @@
+package dev.shepherd.runtime;
+
+import io.vertx.core.Context;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Work the coordinator hands to other contexts (assignments to incarnations, answers to in-JVM
+ * submitters), grouped by destination and handed over once per coordinator turn: one task per
+ * destination context however many items queued up. Confined to the coordinator's context.
+ */
+final class Outbox {
+  private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);
+
+  private final Context home;
+  private final Map<Context, ArrayList<Runnable>> pending = new HashMap<>();
+  private boolean scheduled;
+
+  Outbox(Context home) {
+    this.home = home;
+  }
+
+  /** Queues {@code task} to run on {@code target} after the coordinator's current turn. */
+  void send(Context target, Runnable task) {
+    ArrayList<Runnable> tasks = pending.get(target);
+    if (tasks == null) {
+      tasks = new ArrayList<>(8);
+      pending.put(target, tasks);
+    }
+    tasks.add(task);
+    if (!scheduled) {
+      scheduled = true;
+      home.runOnContext(v -> flush());
+    }
+  }
+
+  private void flush() {
+    scheduled = false;
+    for (Map.Entry<Context, ArrayList<Runnable>> entry : pending.entrySet()) {
+      ArrayList<Runnable> tasks = entry.getValue();
+      entry.getKey().runOnContext(v -> runAll(tasks));
+    }
+    pending.clear();
+  }
+
+  private static void runAll(ArrayList<Runnable> tasks) {
+    for (int i = 0; i < tasks.size(); i++) {
+      try {
+        tasks.get(i).run();
+      } catch (RuntimeException e) {
+        LOG.error("a task handed over by a coordinator failed", e);
+      }
+    }
+  }
+}
