@@ -45,6 +45,11 @@ final class Fixture {
     return new Builder(slots);
   }
 
+  /** A pool of exactly these slots, otherwise with the spec's defaults. */
+  static Builder pool(SlotSpec... specs) {
+    return new Builder(1).slots(specs);
+  }
+
   static Object payload(String job) {
     return "payload-" + job;
   }
