@@ -28,7 +28,7 @@ class BackoffTest {
   }
 
   @Nested
-  class Phase_ {
+  class Waiting {
 
     @Test
     void S5_without_backoff_the_replacement_is_deployed_at_once() {
