@@ -10,8 +10,8 @@ import java.util.ArrayList;
  * <p>Legal moves: INSTALLING → RUNNING (created) | RETIRED (creation failed, not replaced) |
  * INSTALLING (replaced) | BACKING_OFF (replaced after a delay); RUNNING → INSTALLING (stopped,
  * replaced) | BACKING_OFF (stopped, delayed) | RETIRED; BACKING_OFF → INSTALLING (delay over) |
- * BACKING_OFF (delayed again) | RETIRED; RETIRED → RUNNING only by a fresh registration. A stopped
- * slot is INSTALLING while the supervisor decides, and a sibling may still be installing.
+ * BACKING_OFF (delayed again) | RETIRED; RETIRED → RUNNING only by a fresh registration. A
+ * stopped slot is INSTALLING while the supervisor decides, and a sibling may still be installing.
  */
 final class Slot {
   /** Internal lifecycle; RUNNING shows as IDLE or ASSIGNED depending on its assignments. */

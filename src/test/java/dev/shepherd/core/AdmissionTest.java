@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class AdmissionTest {
 
   @Nested
-  class Backlog {
+  class BoundedBacklog {
 
     @Test
     void P3_submit_with_a_free_slot_is_accepted_then_assigned() {

@@ -89,7 +89,7 @@ class CancelTest {
     }
 
     @Test
-    void P17_the_id_of_a_cancelled_running_job_is_free_and_the_old_completion_does_not_touch_the_new_job() {
+    void P17_a_cancelled_running_jobs_id_is_free_and_its_old_completion_spares_the_new_job() {
       Fixture fx = Fixture.pool(2).running();
       fx.submit("j1");
       long old = fx.token("j1");

@@ -188,7 +188,7 @@ class CapacityTest {
     }
 
     @Test
-    void C4_announcement_for_a_deregistered_worker_is_ignored_counted_and_never_resurrects_capacity() {
+    void C4_announcement_from_a_deregistered_worker_is_ignored_counted_and_adds_no_capacity() {
       Fixture fx = withRemoteRunning("a");
       fx.deregister("r-1");
       assertThat(fx.advertise("r-1", 5)).isEmpty();

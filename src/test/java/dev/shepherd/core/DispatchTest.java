@@ -62,7 +62,7 @@ class DispatchTest {
     }
 
     @Test
-    void P6_multi_capacity_slots_fill_in_repeated_passes_in_slot_order() {
+    void P6_a_slot_with_spare_capacity_takes_several_jobs_in_one_dispatch() {
       Fixture fx = Fixture.pool(2).capacity(2).started();
       fx.submitAll("j1", "j2", "j3", "j4", "j5");
       fx.created("w-1");
@@ -71,6 +71,17 @@ class DispatchTest {
           "j1@w-1", "j2@w-1", "j3@w-0", "j4@w-0");
       assertThat(placed(effects)).containsExactly("j3@w-0", "j4@w-0");
       assertThat(fx.pool.backlogLength()).isEqualTo(1);
+    }
+
+    @Test
+    void P6_several_free_slots_are_filled_in_repeated_passes_in_slot_order() {
+      Fixture fx = Fixture.pool(2).capacity(2).started();
+      fx.register("r-1", 4);
+      fx.submitAll("j1", "j2", "j3", "j4");
+      fx.created("w-0");
+      fx.created("w-1");
+      List<Effect> effects = fx.deregister("r-1");
+      assertThat(placed(effects)).containsExactly("j1@w-0", "j2@w-1", "j3@w-0", "j4@w-1");
     }
   }
 

@@ -227,7 +227,8 @@ final class Fixture {
     Transition t = pool.apply(event);
     assertThat(t).as("refusal of " + event).isInstanceOf(Transition.Refused.class);
     PoolError error = ((Transition.Refused) t).error();
-    assertThat(pool.snapshot(now)).as("a refused event leaves the state as it was").isEqualTo(before);
+    assertThat(pool.snapshot(now)).as("a refused event leaves the state as it was")
+        .isEqualTo(before);
     assertThat(pool.unanswered()).isEqualTo(unanswered);
     refusals.add(error);
     PoolInvariants.check(pool);
@@ -289,7 +290,8 @@ final class Fixture {
   }
 
   List<Effect> creationFailed(String worker) {
-    return apply(new PoolEvent.CreationFailed(worker, pool.incarnation(worker), "start failed", now));
+    return apply(
+        new PoolEvent.CreationFailed(worker, pool.incarnation(worker), "start failed", now));
   }
 
   /** The current incarnation of {@code worker} stopped with {@code exit}. */

@@ -113,7 +113,7 @@ class InterruptionTest {
   }
 
   @Nested
-  class Slot {
+  class SlotAfterStop {
 
     @Test
     void P9_stopped_slot_becomes_INSTALLING_and_the_supervisor_redeploys_it() {

@@ -83,7 +83,7 @@ class JobTimeoutTest {
   }
 
   @Nested
-  class Override {
+  class PerSubmit {
 
     @Test
     void P14_a_per_submit_timeout_overrides_the_pool_default_shorter_or_longer() {

@@ -114,14 +114,14 @@ class StrategyTest {
           new Notice.BudgetExceeded("w-2", 3, 3, 5, BudgetReaction.RETIRE_WORKER));
       assertThat(Fixture.only(effects, Effect.Stop.class))
           .as("a refused decision touches no sibling")
-          .containsExactly(new Effect.Stop("w-2", 1 + 1, Exit.CRASH));
+          .containsExactly(new Effect.Stop("w-2", 2, Exit.CRASH));
       assertThat(fx.pool.phase("w-0")).isEqualTo(Phase.ASSIGNED);
       assertThat(fx.pool.phase("w-2")).isEqualTo(Phase.RETIRED);
     }
   }
 
   @Nested
-  class BudgetExceeded {
+  class BudgetReactions {
 
     @Test
     void S4_RETIRE_WORKER_retires_only_the_stopped_slot_and_its_queued_jobs_end_AFFINITY_RETIRED() {
