@@ -113,8 +113,9 @@ final class SlotFlow {
         d.settle(interrupted);
         d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
       } else {
-        interrupted.sort((a, b) -> Long.compare(a.order, b.order));
-        interrupted.forEach(job -> d.interrupt(job, new Interruption.PoolStopped()));
+        // P9 answers FAIL jobs with their own stop whatever the supervisor decides; RETRY jobs
+        // cannot run again in a stopping pool (as while draining).
+        shutdown.settleWhileDraining(interrupted);
         shutdown.stopNow(now);
         return;
       }

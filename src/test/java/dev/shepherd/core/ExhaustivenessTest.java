@@ -1,0 +1,175 @@
+package dev.shepherd.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every sealed type is exercised: each event is handled by {@link Pool#apply} (no "unhandled"
+ * AssertionError), and each effect, outcome, interruption, notice and error is produced by some
+ * scenario below. A new subtype fails this test until a scenario shows it.
+ */
+class ExhaustivenessTest {
+
+  private static Set<Class<?>> permitted(Class<?> sealed) {
+    assertThat(sealed.isSealed()).as(sealed + " is sealed").isTrue();
+    return new HashSet<>(Arrays.asList(sealed.getPermittedSubclasses()));
+  }
+
+  @Nested
+  class Events {
+
+    /** One event of each kind that applies to a running two-slot pool holding job "j1" on w-0. */
+    private final Map<Class<?>, Function<Fixture, PoolEvent>> samples = new LinkedHashMap<>();
+
+    {
+      samples.put(PoolEvent.Submit.class, fx -> new PoolEvent.Submit("j2", "p", null, "r", 0, 0));
+      samples.put(PoolEvent.Completed.class,
+          fx -> new PoolEvent.Completed("w-0", fx.token("j1"), "ok", null, 0));
+      samples.put(PoolEvent.Rebalance.class, fx -> new PoolEvent.Rebalance("k", "w-1", 0));
+      samples.put(PoolEvent.Cancel.class, fx -> new PoolEvent.Cancel("j1", 0));
+      samples.put(PoolEvent.WorkerCreated.class, fx -> new PoolEvent.WorkerCreated("w-1", 1, 0));
+      samples.put(PoolEvent.CreationFailed.class,
+          fx -> new PoolEvent.CreationFailed("w-1", 1, "no", 0));
+      samples.put(PoolEvent.WorkerStopped.class,
+          fx -> new PoolEvent.WorkerStopped("w-0", 1, Exit.CRASH, "boom", 0));
+      samples.put(PoolEvent.WorkerRegistered.class,
+          fx -> new PoolEvent.WorkerRegistered("r-1", 2, 0));
+      samples.put(PoolEvent.CapacityAdvertised.class,
+          fx -> new PoolEvent.CapacityAdvertised("w-0", 3, 0));
+      samples.put(PoolEvent.WorkerDeregistered.class,
+          fx -> new PoolEvent.WorkerDeregistered("w-0", 0));
+      samples.put(PoolEvent.Tick.class, fx -> new PoolEvent.Tick(1));
+      samples.put(PoolEvent.StopRequested.class, fx -> new PoolEvent.StopRequested(0));
+    }
+
+    @Test
+    void every_event_type_has_a_sample() {
+      assertThat(samples.keySet()).containsExactlyInAnyOrderElementsOf(permitted(PoolEvent.class));
+    }
+
+    @Test
+    void every_event_type_is_handled_by_apply() {
+      for (Map.Entry<Class<?>, Function<Fixture, PoolEvent>> sample : samples.entrySet()) {
+        Fixture fx = Fixture.pool(2).started();
+        fx.created("w-0");
+        fx.submit("j1");
+        PoolEvent event = sample.getValue().apply(fx);
+        assertThat(event).isInstanceOf(sample.getKey());
+        fx.apply(event);
+      }
+    }
+  }
+
+  @Nested
+  class Products {
+
+    private final List<Fixture> runs = new ArrayList<>();
+
+    private Fixture run(Fixture.Builder builder) {
+      Fixture fx = builder.started();
+      runs.add(fx);
+      return fx;
+    }
+
+    /** Accepted, Assign, Completed, Failed, Cancelled, Rejected; the plain error paths. */
+    private void jobPaths() {
+      Fixture fx = run(Fixture.pool(2).backlog(0));
+      fx.created("w-0");
+      fx.created("w-1");
+      fx.submitAll("a", "b", "c");
+      long a = fx.token("a");
+      fx.complete("a");
+      fx.failJob("b", new JobError(500, "bad"));
+      fx.submit("d");
+      fx.cancel("d");
+      fx.refuse(new PoolEvent.Completed("w-9", 1, "x", null, 0));
+      fx.refuse(new PoolEvent.Completed("w-0", a, "x", null, 0));
+      fx.refuse(new PoolEvent.Completed("w-1", a, "x", null, 0));
+      fx.refuse(new PoolEvent.WorkerCreated("w-0", 1, 0));
+      fx.refuse(new PoolEvent.WorkerCreated("w-0", 7, 0));
+      fx.refuse(new PoolEvent.WorkerRegistered("w-0", 1, 0));
+      fx.refuse(new PoolEvent.CapacityAdvertised("w-0", 0, 0));
+    }
+
+    /** FAIL interruption, retirement of a keyed slot, then of the last slot. */
+    private void retirements() {
+      Fixture fx = run(Fixture.pool(2).failPolicy().policy(RestartPolicy.TEMPORARY));
+      fx.created("w-0");
+      fx.created("w-1");
+      fx.submit("a", "w-0/k");
+      fx.submit("b", "w-0/k");
+      fx.submit("c", "w-1/k");
+      fx.submit("d", "w-1/k");
+      fx.crash("w-0");
+      fx.refuse(new PoolEvent.WorkerStopped("w-0", 1, Exit.CRASH, "x", 0));
+      fx.refuse(new PoolEvent.Rebalance("k", "w-0", 0));
+      fx.submit("e");
+      fx.crash("w-1");
+    }
+
+    /** Replacement, backoff with WakeAt, attempts exhausted, budget refusal, pool stop. */
+    private void supervision() {
+      Fixture fx = run(Fixture.pool(2).retry(1).budget(1, 10_000)
+          .backoff(new BackoffSettings(10, 100, 2, 0, 1000, 1)));
+      fx.created("w-0");
+      fx.created("w-1");
+      fx.submitAll("a", "b", "q");
+      fx.crash("w-0");
+      fx.crash("w-1");
+      fx.tick(1000);
+      fx.stopRequested();
+    }
+
+    private <T> Set<Class<?>> produced(Function<Fixture, List<T>> items) {
+      Set<Class<?>> classes = new HashSet<>();
+      for (Fixture fx : runs) {
+        for (T item : items.apply(fx)) {
+          classes.add(item.getClass());
+        }
+      }
+      return classes;
+    }
+
+    private Set<Class<?>> producedInterruptions() {
+      Set<Class<?>> classes = new HashSet<>();
+      for (Fixture fx : runs) {
+        for (Outcome outcome : Fixture.outcomes(fx.log())) {
+          if (outcome instanceof Outcome.Interrupted interrupted) {
+            classes.add(interrupted.reason().getClass());
+          }
+        }
+      }
+      return classes;
+    }
+
+    @Test
+    void every_effect_outcome_interruption_notice_and_error_is_produced() {
+      jobPaths();
+      retirements();
+      supervision();
+      assertThat(produced(fx -> {
+        List<Effect> all = new ArrayList<>(fx.startEffects());
+        all.addAll(fx.log());
+        return all;
+      })).containsExactlyInAnyOrderElementsOf(permitted(Effect.class));
+      assertThat(produced(fx -> Fixture.outcomes(fx.log())))
+          .containsExactlyInAnyOrderElementsOf(permitted(Outcome.class));
+      assertThat(producedInterruptions())
+          .containsExactlyInAnyOrderElementsOf(permitted(Interruption.class));
+      assertThat(produced(fx -> Fixture.notices(fx.log())))
+          .containsExactlyInAnyOrderElementsOf(permitted(Notice.class));
+      assertThat(produced(Fixture::refusals))
+          .containsExactlyInAnyOrderElementsOf(permitted(PoolError.class));
+    }
+  }
+}

@@ -1,0 +1,442 @@
+package dev.shepherd.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Builds pools for the rule tests and drives one through events, one step at a time. Every step
+ * checks {@link PoolInvariants} and the core invariant from the outside: an accepted job is
+ * answered exactly once with a terminal outcome. Time is explicit ({@link #at}); payloads and
+ * reply addresses are derived from the job id ({@link #payload}, {@link #reply}).
+ *
+ * <p>The default affinity selector is {@link #PREFIX_SELECTOR}: key {@code "w-1/user-7"} chooses
+ * {@code w-1}, so tests state the binding they expect in the key itself.
+ */
+final class Fixture {
+
+  /** Chooses the slot named before the first '/' of the key, or nothing when there is no '/'. */
+  static final AffinitySelector PREFIX_SELECTOR =
+      (key, slots) -> key.indexOf('/') < 0 ? null : key.substring(0, key.indexOf('/'));
+
+  final Pool pool;
+  private final boolean checking;
+  private final List<Effect> startEffects;
+  private final List<Effect> log = new ArrayList<>();
+  private final List<PoolError> refusals = new ArrayList<>();
+  private final Set<String> open = new HashSet<>();
+  private final Map<String, Effect.Assign> lastAssign = new HashMap<>();
+  private long now;
+
+  private Fixture(PoolSettings settings, boolean checking) {
+    this.pool = Pool.create(settings);
+    this.checking = checking;
+    this.startEffects = pool.start();
+  }
+
+  /** A pool of {@code slots} slots {@code w-0 …} with the spec's defaults, to adjust. */
+  static Builder pool(int slots) {
+    return new Builder(slots);
+  }
+
+  /** A pool of exactly these slots, otherwise with the spec's defaults. */
+  static Builder pool(SlotSpec... specs) {
+    return new Builder(1).slots(specs);
+  }
+
+  static Object payload(String job) {
+    return "payload-" + job;
+  }
+
+  static Object reply(String job) {
+    return "reply-" + job;
+  }
+
+  static Object result(String job) {
+    return "result-" + job;
+  }
+
+  // ---- building ------------------------------------------------------------------------------
+
+  /** Settings under construction; {@link #running()} and {@link #started()} build the pool. */
+  static final class Builder {
+    private PoolSettings settings;
+    private RestartPolicy policy;
+    private Strategy strategy;
+    private int maxRestarts;
+    private long windowMs;
+    private BudgetReaction reaction;
+    private BackoffSettings backoff;
+    private boolean checking = true;
+
+    private Builder(int slots) {
+      settings = PoolSettings.defaults("test", slots).withSelector(PREFIX_SELECTOR);
+      SupervisionSettings s = settings.supervision();
+      policy = s.policy();
+      strategy = s.strategy();
+      maxRestarts = s.maxRestarts();
+      windowMs = s.restartWindowMs();
+      reaction = s.onBudgetExceeded();
+      backoff = s.backoff();
+    }
+
+    Builder backlog(int capacity) {
+      settings = settings.withBacklogCapacity(capacity);
+      return this;
+    }
+
+    Builder retry(int maxAttempts) {
+      settings = settings.withInterruption(InterruptionPolicy.RETRY, maxAttempts);
+      return this;
+    }
+
+    Builder failPolicy() {
+      settings = settings.withInterruption(InterruptionPolicy.FAIL, settings.maxAttempts());
+      return this;
+    }
+
+    Builder jobTimeout(long ms) {
+      settings = settings.withJobTimeoutMs(ms);
+      return this;
+    }
+
+    Builder drain(long ms) {
+      settings = settings.withDrainTimeoutMs(ms);
+      return this;
+    }
+
+    Builder term(long term) {
+      settings = settings.withTerm(term);
+      return this;
+    }
+
+    Builder selector(AffinitySelector selector) {
+      settings = settings.withSelector(selector);
+      return this;
+    }
+
+    /** Every configured slot advertises {@code maxConcurrency} (null: unknown). */
+    Builder capacity(Integer maxConcurrency) {
+      List<SlotSpec> specs = new ArrayList<>();
+      for (SlotSpec spec : settings.slots()) {
+        specs.add(new SlotSpec(spec.id(), maxConcurrency));
+      }
+      settings = settings.withSlots(specs);
+      return this;
+    }
+
+    Builder slots(SlotSpec... specs) {
+      settings = settings.withSlots(List.of(specs));
+      return this;
+    }
+
+    Builder policy(RestartPolicy value) {
+      policy = value;
+      return this;
+    }
+
+    Builder strategy(Strategy value) {
+      strategy = value;
+      return this;
+    }
+
+    Builder budget(int max, long window) {
+      maxRestarts = max;
+      windowMs = window;
+      return this;
+    }
+
+    Builder onBudgetExceeded(BudgetReaction value) {
+      reaction = value;
+      return this;
+    }
+
+    Builder backoff(BackoffSettings value) {
+      backoff = value;
+      return this;
+    }
+
+    /** For scale tests: no invariant check, log or answer tracking per step. */
+    Builder bulk() {
+      checking = false;
+      return this;
+    }
+
+    PoolSettings settings() {
+      return settings.withSupervision(
+          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff));
+    }
+
+    /** Started: every slot INSTALLING, its first Deploy returned by {@link #startEffects()}. */
+    Fixture started() {
+      return new Fixture(settings(), checking);
+    }
+
+    /** Started and every configured slot created at t=0. */
+    Fixture running() {
+      Fixture fx = started();
+      for (String id : fx.pool.slotIds()) {
+        fx.created(id);
+      }
+      return fx;
+    }
+  }
+
+  // ---- driving -------------------------------------------------------------------------------
+
+  long now() {
+    return now;
+  }
+
+  /** Moves the clock to {@code t} (never backwards); later events carry it. */
+  Fixture at(long t) {
+    assertThat(t).as("time never decreases").isGreaterThanOrEqualTo(now);
+    now = t;
+    return this;
+  }
+
+  List<Effect> startEffects() {
+    return startEffects;
+  }
+
+  /** Applies an event that must apply; checks invariants; returns its effects. */
+  List<Effect> apply(PoolEvent event) {
+    Transition t = pool.apply(event);
+    if (t instanceof Transition.Refused refused) {
+      fail("expected " + event + " to apply, was refused: " + refused.error());
+    }
+    List<Effect> effects = t.effects();
+    if (checking) {
+      log.addAll(effects);
+      track(effects);
+      PoolInvariants.check(pool);
+    }
+    return effects;
+  }
+
+  /** Applies an event that must be refused, and checks that it changed nothing. */
+  PoolError refuse(PoolEvent event) {
+    PoolSnapshot before = pool.snapshot(now);
+    int unanswered = pool.unanswered();
+    Transition t = pool.apply(event);
+    assertThat(t).as("refusal of " + event).isInstanceOf(Transition.Refused.class);
+    PoolError error = ((Transition.Refused) t).error();
+    assertThat(pool.snapshot(now)).as("a refused event leaves the state as it was")
+        .isEqualTo(before);
+    assertThat(pool.unanswered()).isEqualTo(unanswered);
+    refusals.add(error);
+    PoolInvariants.check(pool);
+    return error;
+  }
+
+  private void track(List<Effect> effects) {
+    for (Effect effect : effects) {
+      if (effect instanceof Effect.Respond respond) {
+        Outcome outcome = respond.outcome();
+        if (outcome instanceof Outcome.Accepted) {
+          assertThat(open.add(outcome.job())).as("accepted twice while open: " + outcome).isTrue();
+        } else if (outcome.terminal() && !(outcome instanceof Outcome.Rejected)) {
+          assertThat(open.remove(outcome.job()))
+              .as("terminal answer for a job that is not open: " + outcome).isTrue();
+        }
+      } else if (effect instanceof Effect.Assign assign) {
+        lastAssign.put(assign.job(), assign);
+      }
+    }
+  }
+
+  List<Effect> submit(String job) {
+    return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), 0, now));
+  }
+
+  List<Effect> submit(String job, String key) {
+    return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, now));
+  }
+
+  List<Effect> submitWithTimeout(String job, long timeoutMs) {
+    return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), timeoutMs, now));
+  }
+
+  void submitAll(String... jobs) {
+    for (String job : jobs) {
+      submit(job);
+    }
+  }
+
+  /** Completes the live assignment of {@code job} with {@link #result}. */
+  List<Effect> complete(String job) {
+    Effect.Assign a = assignment(job);
+    return apply(new PoolEvent.Completed(a.worker(), a.assignment(), result(job), null, now));
+  }
+
+  List<Effect> complete(String worker, long token) {
+    return apply(new PoolEvent.Completed(worker, token, "result", null, now));
+  }
+
+  /** The worker returns a failed future for {@code job}. */
+  List<Effect> failJob(String job, JobError error) {
+    Effect.Assign a = assignment(job);
+    return apply(new PoolEvent.Completed(a.worker(), a.assignment(), null, error, now));
+  }
+
+  List<Effect> created(String worker) {
+    return apply(new PoolEvent.WorkerCreated(worker, pool.incarnation(worker), now));
+  }
+
+  List<Effect> creationFailed(String worker) {
+    return apply(
+        new PoolEvent.CreationFailed(worker, pool.incarnation(worker), "start failed", now));
+  }
+
+  /** The current incarnation of {@code worker} stopped with {@code exit}. */
+  List<Effect> stopped(String worker, Exit exit) {
+    return apply(new PoolEvent.WorkerStopped(worker, pool.incarnation(worker), exit, "cause", now));
+  }
+
+  List<Effect> crash(String worker) {
+    return stopped(worker, Exit.CRASH);
+  }
+
+  List<Effect> tick(long at) {
+    at(at);
+    return apply(new PoolEvent.Tick(now));
+  }
+
+  List<Effect> cancel(String job) {
+    return apply(new PoolEvent.Cancel(job, now));
+  }
+
+  List<Effect> rebalance(String key, String worker) {
+    return apply(new PoolEvent.Rebalance(key, worker, now));
+  }
+
+  List<Effect> stopRequested() {
+    return apply(new PoolEvent.StopRequested(now));
+  }
+
+  List<Effect> register(String worker, Integer maxConcurrency) {
+    return apply(new PoolEvent.WorkerRegistered(worker, maxConcurrency, now));
+  }
+
+  List<Effect> advertise(String worker, int maxConcurrency) {
+    return apply(new PoolEvent.CapacityAdvertised(worker, maxConcurrency, now));
+  }
+
+  List<Effect> deregister(String worker) {
+    return apply(new PoolEvent.WorkerDeregistered(worker, now));
+  }
+
+  void checkInvariants() {
+    PoolInvariants.check(pool);
+  }
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  PoolSnapshot snapshot() {
+    return pool.snapshot(now);
+  }
+
+  PoolSnapshot.SlotStatus slot(String id) {
+    return snapshot().slots().stream().filter(s -> s.id().equals(id)).findFirst()
+        .orElseThrow(() -> new AssertionError("no slot " + id + " in the snapshot"));
+  }
+
+  Counters counters() {
+    return snapshot().counters();
+  }
+
+  /** Every effect applied so far (not the start effects). */
+  List<Effect> log() {
+    return log;
+  }
+
+  List<PoolError> refusals() {
+    return refusals;
+  }
+
+  /** Jobs accepted and not yet answered terminally, as seen from the answers. */
+  Set<String> open() {
+    return open;
+  }
+
+  /** The latest assignment of {@code job}. */
+  Effect.Assign assignment(String job) {
+    Effect.Assign a = lastAssign.get(job);
+    if (a == null) {
+      throw new AssertionError("job " + job + " was never assigned");
+    }
+    return a;
+  }
+
+  long token(String job) {
+    return assignment(job).assignment();
+  }
+
+  String workerOf(String job) {
+    return assignment(job).worker();
+  }
+
+  /** Every answer about {@code job} so far, in order. */
+  List<Outcome> outcomesFor(String job) {
+    List<Outcome> found = new ArrayList<>();
+    for (Outcome outcome : outcomes(log)) {
+      if (outcome.job().equals(job)) {
+        found.add(outcome);
+      }
+    }
+    return found;
+  }
+
+  /** The one terminal answer of {@code job}; fails unless there is exactly one. */
+  Outcome terminal(String job) {
+    List<Outcome> terminal = outcomesFor(job).stream()
+        .filter(o -> o.terminal() && !(o instanceof Outcome.Rejected)).toList();
+    assertThat(terminal).as("terminal answers of " + job).hasSize(1);
+    return terminal.get(0);
+  }
+
+  Interruption interruptionOf(String job) {
+    Outcome outcome = terminal(job);
+    assertThat(outcome).isInstanceOf(Outcome.Interrupted.class);
+    return ((Outcome.Interrupted) outcome).reason();
+  }
+
+  // ---- extracting from effects ---------------------------------------------------------------
+
+  static <T> List<T> only(List<Effect> effects, Class<T> type) {
+    return effects.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  static List<Outcome> outcomes(List<Effect> effects) {
+    return only(effects, Effect.Respond.class).stream().map(Effect.Respond::outcome).toList();
+  }
+
+  static List<Effect.Assign> assigns(List<Effect> effects) {
+    return only(effects, Effect.Assign.class);
+  }
+
+  /** "job@worker" for each assignment, in order. */
+  static List<String> placed(List<Effect> effects) {
+    return assigns(effects).stream().map(a -> a.job() + "@" + a.worker()).toList();
+  }
+
+  static List<Notice> notices(List<Effect> effects) {
+    return only(effects, Effect.Publish.class).stream().map(Effect.Publish::notice).toList();
+  }
+
+  static <T extends Notice> List<T> notices(List<Effect> effects, Class<T> type) {
+    return notices(effects).stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  static Outcome.Rejected rejection(List<Effect> effects) {
+    List<Outcome> outcomes = outcomes(effects);
+    assertThat(outcomes).hasSize(1).first().isInstanceOf(Outcome.Rejected.class);
+    return (Outcome.Rejected) outcomes.get(0);
+  }
+}
