@@ -107,7 +107,8 @@ final class HealthEndpoints {
       return Status.KO(data.put("reason", "the pool is " + s.state()));
     }
     boolean firstResolved = s.slots().stream()
-        .noneMatch(slot -> slot.phase() == Phase.INSTALLING && slot.incarnation() <= 1);
+        .noneMatch(slot -> slot.phase() == Phase.INSTALLING && slot.incarnation() <= 1
+            && slot.restarts() == 0);
     if (firstResolved) {
       resolved.add(pool);
     }
