@@ -17,15 +17,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class WebTestApp implements AutoCloseable {
   private final JsonObject config;
+  private final boolean metrics;
   private Vertx vertx;
   private int port;
 
-  private WebTestApp(JsonObject config) {
+  private WebTestApp(JsonObject config, boolean metrics) {
     this.config = config;
+    this.metrics = metrics;
   }
 
   static WebTestApp start(JsonObject config) {
-    WebTestApp app = new WebTestApp(config.copy());
+    return start(config, true);
+  }
+
+  /** The same on a Vert.x instance without metrics. */
+  static WebTestApp startWithoutMetrics(JsonObject config) {
+    return start(config, false);
+  }
+
+  private static WebTestApp start(JsonObject config, boolean metrics) {
+    WebTestApp app = new WebTestApp(config.copy(), metrics);
     app.boot(config.getJsonObject("http", new JsonObject()).getInteger("port", 0));
     return app;
   }
@@ -51,9 +62,11 @@ final class WebTestApp implements AutoCloseable {
   private void boot(int wantedPort) {
     JsonObject conf = config.copy();
     conf.getJsonObject("http").put("port", wantedPort);
-    vertx = Vertx.builder().with(new VertxOptions()
-            .setMetricsOptions(Metrics.vertxMetricsOptions("test-" + UUID.randomUUID())))
-        .build();
+    VertxOptions options = new VertxOptions();
+    if (metrics) {
+      options.setMetricsOptions(Metrics.vertxMetricsOptions("test-" + UUID.randomUUID()));
+    }
+    vertx = Vertx.builder().with(options).build();
     ShepherdVerticle app = new ShepherdVerticle();
     try {
       vertx.deployVerticle(app, new DeploymentOptions().setConfig(conf))
