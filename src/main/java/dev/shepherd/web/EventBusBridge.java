@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * The SockJS event-bus bridge at {@code /eventbus}: browsers may receive from each pool's
  * configured outbound addresses (default {@code <prefix>.events}) and send to its inbound ones
  * (default {@code <prefix>.submit} and {@code <prefix>.status}); every other address is refused
- * by the bridge ({@code access_denied}). With a token configured, each inbound message must carry
+ * by the bridge ({@code access_denied}). Inbound messages are requests: a publish is refused
+ * ({@code rejected}). With a token configured, each inbound message must carry
  * the header {@code Authorization: Bearer <token>} (refused otherwise, and the header is removed
  * before the message goes on). The permitted addresses are those of the pools deployed when the
  * server starts.
@@ -72,7 +73,12 @@ final class EventBusBridge {
 
   private void event(BridgeEvent event) {
     BridgeEventType type = event.type();
-    if (type == BridgeEventType.SEND || type == BridgeEventType.PUBLISH) {
+    if (type == BridgeEventType.PUBLISH) {
+      // Submit and status are request/reply: a publish could not be answered.
+      event.complete(false);
+      return;
+    }
+    if (type == BridgeEventType.SEND) {
       JsonObject raw = event.getRawMessage();
       JsonObject headers = raw == null ? null : raw.getJsonObject("headers");
       Object header = headers == null ? null : headers.getValue("Authorization");
