@@ -242,7 +242,8 @@
       default:
         text = `job ${o.job}: ${o.type}`;
     }
-    log(e.at, o.type || 'job', o.type || 'job', text);
+    const why = o.reason ? (o.reason.kind || o.reason) : '';
+    log(e.at, o.type || 'job', o.type || 'job', text, `${o.type}:${why}`);
   }
 
   function describeReason(r) {
@@ -512,12 +513,28 @@
 
   // ---- event log -----------------------------------------------------------------------------
 
-  function log(at, kindClass, kind, text) {
+  // A burst of alike job events (a flood of rejections, say) folds into its newest line, so
+  // restarts and retirements stay in view.
+  function log(at, kindClass, kind, text, group) {
+    const list = $('log');
+    const top = list.firstElementChild;
+    if (group && top && top.dataset.group === group && at - Number(top.dataset.at) < 3000) {
+      const count = Number(top.dataset.count) + 1;
+      top.dataset.count = String(count);
+      top.dataset.at = String(at);
+      const time = top.querySelector('time');
+      time.textContent = clock(at);
+      time.dateTime = new Date(at).toISOString();
+      top.querySelector('.msg').textContent = `${text} (and ${count - 1} more like it)`;
+      return;
+    }
     const li = el('li', `k-${kindClass}`);
+    li.dataset.at = String(at);
+    li.dataset.count = '1';
+    if (group) li.dataset.group = group;
     const time = el('time', null, clock(at));
     time.dateTime = new Date(at).toISOString();
     li.append(time, el('span', 'kind', kind), el('span', 'msg', text));
-    const list = $('log');
     list.prepend(li);
     while (list.children.length > LOG_LIMIT) list.lastElementChild.remove();
   }

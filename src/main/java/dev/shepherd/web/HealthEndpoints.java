@@ -57,6 +57,7 @@ final class HealthEndpoints {
       BiFunction<Coordinator, PoolSnapshot, Status> check) {
     Map<String, Coordinator> pools = new java.util.TreeMap<>();
     LocalPools.all(vertx).forEach(p -> pools.put(p.name(), p));
+    resolved.retainAll(pools.values());
     for (String gone : new HashSet<>(names)) {
       if (!pools.containsKey(gone)) {
         handler.unregister(gone);

@@ -30,6 +30,18 @@ final class Browser implements AutoCloseable {
   private final ChromeDriverService service;
   private final ChromeDriver driver;
 
+  /**
+   * Selenium looks for a DevTools binding matching this Chromium and warns when it has none;
+   * these tests use none. Held in a field: java.util.logging keeps loggers weakly.
+   */
+  private static final java.util.logging.Logger SELENIUM_LOG = quiet();
+
+  private static java.util.logging.Logger quiet() {
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger("org.openqa.selenium");
+    log.setLevel(java.util.logging.Level.SEVERE);
+    return log;
+  }
+
   private Browser(int width, int height) throws IOException {
     profile = Files.createTempDirectory("shepherd-chromium-");
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
