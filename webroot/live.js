@@ -496,9 +496,7 @@
       }
       chart.append(svg('polyline', { class: `series s-${k}`, stroke: COLORS[k], points: pts, 'data-series': k }));
     }
-    const label = svg('text', { class: 'ylabel', x: 6, y: 14 });
-    label.textContent = `${top}/s`;
-    chart.append(label);
+    $('chart-ymax').textContent = `${top}/s`;
     chart.dataset.peak = String(peak);
     const recent = {};
     for (const k of SERIES) {

@@ -46,7 +46,7 @@ final class LiveEvents {
           + " new WebSocket(\"ws://…/api/pools/" + name + "/events\")");
       return;
     }
-    if (!sameOrigin(ctx)) {
+    if (!SameOrigin.allows(ctx)) {
       HttpErrors.send(ctx, 403, "FORBIDDEN",
           "Origin: a page from another origin may not read this pool's events");
       return;
@@ -59,20 +59,6 @@ final class LiveEvents {
       }
       stream(ar.result(), pool, context);
     });
-  }
-
-  /**
-   * Browsers always send {@code Origin} with a WebSocket handshake, and WebSockets are not
-   * subject to CORS: refuse pages of other origins (a non-browser client sends no Origin).
-   */
-  private static boolean sameOrigin(RoutingContext ctx) {
-    String origin = ctx.request().getHeader("Origin");
-    if (origin == null) {
-      return true;
-    }
-    String host = ctx.request().getHeader("Host");
-    int scheme = origin.indexOf("://");
-    return host != null && scheme > 0 && origin.substring(scheme + 3).equalsIgnoreCase(host);
   }
 
   /** Subscribes first, then snapshots, holding events back until the snapshot frame is out. */

@@ -32,7 +32,7 @@ final class PoolMeters implements PoolObserver {
   private final List<Meter> meters = new ArrayList<>();
   private final Timer queueWait;
   private final Timer runTime;
-  /** Coordinator context only: when each job still in the backlog for its first try was admitted. */
+  /** Coordinator context only: when each job waiting for its first assignment was admitted. */
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
 

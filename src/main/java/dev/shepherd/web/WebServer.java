@@ -46,6 +46,7 @@ public final class WebServer {
     // upgrade requests and polling bodies.
     router.get("/api/pools/:pool/events").handler(live::handle);
     if (config.bridge().enabled()) {
+      router.route("/eventbus/*").handler(SameOrigin::guard);
       router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, config.bridge(), token)
           .router());
     }
@@ -87,11 +88,22 @@ public final class WebServer {
     ctx.next();
   }
 
-  /** State-changing requests need the bearer token when one is configured. */
+  /**
+   * State-changing requests come from this origin (or from no browser at all), and carry the
+   * bearer token when one is configured.
+   */
   private void authorize(RoutingContext ctx) {
     HttpMethod method = ctx.request().method();
-    if (!token.required() || method == HttpMethod.GET || method == HttpMethod.HEAD
-        || method == HttpMethod.OPTIONS) {
+    if (method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS) {
+      ctx.next();
+      return;
+    }
+    if (!SameOrigin.allows(ctx)) {
+      HttpErrors.send(ctx, 403, "FORBIDDEN",
+          "Origin: pages from another origin may not change a pool");
+      return;
+    }
+    if (!token.required()) {
       ctx.next();
       return;
     }

@@ -4,8 +4,12 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +61,8 @@ class EventBusBridgeTest {
       bridge.send(send("shepherd.jobs.submit",
           new JsonObject().put("payload", new JsonObject().put("echo", "over the bridge")),
           submit));
-      await().atMost(10, SECONDS).until(() -> bridge.any(f -> submit.equals(f.getString("address"))));
+      await().atMost(10, SECONDS).until(() ->
+          bridge.any(f -> submit.equals(f.getString("address"))));
       JsonObject snapshot = bridge.first(f -> status.equals(f.getString("address")))
           .getJsonObject("body");
       assertThat(snapshot.getString("name")).isEqualTo("jobs");
@@ -127,7 +132,7 @@ class EventBusBridgeTest {
   }
 
   @Test
-  void inbound_addresses_are_configurable_and_the_bridge_can_be_turned_off() {
+  void inbound_addresses_are_configurable_foreign_pages_refused_and_the_bridge_can_be_off() {
     JsonObject statusOnly = new JsonObject().put("bridge",
         new JsonObject().put("inbound", new JsonArray().add("status")));
     try (WebTestApp app = WebTestApp.start(WebTestApp.config(statusOnly,
@@ -142,6 +147,16 @@ class EventBusBridgeTest {
       assertThat(accepted(app)).isZero();
     }
     JsonObject off = new JsonObject().put("bridge", new JsonObject().put("enabled", false));
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 1)))) {
+      Throwable foreign = Sockets.refusal(new WebSocketConnectOptions().setHost("127.0.0.1")
+          .setPort(app.port()).setURI(RAW).addHeader("Origin", "http://evil.example"));
+      assertThat(foreign).isInstanceOf(UpgradeRejectedException.class);
+      assertThat(((UpgradeRejectedException) foreign).getStatus()).isEqualTo(403);
+      HttpRequest.Builder info = HttpRequest.newBuilder(URI.create(app.url("/eventbus/info")))
+          .header("Origin", "http://evil.example");
+      assertThat(Http.send(info).status()).isEqualTo(403);
+    }
     try (WebTestApp app = WebTestApp.start(WebTestApp.config(off,
         WebTestApp.demoPool("jobs", 1)))) {
       assertThat(Http.get(app.url("/eventbus/info")).status()).isEqualTo(404);

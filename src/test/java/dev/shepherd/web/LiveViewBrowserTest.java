@@ -99,12 +99,15 @@ class LiveViewBrowserTest {
   /** Records every phase each tile shows, and each restart cue, in window.__seen. */
   private void recordTileChanges() {
     js("window.__seen = {};"
-        + "const note = (li) => { const s = window.__seen[li.dataset.slot] ||= {phases: [], cues: 0};"
-        + "  if (s.phases[s.phases.length - 1] !== li.dataset.phase) s.phases.push(li.dataset.phase);"
+        + "const note = (li) => {"
+        + "  const s = window.__seen[li.dataset.slot] ||= {phases: [], cues: 0};"
+        + "  const last = s.phases[s.phases.length - 1];"
+        + "  if (last !== li.dataset.phase) s.phases.push(li.dataset.phase);"
         + "  if (li.classList.contains('restarted')) s.cues++; };"
         + "document.querySelectorAll('#tiles li').forEach(note);"
-        + "new MutationObserver(ms => ms.forEach(m => m.target.matches && m.target.matches('#tiles li')"
-        + "  && note(m.target))).observe(document.getElementById('tiles'),"
+        + "new MutationObserver(ms => ms.forEach(m => m.target.matches"
+        + "  && m.target.matches('#tiles li') && note(m.target)))"
+        + "  .observe(document.getElementById('tiles'),"
         + "  {subtree: true, attributes: true, attributeFilter: ['data-phase', 'class']});");
   }
 
@@ -269,8 +272,8 @@ class LiveViewBrowserTest {
       await().atMost(20, SECONDS).until(() ->
           Double.parseDouble(driver.findElement(By.id("chart")).getAttribute("data-peak")) > 5);
       await().atMost(10, SECONDS).until(() -> {
-        String points = driver.findElement(By.cssSelector("#chart polyline[data-series='completed']"))
-            .getAttribute("points");
+        String points = driver.findElement(
+            By.cssSelector("#chart polyline[data-series='completed']")).getAttribute("points");
         return points.split(" ").length >= 60 && !allOnBaseline(points);
       });
       await().atMost(10, SECONDS).until(() -> Double.parseDouble(
@@ -334,6 +337,30 @@ class LiveViewBrowserTest {
       browser.screenshot("live-view-narrow");
     } finally {
       browser.viewport(1280, 800);
+    }
+  }
+
+  @Test
+  void with_a_token_the_control_panel_says_401_until_the_token_is_given() {
+    try (WebTestApp own = WebTestApp.start(WebTestApp.config(
+        new JsonObject().put("token", "panel-token"), WebTestApp.demoPool("guarded", 1)))) {
+      driver.get("about:blank");
+      driver.get(own.url("/#pool=guarded"));
+      await().atMost(15, SECONDS).until(() -> "open".equals(
+          driver.findElement(By.id("connection")).getAttribute("data-state")));
+      submitFromPanel("echo", null);
+      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+          .getText().contains("UNAUTHORIZED"));
+      assertThat(Http.get(own.url("/api/pools/guarded")).json().getJsonObject("counters")
+          .getLong("accepted")).isZero();
+
+      driver.findElement(By.cssSelector("details.token summary")).click();
+      driver.findElement(By.id("token")).sendKeys("panel-token");
+      submitFromPanel("echo", null);
+      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+          .getText().startsWith("accepted"));
+    } finally {
+      js("sessionStorage.clear()");
     }
   }
 

@@ -55,6 +55,25 @@ class SecurityTest {
   }
 
   @Test
+  void pages_of_another_origin_cannot_change_a_pool_even_without_a_token() {
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 1)))) {
+      Http.Response foreign = Http.send(java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create(app.url("/api/pools/jobs/jobs")))
+          .header("Origin", "http://evil.example").header("Content-Type", "text/plain")
+          .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"payload\":1}")));
+      assertThat(foreign.status()).isEqualTo(403);
+      assertThat(foreign.json().getString("error")).isEqualTo("FORBIDDEN");
+      assertThat(counters(app).getLong("accepted")).isZero();
+      Http.Response same = Http.send(java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create(app.url("/api/pools/jobs/jobs")))
+          .header("Origin", "http://127.0.0.1:" + app.port())
+          .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"payload\":1}")));
+      assertThat(same.status()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void bodies_over_the_limit_are_refused_with_413_and_nothing_is_accepted() {
     try (WebTestApp app = WebTestApp.start(WebTestApp.config(
         new JsonObject().put("maxBodyBytes", 1024), WebTestApp.demoPool("jobs", 1)))) {

@@ -27,13 +27,15 @@ final class Sockets implements AutoCloseable {
   static Sockets connect(WebSocketConnectOptions options) {
     Sockets s = new Sockets();
     try {
-      s.socket = s.client.connect(options).toCompletionStage().toCompletableFuture()
-          .get(10, TimeUnit.SECONDS);
+      // The handler goes on in the connect callback, on the socket's event loop, before any
+      // frame can be delivered (a frame arriving without a handler would be lost).
+      s.socket = s.client.connect(options)
+          .map(ws -> ws.handler(buffer -> s.received.add(new JsonObject(buffer))))
+          .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       s.close();
       throw new IllegalStateException("could not connect to " + options.getURI(), e);
     }
-    s.socket.handler(buffer -> s.received.add(new JsonObject(buffer)));
     return s;
   }
 
