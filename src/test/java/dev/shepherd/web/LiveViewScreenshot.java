@@ -31,7 +31,19 @@ public final class LiveViewScreenshot {
       long end = System.currentTimeMillis() + seconds * 1000L;
       long start = System.currentTimeMillis();
       int n = 0;
-      while (System.currentTimeMillis() < end) {
+      boolean crashed = false;
+      Path shot = null;
+      while (shot == null) {
+        long left = end - System.currentTimeMillis();
+        if (left < 1500 && !crashed) {
+          // A last crash, so the picture shows a restart cue and a fresh log line.
+          Http.submit(app, "jobs", new JsonObject().put("payload", new JsonObject()
+              .put("crash", true)));
+          crashed = true;
+        }
+        if (left < 1100) {
+          shot = browser.screenshot("live-view-docs");
+        }
         long t = (System.currentTimeMillis() - start) / 1000;
         JsonObject payload = new JsonObject().put("sleepMs", 40 + random.nextInt(160));
         if (n % 47 == 0) {
@@ -48,10 +60,6 @@ public final class LiveViewScreenshot {
         n++;
         Thread.sleep(burst ? 5 : 14 + random.nextInt(8));
       }
-      Http.submit(app, "jobs", new JsonObject().put("payload", new JsonObject()
-          .put("crash", true)));
-      Thread.sleep(300);
-      Path shot = browser.screenshot("live-view-docs");
       Files.createDirectories(out.toAbsolutePath().getParent());
       Files.copy(shot, out, StandardCopyOption.REPLACE_EXISTING);
       System.out.println("wrote " + out.toAbsolutePath() + " after " + n + " submissions");
