@@ -1,6 +1,10 @@
 package dev.shepherd.app;
 
 import dev.shepherd.core.ConfigException;
+import dev.shepherd.web.Metrics;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.launcher.application.HookContext;
@@ -10,7 +14,9 @@ import io.vertx.launcher.application.VertxApplicationHooks;
 /**
  * The launcher: Vert.x's application launcher ({@code -conf}, {@code -cluster}, …) deploying
  * {@link ShepherdVerticle}. Configuration is checked before Vert.x starts: an invalid one prints
- * one line naming the field and the value, and the process exits with status 2.
+ * one line naming the field and the value, and the process exits with status 2. Vert.x starts with
+ * Micrometer metrics (Prometheus) enabled unless {@code -options} configure metrics themselves, so
+ * {@code GET /metrics} has Vert.x's meters beside the pools' own.
  */
 public final class Main implements VertxApplicationHooks {
   static final int INVALID_CONFIGURATION = 2;
@@ -35,6 +41,14 @@ public final class Main implements VertxApplicationHooks {
       return config;
     }
     return effective;
+  }
+
+  @Override
+  public VertxBuilder createVertxBuilder(VertxOptions options) {
+    if (options.getMetricsOptions() == null || !options.getMetricsOptions().isEnabled()) {
+      options.setMetricsOptions(Metrics.vertxMetricsOptions());
+    }
+    return Vertx.builder().with(options);
   }
 
   @Override

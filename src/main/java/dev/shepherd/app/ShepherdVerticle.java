@@ -33,6 +33,12 @@ public final class ShepherdVerticle extends VerticleBase {
     return Future.all(pools).compose(v -> web.start());
   }
 
+  /** Runs after the pools (children) have drained: closes sockets and drops the pools' meters. */
+  @Override
+  public Future<?> stop() {
+    return web == null ? Future.succeededFuture() : web.close();
+  }
+
   /** The HTTP port actually bound (for tests that ask for port 0). */
   public int httpPort() {
     return web == null ? -1 : web.port();

@@ -29,6 +29,9 @@ final class EffectInterpreter {
         observer.onOutcome(respond.outcome());
       }
     } else if (effect instanceof Effect.Assign assign) {
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onAssigned(assign.worker(), assign.job(), assign.attempt());
+      }
       slot(assign.worker()).assign(assign);
     } else if (effect instanceof Effect.Deploy deploy) {
       slot(deploy.worker()).deploy(deploy.incarnation());

@@ -19,6 +19,12 @@ public interface PoolObserver {
   /** A completion the pool refused (stale token, or for a slot holding nothing). */
   default void onStaleCompletion(String worker, String reason) {}
 
+  /**
+   * The pool handed {@code job} to {@code worker} (attempt {@code attempt}, counting from 1): the
+   * moment a job leaves the backlog, so observers can measure queue wait from its admission.
+   */
+  default void onAssigned(String worker, String job, int attempt) {}
+
   /** A job ran on a local slot for {@code runNanos} (its result is on the way). */
   default void onRun(String worker, long runNanos) {}
 

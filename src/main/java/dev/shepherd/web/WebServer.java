@@ -1,57 +1,70 @@
 package dev.shepherd.web;
 
 import dev.shepherd.app.HttpConfig;
-import dev.shepherd.core.Phase;
-import dev.shepherd.core.PoolSnapshot;
-import dev.shepherd.core.PoolState;
-import dev.shepherd.runtime.Coordinator;
-import dev.shepherd.runtime.LocalPools;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.ArrayList;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP server: the pools' API, health, and the live view's static files from {@code
- * webroot/} on the classpath. Binds loopback unless configured otherwise.
+ * The HTTP server (section 7): the live view's static files from {@code webroot/} on the
+ * classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}), the
+ * SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
+ * /ready}. Binds loopback unless configured otherwise; state-changing requests need the bearer
+ * token when one is configured; request bodies over {@code maxBodyBytes} are refused with 413.
  */
 public final class WebServer {
   private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
   private final Vertx vertx;
   private final HttpConfig config;
+  private final BearerToken token;
+  private final LiveEvents live;
+  private final MetricsEndpoint metrics;
+  private final HealthEndpoints health;
   private HttpServer server;
 
   public WebServer(Vertx vertx, HttpConfig config) {
     this.vertx = vertx;
     this.config = config;
+    this.token = new BearerToken(config.token());
+    this.live = new LiveEvents(vertx);
+    this.metrics = new MetricsEndpoint(vertx);
+    this.health = new HealthEndpoints(vertx);
   }
 
   public Future<HttpServer> start() {
     Router router = Router.router(vertx);
-    router.route().handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
+    router.route().handler(WebServer::securityHeaders);
+    // WebSocket and SockJS routes come before the body handler, which must not read their
+    // upgrade requests and polling bodies.
+    router.get("/api/pools/:pool/events").handler(live::handle);
+    if (config.bridge().enabled()) {
+      router.route("/eventbus/*").handler(SameOrigin::guard);
+      router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, config.bridge(), token)
+          .router());
+    }
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
     router.route("/api/*").handler(this::authorize);
     new PoolApi(vertx).mount(router);
-    router.get("/health").handler(this::health);
-    router.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    router.get("/metrics").handler(metrics::handle);
+    router.get("/health").handler(health::health);
+    router.get("/ready").handler(health::ready);
+    router.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false)
+        .setDefaultContentEncoding("UTF-8"));
     router.route().last().handler(ctx ->
         HttpErrors.send(ctx, 404, "NOT_FOUND", "no route for " + ctx.request().path()));
     router.route().failureHandler(this::failure);
-    return vertx.createHttpServer()
-        .requestHandler(router)
-        .listen(config.port(), config.host())
+    return metrics.sync()
+        .compose(v -> vertx.createHttpServer()
+            .requestHandler(router)
+            .listen(config.port(), config.host()))
         .onSuccess(s -> {
           server = s;
           LOG.info("Shepherd is serving http://{}:{}/", config.host(), s.actualPort());
@@ -63,48 +76,44 @@ public final class WebServer {
   }
 
   public Future<Void> close() {
+    live.close();
+    metrics.close();
     return server == null ? Future.succeededFuture() : server.close();
   }
 
-  /** State-changing requests need the bearer token when one is configured. */
+  private static void securityHeaders(RoutingContext ctx) {
+    ctx.response()
+        .putHeader("X-Content-Type-Options", "nosniff")
+        .putHeader("Referrer-Policy", "no-referrer");
+    ctx.next();
+  }
+
+  /**
+   * State-changing requests come from this origin (or from no browser at all), and carry the
+   * bearer token when one is configured.
+   */
   private void authorize(RoutingContext ctx) {
     HttpMethod method = ctx.request().method();
-    if (config.token() == null || method == HttpMethod.GET || method == HttpMethod.HEAD
-        || method == HttpMethod.OPTIONS) {
+    if (method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS) {
       ctx.next();
       return;
     }
-    String header = ctx.request().getHeader("Authorization");
-    String expected = "Bearer " + config.token();
-    if (header == null || !MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8),
-        expected.getBytes(StandardCharsets.UTF_8))) {
+    if (!SameOrigin.allows(ctx)) {
+      HttpErrors.send(ctx, 403, "FORBIDDEN",
+          "Origin: pages from another origin may not change a pool");
+      return;
+    }
+    if (!token.required()) {
+      ctx.next();
+      return;
+    }
+    if (!token.accepts(ctx.request().getHeader("Authorization"))) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
       HttpErrors.send(ctx, 401, "UNAUTHORIZED",
           "this request needs the header Authorization: Bearer <token>");
       return;
     }
     ctx.next();
-  }
-
-  private void health(RoutingContext ctx) {
-    List<Future<PoolSnapshot>> snapshots = new ArrayList<>();
-    for (Coordinator pool : LocalPools.all(vertx)) {
-      snapshots.add(pool.snapshotLocal());
-    }
-    Future.all(snapshots).onComplete(ar -> {
-      boolean up = true;
-      JsonArray pools = new JsonArray();
-      for (Future<PoolSnapshot> f : snapshots) {
-        PoolSnapshot s = f.result();
-        boolean live = s.state() == PoolState.RUNNING
-            && s.slots().stream().anyMatch(slot -> slot.phase() != Phase.RETIRED);
-        up &= live;
-        pools.add(new JsonObject().put("name", s.name()).put("state", s.state().name())
-            .put("status", live ? "UP" : "DOWN"));
-      }
-      HttpErrors.json(ctx, up ? 200 : 503,
-          new JsonObject().put("status", up ? "UP" : "DOWN").put("pools", pools));
-    });
   }
 
   private void failure(RoutingContext ctx) {

@@ -1,0 +1,133 @@
+package dev.shepherd.web;
+
+import dev.shepherd.core.Phase;
+import dev.shepherd.core.PoolSnapshot;
+import dev.shepherd.core.PoolState;
+import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.LocalPools;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * {@code GET /health} and {@code GET /ready} through Vert.x health checks, one check per pool
+ * (its id is the pool's name, its data the pool's state). Health: UP while the pool runs and
+ * has a slot that is not retired; DOWN (503) with the reason otherwise. Readiness: UP once each
+ * pool's first incarnations have resolved (deployed, or failed and retired), and while the pool
+ * is running.
+ */
+final class HealthEndpoints {
+  private final Vertx vertx;
+  private final HealthCheckHandler health;
+  private final HealthCheckHandler ready;
+  private final Set<String> healthNames = new HashSet<>();
+  private final Set<String> readyNames = new HashSet<>();
+  /** Pools whose first incarnations have all resolved (a latch per coordinator). */
+  private final Set<Coordinator> resolved =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
+  HealthEndpoints(Vertx vertx) {
+    this.vertx = vertx;
+    this.health = HealthCheckHandler.create(vertx);
+    this.ready = HealthCheckHandler.create(vertx);
+  }
+
+  void health(RoutingContext ctx) {
+    sync(health, healthNames, HealthEndpoints::liveness);
+    health.handle(ctx);
+  }
+
+  void ready(RoutingContext ctx) {
+    sync(ready, readyNames, this::readiness);
+    ready.handle(ctx);
+  }
+
+  /** Registers a check for each pool now deployed, and drops the checks of pools that left. */
+  private synchronized void sync(HealthCheckHandler handler, Set<String> names,
+      BiFunction<Coordinator, PoolSnapshot, Status> check) {
+    Map<String, Coordinator> pools = new java.util.TreeMap<>();
+    LocalPools.all(vertx).forEach(p -> pools.put(p.name(), p));
+    resolved.retainAll(pools.values());
+    for (String gone : new HashSet<>(names)) {
+      if (!pools.containsKey(gone)) {
+        handler.unregister(gone);
+        names.remove(gone);
+      }
+    }
+    for (String name : pools.keySet()) {
+      if (names.add(name)) {
+        handler.register(name, 5_000, promise -> probe(name, promise, check));
+      }
+    }
+  }
+
+  private void probe(String name, Promise<Status> promise,
+      BiFunction<Coordinator, PoolSnapshot, Status> check) {
+    Coordinator pool = LocalPools.find(vertx, name);
+    if (pool == null) {
+      promise.tryComplete(Status.KO(new JsonObject().put("reason", "the pool is not deployed")));
+      return;
+    }
+    pool.snapshotLocal().onComplete(ar -> {
+      if (ar.failed()) {
+        promise.tryComplete(Status.KO(new JsonObject().put("reason", String.valueOf(ar.cause()))));
+      } else {
+        promise.tryComplete(check.apply(pool, ar.result()));
+      }
+    });
+  }
+
+  static Status liveness(Coordinator pool, PoolSnapshot s) {
+    JsonObject data = describe(s);
+    if (s.state() != PoolState.RUNNING) {
+      return Status.KO(data.put("reason", "the pool is " + s.state()));
+    }
+    if (s.slots().stream().allMatch(slot -> slot.phase() == Phase.RETIRED)) {
+      StringBuilder why = new StringBuilder("every slot is retired:");
+      s.slots().forEach(slot -> why.append(' ').append(slot.id()).append(' ')
+          .append(slot.retirement()).append(','));
+      why.setLength(why.length() - 1);
+      return Status.KO(data.put("reason", why.toString()));
+    }
+    return Status.OK(data);
+  }
+
+  private Status readiness(Coordinator pool, PoolSnapshot s) {
+    JsonObject data = describe(s);
+    if (s.state() != PoolState.RUNNING) {
+      return Status.KO(data.put("reason", "the pool is " + s.state()));
+    }
+    boolean firstResolved = s.slots().stream()
+        .noneMatch(slot -> slot.phase() == Phase.INSTALLING && slot.incarnation() <= 1
+            && slot.restarts() == 0);
+    if (firstResolved) {
+      resolved.add(pool);
+    }
+    if (!resolved.contains(pool)) {
+      JsonArray pending = new JsonArray();
+      s.slots().stream().filter(slot -> slot.phase() == Phase.INSTALLING)
+          .forEach(slot -> pending.add(slot.id()));
+      return Status.KO(data.put("reason", "first incarnations still deploying")
+          .put("installing", pending));
+    }
+    return Status.OK(data);
+  }
+
+  private static JsonObject describe(PoolSnapshot s) {
+    JsonObject phases = new JsonObject();
+    for (Phase phase : Phase.values()) {
+      phases.put(phase.name(), s.slots().stream().filter(x -> x.phase() == phase).count());
+    }
+    return new JsonObject().put("state", s.state().name()).put("slots", phases);
+  }
+}

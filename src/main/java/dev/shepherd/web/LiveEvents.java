@@ -1,0 +1,113 @@
+package dev.shepherd.web;
+
+import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.SnapshotJson;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code GET /api/pools/<name>/events}, a plain WebSocket for the live view: on connect one
+ * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then every event the pool
+ * publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. A client that
+ * cannot keep up loses events (never the periodic {@code stats}, which heal its picture); what
+ * it sends is ignored.
+ */
+final class LiveEvents {
+  private static final Logger LOG = LoggerFactory.getLogger(LiveEvents.class);
+
+  private final Vertx vertx;
+  private final Set<ServerWebSocket> sockets = ConcurrentHashMap.newKeySet();
+
+  LiveEvents(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  void handle(RoutingContext ctx) {
+    String name = ctx.pathParam("pool");
+    Coordinator pool = LocalPools.find(vertx, name);
+    if (pool == null) {
+      HttpErrors.unknownPool(ctx, name);
+      return;
+    }
+    String upgrade = ctx.request().getHeader("Upgrade");
+    if (upgrade == null || !upgrade.equalsIgnoreCase("websocket")) {
+      HttpErrors.badRequest(ctx, "Upgrade: this endpoint is a WebSocket; connect with"
+          + " new WebSocket(\"ws://…/api/pools/" + name + "/events\")");
+      return;
+    }
+    if (!SameOrigin.allows(ctx)) {
+      HttpErrors.send(ctx, 403, "FORBIDDEN",
+          "Origin: a page from another origin may not read this pool's events");
+      return;
+    }
+    Context context = vertx.getOrCreateContext();
+    ctx.request().toWebSocket().onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.debug("WebSocket upgrade for pool {} failed: {}", name, ar.cause().toString());
+        return;
+      }
+      stream(ar.result(), pool, context);
+    });
+  }
+
+  /** Subscribes first, then snapshots, holding events back until the snapshot frame is out. */
+  private void stream(ServerWebSocket ws, Coordinator pool, Context context) {
+    sockets.add(ws);
+    List<JsonObject> held = new ArrayList<>();
+    boolean[] live = {false};
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().localConsumer(
+        pool.config().addresses().events(), message -> {
+          if (live[0]) {
+            send(ws, message.body());
+          } else {
+            held.add(message.body());
+          }
+        });
+    ws.closeHandler(v -> {
+      sockets.remove(ws);
+      consumer.unregister();
+    });
+    ws.exceptionHandler(e -> LOG.debug("live view socket: {}", e.toString()));
+    ws.handler(buffer -> { });
+    consumer.completion()
+        .compose(v -> pool.snapshotLocal())
+        .onComplete(ar -> context.runOnContext(v -> {
+          if (ar.failed() || ws.isClosed()) {
+            return;
+          }
+          ws.writeTextMessage(new JsonObject().put("type", "snapshot").put("pool", pool.name())
+              .put("at", System.currentTimeMillis())
+              .put("snapshot", SnapshotJson.encode(ar.result())).encode());
+          live[0] = true;
+          held.forEach(event -> send(ws, event));
+          held.clear();
+        }));
+  }
+
+  private static void send(ServerWebSocket ws, JsonObject event) {
+    if (ws.isClosed()) {
+      return;
+    }
+    if (ws.writeQueueFull() && !"stats".equals(event.getString("type"))) {
+      return;
+    }
+    ws.writeTextMessage(event.encode());
+  }
+
+  /** Closes every live-view socket (the server is stopping). */
+  void close() {
+    sockets.forEach(ws -> ws.close((short) 1001, "server stopping"));
+    sockets.clear();
+  }
+}

@@ -1,0 +1,76 @@
+package dev.shepherd.web;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /health} and {@code GET /ready} (Vert.x health checks, one check per pool). */
+class HealthEndpointsTest {
+
+  private static JsonObject check(JsonObject body, String pool) {
+    return body.getJsonArray("checks").stream().map(JsonObject.class::cast)
+        .filter(c -> c.getString("id").equals(pool)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void health_is_up_while_every_pool_has_a_live_slot() {
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 2)))) {
+      Http.Response r = Http.get(app.url("/health"));
+      assertThat(r.status()).isEqualTo(200);
+      JsonObject body = r.json();
+      assertThat(body.getString("status")).isEqualTo("UP");
+      JsonObject jobs = check(body, "jobs");
+      assertThat(jobs.getString("status")).isEqualTo("UP");
+      assertThat(jobs.getJsonObject("data").getString("state")).isEqualTo("RUNNING");
+    }
+  }
+
+  @Test
+  void health_is_down_with_the_reason_when_every_slot_of_a_pool_retires() {
+    JsonObject broken = WebTestApp.demoPool("broken", 2);
+    broken.getJsonObject("worker").put("config", new JsonObject().put("failStart", "always"));
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 1), broken))) {
+      await().atMost(10, SECONDS).until(() -> Http.get(app.url("/health")).status() == 503);
+      JsonObject body = Http.get(app.url("/health")).json();
+      assertThat(body.getString("status")).isEqualTo("DOWN");
+      assertThat(check(body, "jobs").getString("status")).isEqualTo("UP");
+      JsonObject down = check(body, "broken");
+      assertThat(down.getString("status")).isEqualTo("DOWN");
+      assertThat(down.getJsonObject("data").getString("reason"))
+          .isEqualTo("every slot is retired: w-0 CREATION_REJECTED, w-1 CREATION_REJECTED");
+
+      // Ready nonetheless: both pools' first incarnations have resolved (one way or the other).
+      await().atMost(10, SECONDS).until(() -> Http.get(app.url("/ready")).status() == 200);
+    }
+  }
+
+  @Test
+  void health_goes_down_when_the_last_slot_retires_under_load() {
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 1).put("supervision",
+            new JsonObject().put("maxRestarts", 0))))) {
+      assertThat(Http.get(app.url("/health")).status()).isEqualTo(200);
+      Http.post(app.url("/api/pools/jobs/jobs"), "{\"payload\":{\"crash\":true}}");
+      Http.Response r = Http.get(app.url("/health"));
+      assertThat(r.status()).isEqualTo(503);
+      assertThat(check(r.json(), "jobs").getJsonObject("data").getString("reason"))
+          .isEqualTo("every slot is retired: w-0 REPLACEMENT_UNAVAILABLE");
+    }
+  }
+
+  @Test
+  void ready_once_the_first_incarnations_resolved_and_not_while_stopping() {
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 3)))) {
+      await().atMost(10, SECONDS).until(() -> Http.get(app.url("/ready")).status() == 200);
+      JsonObject body = Http.get(app.url("/ready")).json();
+      assertThat(check(body, "jobs").getJsonObject("data").getJsonObject("slots")
+          .getInteger("IDLE")).isEqualTo(3);
+    }
+  }
+}
