@@ -124,9 +124,7 @@ class HttpApiTest {
       assertThat(rejected.statusCode()).isEqualTo(409);
       assertThat(body(rejected).getString("reason")).isEqualTo("NO_RECOVERABLE_WORKERS");
       assertThat(health.statusCode()).isEqualTo(503);
-      assertThat(body(health).getString("status")).isEqualTo("DOWN");
-      assertThat(body(health).getJsonArray("pools").getJsonObject(0).getString("name"))
-          .isEqualTo("jobs");
+      assertThat(health.bodyAsString()).contains("DOWN").contains("jobs");
     }
 
     @Test
