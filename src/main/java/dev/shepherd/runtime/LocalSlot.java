@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalSlot implements SlotHandle {
   private static final Logger LOG = LoggerFactory.getLogger(LocalSlot.class);
+  /**
+   * How long the pool's stop waits for an incarnation stopped while still deploying: a start()
+   * that never ends must not hold the stop forever (it is undeployed if it ever starts).
+   */
+  static final long DEPLOYING_STOP_WAIT_MS = 2_000;
 
   private final String id;
   private final Coordinator coordinator;
@@ -78,7 +83,7 @@ final class LocalSlot implements SlotHandle {
     Promise<Void> gone = stoppedWhileDeploying.remove(incarnation);
     if (deploymentId == null) {
       if (gone != null) {
-        gone.complete();
+        gone.tryComplete();
       }
       LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(), id,
           incarnation.incarnation(), String.valueOf(cause));
@@ -93,7 +98,7 @@ final class LocalSlot implements SlotHandle {
     if (incarnation.stoppedByPool()) {
       Future<Void> undeployed = undeploy(incarnation);
       if (gone != null) {
-        undeployed.onComplete(ar -> gone.complete());
+        undeployed.onComplete(ar -> gone.tryComplete());
       }
       return;
     }
@@ -112,9 +117,10 @@ final class LocalSlot implements SlotHandle {
     if (incarnation.deploymentId() != null) {
       undeploy(incarnation);
     } else {
-      // deployed() undeploys it; until then undeployed() must wait for it as well.
+      // deployed() undeploys it; until then undeployed() waits for it as well, within limits.
       Promise<Void> gone = Promise.promise();
       stoppedWhileDeploying.put(incarnation, gone);
+      coordinator.vertx().setTimer(DEPLOYING_STOP_WAIT_MS, t -> gone.tryComplete());
       track(gone.future());
     }
   }

@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.testworkers.NeverStartsWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -98,6 +99,19 @@ class GracefulStopTest {
     assertPoolStopped(join(slow), sleep(1_200));
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
         .as("the drain ends at its deadline").isGreaterThanOrEqualTo(300);
+  }
+
+  @Test
+  void P16_a_pool_whose_worker_never_finishes_starting_still_stops(Vertx vertx) {
+    JsonObject config = demoPool("stuck", 1);
+    worker(config).put("class", NeverStartsWorker.class.getName());
+    String deployment = PoolFixture.deploy(vertx, config);
+    Future<Outcome> queued = submit(vertx, "stuck", "queued", echo(1));
+    awaitStatus(vertx, "stuck", s -> s.getJsonObject("counters").getLong("accepted") == 1);
+
+    join(vertx.undeploy(deployment));
+
+    assertPoolStopped(join(queued), echo(1));
   }
 
   @Test

@@ -29,11 +29,19 @@ import java.util.concurrent.TimeUnit;
  * {@code VERDICT OK} or {@code VERDICT FAIL}; the exit status is 0 only for OK.
  */
 public final class VirtualThreadMain {
-  private static boolean failed;
+  private boolean failed;
 
   private VirtualThreadMain() {}
 
   public static void main(String[] args) {
+    VirtualThreadMain verdict = new VirtualThreadMain();
+    verdict.runChecks();
+    System.out.println(verdict.failed ? "VERDICT FAIL" : "VERDICT OK");
+    System.out.flush();
+    Runtime.getRuntime().halt(verdict.failed ? 1 : 0);
+  }
+
+  private void runChecks() {
     Vertx vertx = Vertx.vertx();
     try {
       JsonObject demo = demoPool("vt", 2).put("jobTimeoutMs", 300);
@@ -84,12 +92,9 @@ public final class VirtualThreadMain {
     } finally {
       vertx.close();
     }
-    System.out.println(failed ? "VERDICT FAIL" : "VERDICT OK");
-    System.out.flush();
-    Runtime.getRuntime().halt(failed ? 1 : 0);
   }
 
-  private static void check(String name, Runnable check) {
+  private void check(String name, Runnable check) {
     try {
       check.run();
       System.out.println("CHECK " + name + " ok");
