@@ -227,11 +227,11 @@ class HttpApiTest {
     void an_unknown_pool_answers_404_UNKNOWN_POOL(Vertx vertx) {
       AppFixture app = AppFixture.start(vertx, demoPool("jobs", 1));
 
-      for (HttpResponse<Buffer> response : new HttpResponse[] {
+      for (HttpResponse<Buffer> response : java.util.List.of(
           app.get("/api/pools/nope"),
           app.post("/api/pools/nope/jobs", submitBody("j", echo(1))),
           app.post("/api/pools/nope/rebalance", new JsonObject().put("key", "k").put("worker", "w-0")),
-          app.call(HttpMethod.DELETE, "/api/pools/nope/jobs/j", null)}) {
+          app.call(HttpMethod.DELETE, "/api/pools/nope/jobs/j", null))) {
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(body(response).getString("error")).isEqualTo("UNKNOWN_POOL");
         assertThat(body(response).getString("message")).contains("nope");
