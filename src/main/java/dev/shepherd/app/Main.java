@@ -5,24 +5,36 @@ import dev.shepherd.web.Metrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
 import io.vertx.launcher.application.VertxApplicationHooks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 
 /**
  * The launcher: Vert.x's application launcher ({@code -conf}, {@code -cluster}, …) deploying
  * {@link ShepherdVerticle}. Configuration is checked before Vert.x starts: an invalid one prints
- * one line naming the field and the value, and the process exits with status 2. Vert.x starts with
- * Micrometer metrics (Prometheus) enabled unless {@code -options} configure metrics themselves, so
- * {@code GET /metrics} has Vert.x's meters beside the pools' own.
+ * one line naming the field and the value, and the process exits with status 2. A graceful stop
+ * (SIGTERM) drains every pool and then exits with status 0. Vert.x starts with Micrometer metrics
+ * (Prometheus) enabled unless {@code -options} configure metrics themselves, so {@code GET
+ * /metrics} has Vert.x's meters beside the pools' own.
  */
 public final class Main implements VertxApplicationHooks {
   static final int INVALID_CONFIGURATION = 2;
 
   public static void main(String[] args) {
     System.setProperty("hazelcast.logging.type", "slf4j");
+    String unreadable = unreadableConf(args);
+    if (unreadable != null) {
+      // Vert.x's launcher would only warn and run with no configuration, i.e. the default one.
+      System.err.println("shepherd: invalid configuration: -conf: " + unreadable);
+      System.exit(INVALID_CONFIGURATION);
+    }
     int code = new VertxApplication(args, new Main()).launch();
     if (code != 0) {
       System.exit(code);
@@ -41,6 +53,58 @@ public final class Main implements VertxApplicationHooks {
       return config;
     }
     return effective;
+  }
+
+  /**
+   * After a graceful stop (SIGTERM: the pools drained, every waiting caller answered), exit 0
+   * rather than the JVM's 143. Only once the application had deployed: a failed start keeps its
+   * own non-zero status.
+   */
+  @Override
+  public void afterVertxStopped(HookContext context) {
+    if (context.deploymentId() != null) {
+      Runtime.getRuntime().halt(0);
+    }
+  }
+
+  /** Why the {@code -conf} argument is neither a JSON file nor a JSON object, or null. */
+  static String unreadableConf(String[] args) {
+    String conf = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if ((arg.equals("-conf") || arg.equals("--conf")) && i + 1 < args.length) {
+        conf = args[i + 1];
+      } else if (arg.startsWith("-conf=") || arg.startsWith("--conf=")) {
+        conf = arg.substring(arg.indexOf('=') + 1);
+      }
+    }
+    if (conf == null) {
+      return null;
+    }
+    try {
+      Path path = Path.of(conf);
+      if (Files.isRegularFile(path)) {
+        try {
+          new JsonObject(Buffer.buffer(Files.readAllBytes(path)));
+          return null;
+        } catch (DecodeException e) {
+          return "file " + conf + " is not a JSON object (" + firstLine(e.getMessage()) + ")";
+        }
+      }
+    } catch (InvalidPathException | IOException e) {
+      // not a file name: read it as JSON below
+    }
+    try {
+      new JsonObject(conf);
+      return null;
+    } catch (DecodeException e) {
+      return "neither a readable file nor a JSON object (was \"" + firstLine(conf) + "\")";
+    }
+  }
+
+  private static String firstLine(String text) {
+    String line = text == null ? "" : text.lines().findFirst().orElse("");
+    return line.length() > 80 ? line.substring(0, 80) + "…" : line;
   }
 
   @Override

@@ -24,6 +24,8 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   private final AtomicBoolean ended = new AtomicBoolean();
   private volatile boolean stoppedByPool;
   private volatile boolean exiting;
+  /** The undeploy this incarnation started itself by {@link #exit()}. */
+  private volatile Future<Void> exitUndeploy;
   private volatile JobHandler handler;
   private String deploymentId;
   /** Coordinator context only: assignments handed over and not yet completed. */
@@ -168,6 +170,11 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
     return exiting;
   }
 
+  /** Once {@link #exitedItself()}: completes when that undeploy has finished. */
+  Future<Void> exitUndeploy() {
+    return exitUndeploy;
+  }
+
   void finishedOne() {
     inFlight--;
     if (inFlight <= 0 && idle != null) {
@@ -207,6 +214,6 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   @Override
   public void exit() {
     exiting = true;
-    vertx.undeploy(deploymentID());
+    exitUndeploy = vertx.undeploy(deploymentID());
   }
 }

@@ -8,8 +8,12 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.ThreadingModel;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,18 +24,34 @@ import org.slf4j.LoggerFactory;
  */
 final class LocalSlot implements SlotHandle {
   private static final Logger LOG = LoggerFactory.getLogger(LocalSlot.class);
+  /**
+   * How long the pool's stop waits for an incarnation stopped while still deploying: a start()
+   * that never ends must not hold the stop forever (it is undeployed if it ever starts).
+   */
+  static final long DEPLOYING_STOP_WAIT_MS = 2_000;
 
   private final String id;
   private final Coordinator coordinator;
   private final PoolConfig config;
+  /**
+   * Where incarnations are deployed from: a context outside the PoolVerticle's deployment, so
+   * incarnations are not its children. Vert.x undeploys children before their parent, and a
+   * WORKER incarnation busy in a job runs its stop() only after that job: undeploying the pool
+   * would then start the graceful stop late and keep dispatching queued jobs meanwhile (P16).
+   * As top-level deployments they are stopped by the pool itself, after its drain.
+   */
+  private final ContextInternal deployFrom;
   /** The newest incarnation asked for, until it is stopped. */
   private IncarnationVerticle current;
   private final List<Future<?>> undeploys = new ArrayList<>();
+  /** Incarnations stopped while still deploying: completed once they are undeployed too. */
+  private final Map<IncarnationVerticle, Promise<Void>> stoppedWhileDeploying = new HashMap<>();
 
   LocalSlot(String id, Coordinator coordinator, PoolConfig config) {
     this.id = id;
     this.coordinator = coordinator;
     this.config = config;
+    this.deployFrom = ((VertxInternal) coordinator.vertx()).createEventLoopContext();
   }
 
   @Override
@@ -54,13 +74,17 @@ final class LocalSlot implements SlotHandle {
     DeploymentOptions options = new DeploymentOptions()
         .setThreadingModel(config.threading())
         .setConfig(config.workerConfig().copy());
-    coordinator.vertx().deployVerticle(incarnation, options).onComplete(ar ->
-        coordinator.execute(() -> deployed(incarnation, ar.succeeded() ? ar.result() : null,
-            ar.cause())));
+    deployFrom.runOnContext(v -> coordinator.vertx().deployVerticle(incarnation, options)
+        .onComplete(ar -> coordinator.execute(() -> deployed(incarnation,
+            ar.succeeded() ? ar.result() : null, ar.cause()))));
   }
 
   private void deployed(IncarnationVerticle incarnation, String deploymentId, Throwable cause) {
+    Promise<Void> gone = stoppedWhileDeploying.remove(incarnation);
     if (deploymentId == null) {
+      if (gone != null) {
+        gone.tryComplete();
+      }
       LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(), id,
           incarnation.incarnation(), String.valueOf(cause));
       if (current == incarnation) {
@@ -72,7 +96,10 @@ final class LocalSlot implements SlotHandle {
     }
     incarnation.deployed(deploymentId);
     if (incarnation.stoppedByPool()) {
-      undeploy(incarnation);
+      Future<Void> undeployed = undeploy(incarnation);
+      if (gone != null) {
+        undeployed.onComplete(ar -> gone.tryComplete());
+      }
       return;
     }
     coordinator.localFact(new PoolEvent.WorkerCreated(id, incarnation.incarnation(),
@@ -89,15 +116,25 @@ final class LocalSlot implements SlotHandle {
     incarnation.stopByPool();
     if (incarnation.deploymentId() != null) {
       undeploy(incarnation);
+    } else {
+      // deployed() undeploys it; until then undeployed() waits for it as well, within limits.
+      Promise<Void> gone = Promise.promise();
+      stoppedWhileDeploying.put(incarnation, gone);
+      coordinator.vertx().setTimer(DEPLOYING_STOP_WAIT_MS, t -> gone.tryComplete());
+      track(gone.future());
     }
   }
 
-  private void undeploy(IncarnationVerticle incarnation) {
-    if (incarnation.exitedItself()) {
-      return;
-    }
-    Future<Void> undeploy = coordinator.vertx().undeploy(incarnation.deploymentId())
+  private Future<Void> undeploy(IncarnationVerticle incarnation) {
+    Future<Void> undeploy = (incarnation.exitedItself() ? incarnation.exitUndeploy()
+        : coordinator.vertx().undeploy(incarnation.deploymentId()))
         .recover(e -> Future.succeededFuture());
+    track(undeploy);
+    return undeploy;
+  }
+
+  private void track(Future<Void> undeploy) {
+    undeploys.removeIf(Future::isComplete);
     undeploys.add(undeploy);
   }
 

@@ -1,0 +1,153 @@
+package dev.shepherd.runtime;
+
+import static dev.shepherd.runtime.PoolFixture.demoPool;
+import static dev.shepherd.runtime.PoolFixture.deployReady;
+import static dev.shepherd.runtime.PoolFixture.echo;
+import static dev.shepherd.runtime.PoolFixture.refused;
+import static dev.shepherd.runtime.PoolFixture.run;
+import static dev.shepherd.runtime.PoolFixture.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Malformed input on every address of protocol v1 (section 6): each is answered {@code fail(400,
+ * …)} with a message naming the field (or {@code fail(409, NAME …)} for a state-machine refusal),
+ * and changes nothing: the status snapshot, counters included, is the same before and after.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class BusBadInputTest {
+  private static final String POOL = "strict";
+
+  private static Arguments bad(String name, Function<Addresses, String> address, Object body,
+      int code, String field) {
+    return Arguments.of(name, address, body, code, field);
+  }
+
+  private static JsonObject submit(Object payload) {
+    return new JsonObject().put("payload", payload);
+  }
+
+  private static JsonObject done(String worker, Object assignment) {
+    return new JsonObject().put("worker", worker).put("assignment", assignment);
+  }
+
+  static Stream<Arguments> malformed() {
+    Function<Addresses, String> submit = Addresses::submit;
+    Function<Addresses, String> completed = Addresses::completed;
+    Function<Addresses, String> rebalance = Addresses::rebalance;
+    Function<Addresses, String> cancel = Addresses::cancel;
+    Function<Addresses, String> status = Addresses::status;
+    String id257 = "x".repeat(257);
+    return Stream.of(
+        // .submit
+        bad("submit text that is not JSON", submit, "not json", 400, "body"),
+        bad("submit invalid JSON buffer", submit, Buffer.buffer("{\"payload\":"), 400, "body"),
+        bad("submit JSON array", submit, new JsonArray().add(1), 400, "body"),
+        bad("submit JSON array as text", submit, "[1,2]", 400, "body"),
+        bad("submit number", submit, 42, 400, "body"),
+        bad("submit no body", submit, null, 400, "body"),
+        bad("submit missing payload", submit, new JsonObject().put("job", "j"), 400, "payload"),
+        bad("submit job number", submit, submit(1).put("job", 5), 400, "job"),
+        bad("submit job empty", submit, submit(1).put("job", ""), 400, "job"),
+        bad("submit job 257 chars", submit, submit(1).put("job", id257), 400, "job"),
+        bad("submit job object", submit, submit(1).put("job", new JsonObject()), 400, "job"),
+        bad("submit key boolean", submit, submit(1).put("key", true), 400, "key"),
+        bad("submit key empty", submit, submit(1).put("key", ""), 400, "key"),
+        bad("submit key 257 chars", submit, submit(1).put("key", id257), 400, "key"),
+        bad("submit timeout negative", submit, submit(1).put("timeoutMs", -1), 400, "timeoutMs"),
+        bad("submit timeout zero", submit, submit(1).put("timeoutMs", 0), 400, "timeoutMs"),
+        bad("submit timeout fractional", submit, submit(1).put("timeoutMs", 1.5), 400, "timeoutMs"),
+        bad("submit timeout text", submit, submit(1).put("timeoutMs", "100"), 400, "timeoutMs"),
+        bad("submit timeout huge", submit, submit(1).put("timeoutMs", 1L << 40), 400, "timeoutMs"),
+        bad("submit timeout max long", submit, submit(1).put("timeoutMs", Long.MAX_VALUE), 400,
+            "timeoutMs"),
+        bad("submit replyTo number", submit, submit(1).put("replyTo", 7), 400, "replyTo"),
+        bad("submit replyTo empty", submit, submit(1).put("replyTo", ""), 400, "replyTo"),
+        bad("submit unknown field", submit, submit(1).put("priority", 9), 400, "priority"),
+        // .completed
+        bad("completed empty object", completed, new JsonObject(), 400, "worker"),
+        bad("completed worker number", completed, done(null, 1).put("worker", 5).put("result", 1),
+            400, "worker"),
+        bad("completed missing assignment", completed,
+            new JsonObject().put("worker", "w-0").put("result", 1), 400, "assignment"),
+        bad("completed assignment text", completed, done("w-0", "1").put("result", 1), 400,
+            "assignment"),
+        bad("completed assignment fractional", completed, done("w-0", 1.5).put("result", 1), 400,
+            "assignment"),
+        bad("completed neither result nor error", completed, done("w-0", 1), 400, "result/error"),
+        bad("completed both result and error", completed, done("w-0", 1).put("result", 1)
+            .put("error", new JsonObject().put("code", 1).put("message", "m")), 400,
+            "result/error"),
+        bad("completed error text", completed, done("w-0", 1).put("error", "boom"), 400, "error"),
+        bad("completed error code text", completed, done("w-0", 1)
+            .put("error", new JsonObject().put("code", "x").put("message", "m")), 400, "error.code"),
+        bad("completed error without message", completed, done("w-0", 1)
+            .put("error", new JsonObject().put("code", 1)), 400, "error.message"),
+        bad("completed error unknown field", completed, done("w-0", 1).put("error",
+            new JsonObject().put("code", 1).put("message", "m").put("stack", "…")), 400,
+            "error.stack"),
+        bad("completed unknown field", completed, done("w-0", 1).put("result", 1).put("x", 1), 400,
+            "x"),
+        bad("completed not JSON", completed, "garbage", 400, "body"),
+        bad("completed unknown worker", completed, done("w-9", 1).put("result", 1), 409,
+            "UNKNOWN_WORKER"),
+        // .rebalance
+        bad("rebalance empty object", rebalance, new JsonObject(), 400, "key"),
+        bad("rebalance missing worker", rebalance, new JsonObject().put("key", "k"), 400, "worker"),
+        bad("rebalance key number", rebalance, new JsonObject().put("key", 1).put("worker", "w-0"),
+            400, "key"),
+        bad("rebalance key empty", rebalance, new JsonObject().put("key", "").put("worker", "w-0"),
+            400, "key"),
+        bad("rebalance worker 257 chars", rebalance,
+            new JsonObject().put("key", "k").put("worker", id257), 400, "worker"),
+        bad("rebalance unknown field", rebalance,
+            new JsonObject().put("key", "k").put("worker", "w-0").put("force", true), 400, "force"),
+        bad("rebalance unknown worker", rebalance,
+            new JsonObject().put("key", "k").put("worker", "w-9"), 409, "UNKNOWN_WORKER"),
+        bad("rebalance JSON array", rebalance, new JsonArray(), 400, "body"),
+        // .cancel
+        bad("cancel empty object", cancel, new JsonObject(), 400, "job"),
+        bad("cancel job number", cancel, new JsonObject().put("job", 1), 400, "job"),
+        bad("cancel job empty", cancel, new JsonObject().put("job", ""), 400, "job"),
+        bad("cancel job 300 chars", cancel, new JsonObject().put("job", "j".repeat(300)), 400,
+            "job"),
+        bad("cancel unknown field", cancel, new JsonObject().put("job", "j").put("all", true), 400,
+            "all"),
+        bad("cancel text", cancel, "j1", 400, "body"),
+        // .status
+        bad("status unknown field", status, new JsonObject().put("verbose", true), 400, "verbose"),
+        bad("status text", status, "please", 400, "body"),
+        bad("status array", status, new JsonArray().add("x"), 400, "body"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("malformed")
+  void malformed_input_is_refused_naming_the_field_and_changes_nothing(String name,
+      Function<Addresses, String> address, Object body, int code, String field, Vertx vertx) {
+    deployReady(vertx, demoPool(POOL, 2));
+    run(vertx, POOL, echo("warm"));
+    JsonObject before = status(vertx, POOL);
+
+    ReplyException refusal = refused(vertx, address.apply(Addresses.forPool(POOL)), body);
+
+    assertThat(refusal.failureCode()).isEqualTo(code);
+    assertThat(refusal.getMessage()).startsWith(field);
+    assertThat(refusal.getMessage().length()).as("one short line").isLessThan(300);
+    assertThat(status(vertx, POOL)).isEqualTo(before);
+  }
+}
