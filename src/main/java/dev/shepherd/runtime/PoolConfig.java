@@ -28,8 +28,7 @@ public record PoolConfig(
     ThreadingModel threading,
     JsonObject workerConfig,
     String addressPrefix,
-    long tickMs,
-    int maxBodyBytes) {
+    long tickMs) {
 
   public String name() {
     return settings.name();
@@ -44,7 +43,7 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
-        "term", "maxBodyBytes");
+        "term");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -84,9 +83,8 @@ public record PoolConfig(
         pool.longValue("term", 0, 0, (1L << 23) - 1));
     String prefix = pool.string("address", "shepherd." + name);
     long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
-    int maxBodyBytes = pool.intValue("maxBodyBytes", 1 << 20, 1024, 1 << 30);
     return new PoolConfig(settings, workerClass, threading, worker.rawObject("config"), prefix,
-        tickMs, maxBodyBytes);
+        tickMs);
   }
 
   private static Class<? extends JobHandler> workerClass(ConfigReader worker) {
