@@ -7,9 +7,11 @@ import java.util.ArrayList;
  * One stable slot: identity, lifecycle and the work it holds. Internal and mutable; the pool is its
  * only writer, and {@link #moveTo} is the one place its lifecycle changes.
  *
- * <p>Legal moves: INSTALLING → RUNNING (created) | RETIRED (creation failed); RUNNING →
- * INSTALLING (stopped, replaced) | BACKING_OFF (stopped, delayed) | RETIRED; BACKING_OFF →
- * INSTALLING (delay over) | RETIRED; RETIRED → RUNNING only by a fresh registration.
+ * <p>Legal moves: INSTALLING → RUNNING (created) | RETIRED (creation failed) | INSTALLING
+ * (redeployed) | BACKING_OFF (replacement delayed: a stopped slot is INSTALLING while the
+ * supervisor decides, and a sibling may be installing); RUNNING → INSTALLING (stopped, replaced)
+ * | BACKING_OFF (stopped, delayed) | RETIRED; BACKING_OFF → INSTALLING (delay over) |
+ * BACKING_OFF (delayed again) | RETIRED; RETIRED → RUNNING only by a fresh registration.
  */
 final class Slot {
   /** Internal lifecycle; RUNNING shows as IDLE or ASSIGNED depending on its assignments. */
@@ -75,7 +77,8 @@ final class Slot {
 
   void moveTo(Life next) {
     boolean legal = switch (life) {
-      case INSTALLING -> next == Life.RUNNING || next == Life.RETIRED || next == Life.INSTALLING;
+      case INSTALLING -> next == Life.RUNNING || next == Life.RETIRED || next == Life.INSTALLING
+          || next == Life.BACKING_OFF;
       case RUNNING -> next != Life.RUNNING;
       case BACKING_OFF -> next == Life.INSTALLING || next == Life.RETIRED
           || next == Life.BACKING_OFF;
