@@ -6,9 +6,11 @@ import java.util.List;
 /** The job path: admission (P3, P4, P15), completion (P8), cancel (P17) and rebalance (P5). */
 final class JobFlow {
   private final PoolData d;
+  private final Shutdown shutdown;
 
-  JobFlow(PoolData data) {
+  JobFlow(PoolData data, Shutdown shutdown) {
     this.d = data;
+    this.shutdown = shutdown;
   }
 
   PoolError submit(PoolEvent.Submit e) {
@@ -112,6 +114,7 @@ final class JobFlow {
       d.finish(job, new Outcome.Failed(job.id, e.error(), slot.id, job.attempts));
     }
     d.dispatch(e.now());
+    shutdown.finishDrainIfIdle(e.now());
     return null;
   }
 

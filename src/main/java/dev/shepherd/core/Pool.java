@@ -26,7 +26,7 @@ public final class Pool {
   private Pool(PoolSettings settings) {
     this.d = new PoolData(settings);
     this.shutdown = new Shutdown(d);
-    this.jobs = new JobFlow(d);
+    this.jobs = new JobFlow(d, shutdown);
     this.slots = new SlotFlow(d, shutdown);
   }
 
