@@ -59,7 +59,8 @@ final class PoolChecker implements SequenceRunner.Harness {
 
     @Override
     public String toString() {
-      return id + (target == null ? "" : "@" + target) + (queued ? "" : " on " + worker + "#" + token);
+      return id + (target == null ? "" : "@" + target)
+          + (queued ? "" : " on " + worker + "#" + token);
     }
   }
 
@@ -81,6 +82,11 @@ final class PoolChecker implements SequenceRunner.Harness {
   PoolChecker(PoolSettings settings) {
     this.settings = settings;
     this.pool = Pool.create(settings);
+  }
+
+  /** The checked pool's lifecycle state. */
+  PoolState state() {
+    return pool.state();
   }
 
   @Override
@@ -111,7 +117,8 @@ final class PoolChecker implements SequenceRunner.Harness {
 
   // ---- following one applied transition --------------------------------------------------------
 
-  private void follow(PoolEvent event, List<Effect> effects, PoolSnapshot after, int backlogBefore) {
+  private void follow(PoolEvent event, List<Effect> effects, PoolSnapshot after,
+      int backlogBefore) {
     Submission submitted = null;
     if (event instanceof PoolEvent.Submit submit) {
       require(!submissions.containsKey(submit.replyTo()), "test driver", () -> "replyTo reused");
@@ -172,7 +179,8 @@ final class PoolChecker implements SequenceRunner.Harness {
       require(submission == submitted && submission.state == State.SUBMITTED,
           "P3 one admission per submit, in its own transition", () -> respond.toString());
       String given = submission.event.job();
-      require(given == null || given.equals(outcome.job()), "P15 the job keeps its id", () -> outcome.job());
+      require(given == null || given.equals(outcome.job()), "P15 the job keeps its id",
+          () -> outcome.job());
       if (outcome instanceof Outcome.Accepted) {
         accept(submission, outcome.job());
       } else {
@@ -217,7 +225,8 @@ final class PoolChecker implements SequenceRunner.Harness {
 
   private void accept(Submission submission, String id) {
     for (Held other : line) {
-      require(!other.id.equals(id), "P15 duplicate job ids are rejected", () -> id + " accepted twice");
+      require(!other.id.equals(id), "P15 duplicate job ids are rejected",
+          () -> id + " accepted twice");
     }
     String key = submission.event.key();
     Held job = new Held(id, submission, key == null ? null : pool.binding(key));
@@ -267,7 +276,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     require(slot != null, "C2 assignments go to registered slots", () -> assign.toString());
     List<Held> on = running.computeIfAbsent(assign.worker(), w -> new ArrayList<>());
     require(slot.capacity() > 0 && on.size() < slot.capacity(),
-        "C2 no assignment beyond capacity", () -> assign + " with " + on + ", capacity " + slot.capacity());
+        "C2 no assignment beyond capacity",
+        () -> assign + " with " + on + ", capacity " + slot.capacity());
     require(assign.payload().equals(job.submission.event.payload())
             && assign.attempt() == job.attempts + 1
             && Objects.equals(assign.key(), job.submission.event.key()),
@@ -395,7 +405,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     require(pool.state() == PoolState.STOPPED, "P16 the pool stops", () -> "state " + pool.state());
     for (Submission submission : submissions.values()) {
       require(submission.state == State.REJECTED || submission.state == State.ANSWERED,
-          "P16 nothing accepted goes unanswered", () -> submission.event + " is " + submission.state);
+          "P16 nothing accepted goes unanswered",
+          () -> submission.event + " is " + submission.state);
     }
     require(pool.unanswered() == 0 && line.isEmpty(), "P16 nothing accepted goes unanswered",
         () -> pool.unanswered() + " held");

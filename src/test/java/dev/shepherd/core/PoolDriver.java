@@ -299,7 +299,8 @@ final class PoolDriver {
 
   private List<Object[]> liveAssignments() {
     List<Object[]> all = new ArrayList<>();
-    live.forEach((worker, tokens) -> tokens.forEach(token -> all.add(new Object[] {worker, token})));
+    live.forEach((worker, tokens) ->
+        tokens.forEach(token -> all.add(new Object[] {worker, token})));
     return all;
   }
 
@@ -354,7 +355,8 @@ final class PoolDriver {
     if (!(transition instanceof Transition.Applied applied)) {
       return;
     }
-    if (event instanceof PoolEvent.WorkerCreated e && deploying.remove(e.worker(), e.incarnation())) {
+    if (event instanceof PoolEvent.WorkerCreated e
+        && deploying.remove(e.worker(), e.incarnation())) {
       up.put(e.worker(), e.incarnation());
     } else if (event instanceof PoolEvent.CreationFailed e) {
       deploying.remove(e.worker(), e.incarnation());

@@ -46,7 +46,11 @@ class PoolPropertiesTest {
     check("shutdown", PoolScenarios.SHUTDOWN);
   }
 
-  /** STYLE 7: the generator reaches every event, effect, error, outcome and interruption. */
+  /**
+   * STYLE 7: the generator reaches every event, effect, error, outcome, interruption and notice
+   * type, and the rare paths: every exit and rejection reason, both budget reactions, restarts of
+   * several slots and delayed ones, redeploys, timeouts, sibling stops, interruptions in a drain.
+   */
   @Test
   void generator_exercises_every_event_effect_error_and_outcome_type() {
     Set<Class<?>> seen = new HashSet<>();
@@ -68,11 +72,23 @@ class PoolPropertiesTest {
     expected.addAll(List.of(Interruption.class.getPermittedSubclasses()));
     expected.addAll(List.of(Notice.class.getPermittedSubclasses()));
     assertThat(seen).containsAll(expected);
-    List<String> reasons = new ArrayList<>();
+    List<String> paths = new ArrayList<>(List.of("restart:several-slots", "restart:delayed",
+        "deploy:replacement", "interrupted:in-drain", "timeout-stop", "stop:sibling"));
     for (RejectionReason reason : RejectionReason.values()) {
-      reasons.add(reason.name());
+      paths.add(reason.name());
     }
-    assertThat(kinds).containsAll(reasons);
+    for (Exit exit : Exit.values()) {
+      paths.add("interrupted-by:" + exit);
+    }
+    for (Phase phase : Phase.values()) {
+      if (phase != Phase.ASSIGNED) { // IDLE/ASSIGNED churn is not a notice, by design
+        paths.add("phase:" + phase);
+      }
+    }
+    for (BudgetReaction reaction : BudgetReaction.values()) {
+      paths.add("budget:" + reaction);
+    }
+    assertThat(kinds).containsAll(paths);
   }
 
   private static void check(String property, PoolDriver.Profile profile) {
@@ -94,7 +110,7 @@ class PoolPropertiesTest {
       this.kinds = kinds;
     }
 
-    SequenceRunner.Harness around(SequenceRunner.Harness inner) {
+    SequenceRunner.Harness around(PoolChecker inner) {
       return new SequenceRunner.Harness() {
         @Override
         public List<Effect> start() {
@@ -103,6 +119,7 @@ class PoolPropertiesTest {
 
         @Override
         public Transition apply(PoolEvent event) {
+          PoolState before = inner.state();
           Transition transition = inner.apply(event);
           seen.add(event.getClass());
           if (transition instanceof Transition.Refused refused) {
@@ -117,12 +134,44 @@ class PoolPropertiesTest {
                 kinds.add(rejected.reason().name());
               } else if (respond.outcome() instanceof Outcome.Interrupted interrupted) {
                 seen.add(interrupted.reason().getClass());
+                if (interrupted.reason() instanceof Interruption.WorkerStopped stopped) {
+                  kinds.add("interrupted-by:" + stopped.exit());
+                  if (before == PoolState.DRAINING) {
+                    kinds.add("interrupted:in-drain");
+                  }
+                }
               }
             } else if (effect instanceof Effect.Publish publish) {
-              seen.add(publish.notice().getClass());
+              record(publish.notice());
+            } else if (effect instanceof Effect.Deploy deploy && deploy.incarnation() > 1) {
+              kinds.add("deploy:replacement");
+            } else if (effect instanceof Effect.Stop stop) {
+              if (stop.reason() == Exit.TIMEOUT && event instanceof PoolEvent.Tick) {
+                kinds.add("timeout-stop");
+              } else if (stop.reason() == Exit.SIBLING_RESTART
+                  && !(event instanceof PoolEvent.WorkerStopped e
+                      && e.exit() == Exit.SIBLING_RESTART)) {
+                kinds.add("stop:sibling");
+              }
             }
           }
           return transition;
+        }
+
+        private void record(Notice notice) {
+          seen.add(notice.getClass());
+          if (notice instanceof Notice.PhaseChanged change) {
+            kinds.add("phase:" + change.phase());
+          } else if (notice instanceof Notice.BudgetExceeded exceeded) {
+            kinds.add("budget:" + exceeded.reaction());
+          } else if (notice instanceof Notice.RestartDecided decided) {
+            if (decided.replaced().size() > 1) {
+              kinds.add("restart:several-slots");
+            }
+            if (decided.delayMs() > 0) {
+              kinds.add("restart:delayed");
+            }
+          }
         }
 
         @Override

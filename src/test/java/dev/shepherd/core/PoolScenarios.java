@@ -46,7 +46,8 @@ final class PoolScenarios {
           rnd.nextInt(3) * 0.5, 1 + rnd.nextInt(300), rnd.nextLong());
     }
     int budgetDraw = rnd.nextInt(10);
-    int maxRestarts = budgetDraw == 0 ? 0 : budgetDraw < 4 ? 1 + rnd.nextInt(2) : 3 + rnd.nextInt(8);
+    int maxRestarts =
+        budgetDraw == 0 ? 0 : budgetDraw < 4 ? 1 + rnd.nextInt(2) : 3 + rnd.nextInt(8);
     long window = switch (rnd.nextInt(4)) {
       case 0 -> 1 + rnd.nextInt(20);
       case 1 -> 50 + rnd.nextInt(500);

@@ -18,6 +18,10 @@ import java.util.List;
  *
  * <p>It must answer every event with the same {@link Transition} as {@link Pool} (effects in the
  * same order, the same errors) and the same {@link PoolSnapshot}.
+ *
+ * <p>It is longer than a test class should be because it is one state machine written out in one
+ * place, in the order of the spec's sections; split, its parts would share mutable state, which
+ * is what the model exists to avoid.
  */
 final class ReferencePool {
 
@@ -213,7 +217,8 @@ final class ReferencePool {
 
   private void reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
     rejected++;
-    out.add(new Effect.Respond(e.replyTo(), new Outcome.Rejected(id, reason, e.payload(), message)));
+    out.add(new Effect.Respond(e.replyTo(),
+        new Outcome.Rejected(id, reason, e.payload(), message)));
   }
 
   // ---- completion, cancel, rebalance (P5, P8, P17) ---------------------------------------------
@@ -380,7 +385,8 @@ final class ReferencePool {
       boolean chosen = switch (supervision.strategy()) {
         case ONE_FOR_ONE -> slot == dead;
         case ONE_FOR_ALL -> slot.life != Life.RETIRED;
-        case REST_FOR_ONE -> slot.life != Life.RETIRED && slots.indexOf(slot) >= slots.indexOf(dead);
+        case REST_FOR_ONE ->
+            slot.life != Life.RETIRED && slots.indexOf(slot) >= slots.indexOf(dead);
       };
       if (chosen) {
         replaced.add(slot);
