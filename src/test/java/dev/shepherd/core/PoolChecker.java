@@ -100,6 +100,7 @@ final class PoolChecker implements SequenceRunner.Harness {
         || event instanceof PoolEvent.Cancel || event instanceof PoolEvent.StopRequested);
     String before = refusable ? pool.fingerprint() : null;
     int backlogBefore = pool.backlogLength();
+    List<String> bindingsBefore = bindings();
     now = event.now();
     Transition transition = pool.apply(event);
     PoolSnapshot after = pool.snapshot(now);
@@ -108,9 +109,14 @@ final class PoolChecker implements SequenceRunner.Harness {
           () -> event + " -> " + refused);
       require(before.equals(pool.fingerprint()), "refused events change nothing",
           () -> refused.error() + "\nbefore:\n" + before + "\nafter:\n" + pool.fingerprint());
+      if (refused.error() instanceof PoolError.InvalidCapacity invalid) {
+        require(invalid.maxConcurrency() < 1 && invalid.message().contains("maxConcurrency"),
+            "C1 a capacity below 1 is refused naming maxConcurrency", () -> invalid.message());
+      }
     } else {
       follow(event, transition.effects(), after, backlogBefore);
     }
+    bindingsMoveOnlyByRebalance(event, transition, bindingsBefore);
     afterEveryStep(after);
     return transition;
   }
@@ -198,7 +204,7 @@ final class PoolChecker implements SequenceRunner.Harness {
     Held job = submission.job;
     require(job.id.equals(outcome.job()), "answers name their job", () -> respond + " for " + job);
     line.remove(job);
-    interrupted.remove(job);
+    boolean wasInterrupted = interrupted.remove(job);
     if (outcome instanceof Outcome.Cancelled) {
       require(event instanceof PoolEvent.Cancel c && c.job().equals(job.id),
           "P17 only a cancel cancels", () -> respond + " on " + event);
@@ -212,14 +218,28 @@ final class PoolChecker implements SequenceRunner.Harness {
       }
     }
     if (outcome instanceof Outcome.Completed c) {
-      require(job == completing && c.worker().equals(job.worker) && c.attempts() == job.attempts,
+      PoolEvent.Completed done = (PoolEvent.Completed) event;
+      require(job == completing && c.worker().equals(job.worker) && c.attempts() == job.attempts
+              && done.error() == null && Objects.equals(c.result(), done.result()),
           "P8 completed answers the completed assignment", () -> respond + " for " + job);
     } else if (outcome instanceof Outcome.Failed f) {
-      require(job == completing && f.worker().equals(job.worker) && f.attempts() == job.attempts,
+      PoolEvent.Completed done = (PoolEvent.Completed) event;
+      require(job == completing && f.worker().equals(job.worker) && f.attempts() == job.attempts
+              && f.error().equals(done.error()),
           "P8 failed answers the completed assignment", () -> respond + " for " + job);
     } else if (outcome instanceof Outcome.Interrupted i) {
       require(i.payload().equals(job.submission.event.payload()) && i.attempts() == job.attempts,
           "P9 interrupted hands back the payload", () -> respond + " for " + job);
+      if (event instanceof PoolEvent.StopRequested) {
+        require(i.reason() instanceof Interruption.PoolStopped,
+            "P16 a stop answers what it holds POOL_STOPPED", () -> respond.toString());
+      }
+      if (wasInterrupted && settings.interruption() == InterruptionPolicy.FAIL) {
+        require(i.reason() instanceof Interruption.PoolStopped
+                || (i.reason() instanceof Interruption.WorkerStopped stopped
+                    && stopped.worker().equals(job.worker)),
+            "P9 FAIL answers WORKER_STOPPED from the job's worker", () -> respond.toString());
+      }
     }
   }
 
@@ -334,6 +354,36 @@ final class PoolChecker implements SequenceRunner.Harness {
       }
     }
     return null;
+  }
+
+  /** P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance. */
+  private void bindingsMoveOnlyByRebalance(PoolEvent event, Transition transition,
+      List<String> before) {
+    List<String> after = bindings();
+    for (int k = 0; k < after.size(); k++) {
+      String key = "k" + k;
+      String was = before.get(k);
+      String now = after.get(k);
+      if (event instanceof PoolEvent.Rebalance r && r.key().equals(key)
+          && transition instanceof Transition.Applied) {
+        require(r.worker().equals(now), "P5 a rebalance binds the key", () -> r + " -> " + now);
+      } else if (was == null && now != null) {
+        require(event instanceof PoolEvent.Submit s && key.equals(s.key())
+                && submissions.get(s.replyTo()).state == State.ACCEPTED,
+            "P4 only an accepted unseen key is bound", () -> event + " bound " + key);
+      } else {
+        require(Objects.equals(was, now), "P5 only a rebalance moves a binding",
+            () -> event + " moved " + key + " from " + was + " to " + now);
+      }
+    }
+  }
+
+  private List<String> bindings() {
+    List<String> bound = new ArrayList<>(PoolDriver.KEYS);
+    for (int k = 0; k < PoolDriver.KEYS; k++) {
+      bound.add(pool.binding("k" + k));
+    }
+    return bound;
   }
 
   // ---- after every step ------------------------------------------------------------------------
