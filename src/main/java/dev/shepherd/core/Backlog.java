@@ -146,6 +146,18 @@ final class Backlog {
     return all;
   }
 
+  /** The backlog's own state, tombstones included, for {@link Fingerprints}. */
+  String fingerprint() {
+    StringBuilder out = new StringBuilder();
+    out.append("length=").append(length).append(" untargetedLive=").append(untargetedLive)
+        .append(" nextBack=").append(nextBack).append(" nextFront=").append(nextFront)
+        .append(" untargeted=[");
+    for (Job job : untargeted) {
+      out.append(job.id).append(':').append(job.place).append(':').append(job.order).append(' ');
+    }
+    return out.append(']').toString();
+  }
+
   private static Job head(ArrayDeque<Job> queue) {
     Job job;
     while ((job = queue.peekFirst()) != null && !job.live()) {

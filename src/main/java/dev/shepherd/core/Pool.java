@@ -152,6 +152,11 @@ public final class Pool {
     return Snapshots.of(d, now);
   }
 
+  /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */
+  String fingerprint() {
+    return Fingerprints.of(d) + "\nstarted=" + started;
+  }
+
   PoolData data() {
     return d;
   }

@@ -3,6 +3,7 @@ package dev.shepherd.core;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The pool's invariants, named once and checked after every step by the property tests and the
@@ -28,14 +29,15 @@ public final class PoolInvariants {
     int total = 0;
     for (Slot slot : d.slots) {
       for (Job job : slot.running) {
-        require(job.slot == slot, "C5 in-flight equals live assignments", job + " on " + slot);
+        require(job.slot == slot, "C5 in-flight equals live assignments", () -> job + " on " + slot);
         require(job.place == Job.Place.RUNNING || job.place == Job.Place.CANCELLED_RUNNING,
-            "C5 in-flight equals live assignments", job + " is not running");
+            "C5 in-flight equals live assignments", () -> job + " is not running");
       }
       total += slot.running.size();
     }
-    require(total == d.runningJobs, "C5 in-flight equals live assignments",
-        "slots hold " + total + ", pool counts " + d.runningJobs);
+    int held = total;
+    require(held == d.runningJobs, "C5 in-flight equals live assignments",
+        () -> "slots hold " + held + ", pool counts " + d.runningJobs);
   }
 
   /** The free-slot bit sets agree with the slots (the dispatch index behind P7). */
@@ -43,15 +45,16 @@ public final class PoolInvariants {
     int notRetired = 0;
     for (Slot slot : d.slots) {
       boolean free = slot.hasFreeCapacity() && !slot.departed;
-      require(d.free.get(slot.index) == free, "dispatch index is current", slot.toString());
+      require(d.free.get(slot.index) == free, "dispatch index is current", () -> slot.toString());
       require(d.freeWithTargeted.get(slot.index) == (free && slot.targetedLive > 0),
-          "dispatch index is current", slot.toString());
+          "dispatch index is current", () -> slot.toString());
       if (!slot.retired() && !slot.departed) {
         notRetired++;
       }
     }
-    require(notRetired == d.notRetired, "dispatch index is current",
-        "counted " + notRetired + " live slots, pool says " + d.notRetired);
+    int counted = notRetired;
+    require(counted == d.notRetired, "dispatch index is current",
+        () -> "counted " + counted + " live slots, pool says " + d.notRetired);
   }
 
   /** Every accepted, unanswered job is queued once or running once; nothing else is held. */
@@ -59,27 +62,30 @@ public final class PoolInvariants {
     Map<Job, Boolean> seen = new IdentityHashMap<>();
     for (Job job : queued) {
       require(job.place == Job.Place.QUEUED, "every accepted job is in exactly one place",
-          job.toString());
+          () -> job.toString());
       require(seen.put(job, true) == null, "every accepted job is in exactly one place",
-          job + " queued twice");
+          () -> job + " queued twice");
     }
     require(queued.size() == d.backlog.length(), "every accepted job is in exactly one place",
-        "backlog counts " + d.backlog.length() + ", holds " + queued.size());
+        () -> "backlog counts " + d.backlog.length() + ", holds " + queued.size());
     int running = 0;
     for (Slot slot : d.slots) {
       for (Job job : slot.running) {
         if (job.place == Job.Place.RUNNING) {
           require(seen.put(job, true) == null, "every accepted job is in exactly one place",
-              job + " both queued and running");
+              () -> job + " both queued and running");
           running++;
         }
       }
     }
-    require(d.jobs.size() == queued.size() + running, "every accepted job is in exactly one place",
-        d.jobs.size() + " unanswered, " + queued.size() + " queued, " + running + " running");
+    int runningJobs = running;
+    require(d.jobs.size() == queued.size() + runningJobs,
+        "every accepted job is in exactly one place",
+        () -> d.jobs.size() + " unanswered, " + queued.size() + " queued, " + runningJobs
+            + " running");
     for (Job job : d.jobs.values()) {
       require(seen.containsKey(job), "every accepted job is in exactly one place",
-          job + " is neither queued nor running");
+          () -> job + " is neither queued nor running");
     }
   }
 
@@ -91,7 +97,7 @@ public final class PoolInvariants {
     for (Slot slot : d.slots) {
       if (slot.hasFreeCapacity() && !slot.departed) {
         require(!d.backlog.hasUntargeted() && slot.targetedLive == 0, "C3 work-conserving",
-            slot + " is free while eligible jobs wait");
+            () -> slot + " is free while eligible jobs wait");
       }
     }
   }
@@ -100,7 +106,7 @@ public final class PoolInvariants {
   static void noQueuedJobTargetsARetiredSlot(List<Job> queued) {
     for (Job job : queued) {
       require(job.target == null || !job.target.retired(), "P10 no job waits for a retired slot",
-          job.toString());
+          () -> job.toString());
     }
   }
 
@@ -108,13 +114,13 @@ public final class PoolInvariants {
   static void stoppedOrIrrecoverablePoolsQueueNothing(PoolData d, List<Job> queued) {
     if (d.state != PoolState.RUNNING || d.notRetired == 0) {
       require(queued.isEmpty(), "P11/P16 nothing queued without a future",
-          queued.size() + " queued while " + d.state + " with " + d.notRetired + " live slots");
+          () -> queued.size() + " queued while " + d.state + " with " + d.notRetired + " live slots");
     }
   }
 
-  private static void require(boolean holds, String invariant, String detail) {
+  private static void require(boolean holds, String invariant, Supplier<String> detail) {
     if (!holds) {
-      throw new AssertionError("invariant broken: " + invariant + ": " + detail);
+      throw new AssertionError("invariant broken: " + invariant + ": " + detail.get());
     }
   }
 }

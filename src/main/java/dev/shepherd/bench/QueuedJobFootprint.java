@@ -1,0 +1,92 @@
+package dev.shepherd.bench;
+
+import dev.shepherd.core.Pool;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.PoolSettings;
+import dev.shepherd.core.SlotSpec;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.List;
+
+/**
+ * Heap bytes the pool holds per queued job at a backlog of 1,000,000 (P7's memory side): one slot
+ * busy, then a million unkeyed submits with one shared payload and replyTo. Used heap is measured
+ * after forced collections before and after the fill, over several rounds, twice: with the job id
+ * strings allocated before the first measurement (the pool's own bytes per job) and with the ids
+ * allocated during the fill (what a caller's short ids add).
+ *
+ * <pre>
+ * mvn -B -o -q -DskipTests package
+ * java -cp target/shepherd.jar dev.shepherd.bench.QueuedJobFootprint [jobs] [rounds]
+ * </pre>
+ */
+public final class QueuedJobFootprint {
+  private static final Object PAYLOAD = "shared payload";
+  private static final Object REPLY_TO = "shared replyTo";
+
+  private QueuedJobFootprint() {}
+
+  public static void main(String[] args) {
+    int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    System.out.printf("queued jobs per round: %,d; rounds: %d; %s%n", jobs, rounds,
+        System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    for (int round = 1; round <= rounds; round++) {
+      double own = measure(memory, jobs, true);
+      double withIds = measure(memory, jobs, false);
+      System.out.printf("round %d: %.1f bytes/queued job held by the pool (ids excluded), "
+          + "%.1f bytes with its short id strings%n", round, own, withIds);
+    }
+  }
+
+  /** Bytes per queued job; the ids are allocated before the first measurement if asked. */
+  private static double measure(MemoryMXBean memory, int jobs, boolean idsBefore) {
+    String[] ids = idsBefore ? ids(jobs) : null;
+    long before = usedAfterGc(memory);
+    Pool pool = fill(jobs, ids);
+    long after = usedAfterGc(memory);
+    // Keep both alive across the second measurement.
+    if (pool.backlogLength() != jobs || (ids != null && ids.length != jobs)) {
+      throw new IllegalStateException("lost jobs");
+    }
+    return (double) (after - before) / jobs;
+  }
+
+  private static String[] ids(int jobs) {
+    String[] ids = new String[jobs];
+    for (int i = 0; i < jobs; i++) {
+      ids[i] = Integer.toString(i, 36);
+    }
+    return ids;
+  }
+
+  /** One busy slot and {@code jobs} queued jobs; ids from {@code ids}, or made on the fly. */
+  private static Pool fill(int jobs, String[] ids) {
+    PoolSettings settings = PoolSettings.defaults("footprint", 1)
+        .withSlots(List.of(new SlotSpec("w-0", 1)))
+        .withBacklogCapacity(jobs)
+        .withJobTimeoutMs(0);
+    Pool pool = Pool.create(settings);
+    pool.start();
+    pool.apply(new PoolEvent.WorkerCreated("w-0", 1, 0));
+    pool.apply(new PoolEvent.Submit("-running", PAYLOAD, null, REPLY_TO, 0, 0));
+    for (int i = 0; i < jobs; i++) {
+      String id = ids != null ? ids[i] : Integer.toString(i, 36);
+      pool.apply(new PoolEvent.Submit(id, PAYLOAD, null, REPLY_TO, 0, 0));
+    }
+    if (pool.backlogLength() != jobs) {
+      throw new IllegalStateException("backlog " + pool.backlogLength());
+    }
+    return pool;
+  }
+
+  private static long usedAfterGc(MemoryMXBean memory) {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+    }
+    return used;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.shepherd.core;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A deterministic dump of a pool's whole internal state: slots with their queues in order
+ * (cancelled tombstones included), jobs, bindings, budget stamps, jitter state, counters, the
+ * dispatch index and the token counter. Two dumps are equal exactly when nothing observable or
+ * internal changed, which is how the property tests prove that a refused event left the state as
+ * it was. For tests and diagnostics; not part of the protocol.
+ */
+final class Fingerprints {
+  private Fingerprints() {}
+
+  /** The dump of {@code d}: O(state log state). */
+  static String of(PoolData d) {
+    StringBuilder out = new StringBuilder(512);
+    out.append("state=").append(d.state).append(" nextToken=").append(d.nextToken)
+        .append(" generatedIds=").append(d.generatedIds).append(" notRetired=").append(d.notRetired)
+        .append(" runningJobs=").append(d.runningJobs).append(" drainDeadline=").append(d.drainDeadline)
+        .append("\ncounters=").append(d.accepted).append(',').append(d.rejected).append(',')
+        .append(d.completed).append(',').append(d.failed).append(',').append(d.interrupted).append(',')
+        .append(d.cancelled).append(',').append(d.retried).append(',').append(d.restarts).append(',')
+        .append(d.budgetRefusals).append(',').append(d.ignoredFacts)
+        .append("\nfree=").append(d.free).append(" freeWithTargeted=").append(d.freeWithTargeted)
+        .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")
+        .append(d.supervisor.jitterState())
+        .append("\nbacklog: ").append(d.backlog.fingerprint());
+    for (Slot slot : d.slots) {
+      out.append("\nslot ").append(slot.id).append(" index=").append(slot.index)
+          .append(" life=").append(slot.life).append(" inc=").append(slot.incarnation)
+          .append(" cap=").append(slot.capacity).append(" retirement=").append(slot.retirement)
+          .append(" backoffUntil=").append(slot.backoffUntil)
+          .append(" runningSince=").append(slot.runningSince)
+          .append(" failures=").append(slot.consecutiveFailures)
+          .append(" restarts=").append(slot.restarts).append(" departed=").append(slot.departed)
+          .append(" targetedLive=").append(slot.targetedLive).append(" running=[");
+      for (Job job : slot.running) {
+        appendJob(out, job);
+      }
+      out.append("] targeted=[");
+      for (Job job : slot.targeted) {
+        appendJob(out, job);
+      }
+      out.append(']');
+    }
+    for (Map.Entry<String, Job> entry : new TreeMap<>(d.jobs).entrySet()) {
+      out.append("\njob ").append(entry.getKey()).append(" -> ");
+      appendJob(out, entry.getValue());
+    }
+    for (Map.Entry<String, Slot> entry : new TreeMap<>(d.bindings).entrySet()) {
+      out.append("\nbinding ").append(entry.getKey()).append(" -> ").append(entry.getValue().id);
+    }
+    return out.toString();
+  }
+
+  private static void appendJob(StringBuilder out, Job job) {
+    out.append('{').append(job.id).append(' ').append(job.place).append(" order=")
+        .append(job.order).append(" attempts=").append(job.attempts)
+        .append(" target=").append(job.target == null ? null : job.target.id)
+        .append(" key=").append(job.key).append(" timeout=").append(job.timeoutMs)
+        .append(" slot=").append(job.slot == null ? null : job.slot.id)
+        .append(" token=").append(job.token).append(" deadline=").append(job.deadline)
+        .append(" why=").append(job.interruption).append(" payload=").append(job.payload)
+        .append(" replyTo=").append(job.replyTo).append('}');
+  }
+
+}

@@ -1,0 +1,479 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.Objects;
+
+/**
+ * Applies events to a real {@link Pool} and checks, after every step, the properties the spec
+ * states, each failure starting with the rule it broke:
+ *
+ * <ul>
+ *   <li>{@link PoolInvariants#check} (the core's own named invariants);
+ *   <li>every submit gets exactly one admission; every accepted job exactly one terminal answer;
+ *       a rejected job is never answered again;
+ *   <li>no Assign to a slot whose in-flight already reached its capacity (C2);
+ *   <li>FIFO among jobs eligible for the same slot, against an expected backlog order kept here:
+ *       appends at the back, RETRY puts interrupted jobs back at the front in original order;
+ *   <li>work conservation (C3) and in-flight = live assignments (C5), from the snapshot;
+ *   <li>a refused event leaves the full state unchanged (fingerprint before = after).
+ * </ul>
+ *
+ * <p>It learns nothing from the pool's internals except the expected-order cross-check; it reads
+ * the events, the effects, the snapshot and the public accessors.
+ */
+final class PoolChecker implements SequenceRunner.Harness {
+
+  /** One submit, identified by its unique replyTo. */
+  private static final class Submission {
+    final PoolEvent.Submit event;
+    State state = State.SUBMITTED;
+    Held job;
+
+    Submission(PoolEvent.Submit event) {
+      this.event = event;
+    }
+  }
+
+  private enum State { SUBMITTED, ACCEPTED, REJECTED, ANSWERED }
+
+  /** An accepted job as the checker expects it to be. */
+  private static final class Held {
+    final String id;
+    final Submission submission;
+    final String target;
+    boolean queued = true;
+    String worker;
+    long token;
+    int attempts;
+    boolean cancelled;
+
+    Held(String id, Submission submission, String target) {
+      this.id = id;
+      this.submission = submission;
+      this.target = target;
+    }
+
+    @Override
+    public String toString() {
+      return id + (target == null ? "" : "@" + target)
+          + (queued ? "" : " on " + worker + "#" + token);
+    }
+  }
+
+  private final PoolSettings settings;
+  private final Pool pool;
+  private final Map<Object, Submission> submissions = new HashMap<>();
+  /** Accepted, unanswered jobs in expected backlog order (queued and running). */
+  private final List<Held> line = new ArrayList<>();
+  /** Live assignments per slot, in assignment order, cancelled ones included. */
+  private final Map<String, List<Held>> running = new HashMap<>();
+  /** Jobs whose assignment was interrupted in this transition, not yet requeued or answered. */
+  private final List<Held> interrupted = new ArrayList<>();
+  private long lastToken = Long.MIN_VALUE;
+  private long now;
+  private long accepted;
+  private long rejected;
+  private final Map<Class<?>, Long> answers = new HashMap<>();
+
+  PoolChecker(PoolSettings settings) {
+    this.settings = settings;
+    this.pool = Pool.create(settings);
+  }
+
+  /** The checked pool's lifecycle state. */
+  PoolState state() {
+    return pool.state();
+  }
+
+  @Override
+  public List<Effect> start() {
+    return pool.start();
+  }
+
+  @Override
+  public Transition apply(PoolEvent event) {
+    boolean refusable = !(event instanceof PoolEvent.Submit || event instanceof PoolEvent.Tick
+        || event instanceof PoolEvent.Cancel || event instanceof PoolEvent.StopRequested);
+    String before = refusable ? pool.fingerprint() : null;
+    int backlogBefore = pool.backlogLength();
+    List<String> bindingsBefore = bindings();
+    now = event.now();
+    Transition transition = pool.apply(event);
+    PoolSnapshot after = pool.snapshot(now);
+    if (transition instanceof Transition.Refused refused) {
+      require(refusable, "submits, cancels, ticks and stop requests are never refused",
+          () -> event + " -> " + refused);
+      require(before.equals(pool.fingerprint()), "refused events change nothing",
+          () -> refused.error() + "\nbefore:\n" + before + "\nafter:\n" + pool.fingerprint());
+      if (refused.error() instanceof PoolError.InvalidCapacity invalid) {
+        require(invalid.maxConcurrency() < 1 && invalid.message().contains("maxConcurrency"),
+            "C1 a capacity below 1 is refused naming maxConcurrency", () -> invalid.message());
+      }
+    } else {
+      follow(event, transition.effects(), after, backlogBefore);
+    }
+    bindingsMoveOnlyByRebalance(event, transition, bindingsBefore);
+    afterEveryStep(after);
+    return transition;
+  }
+
+  // ---- following one applied transition --------------------------------------------------------
+
+  private void follow(PoolEvent event, List<Effect> effects, PoolSnapshot after,
+      int backlogBefore) {
+    Submission submitted = null;
+    if (event instanceof PoolEvent.Submit submit) {
+      require(!submissions.containsKey(submit.replyTo()), "test driver", () -> "replyTo reused");
+      submitted = new Submission(submit);
+      submissions.put(submit.replyTo(), submitted);
+    }
+    Held completing = null;
+    if (event instanceof PoolEvent.Completed completed) {
+      Held job = liveAssignment(completed.worker(), completed.assignment());
+      if (job == null) {
+        require(effects.isEmpty(), "P8 only a live assignment completes",
+            () -> completed + " applied with " + effects);
+      } else {
+        running.get(completed.worker()).remove(job);
+        completing = job.cancelled ? null : job;
+      }
+    }
+    if (event instanceof PoolEvent.WorkerDeregistered e) {
+      interruptAssignments(e.worker());
+    }
+    for (Effect effect : effects) {
+      if (effect instanceof Effect.Respond respond) {
+        respond(respond, submitted, completing, event, backlogBefore);
+      } else if (effect instanceof Effect.Assign assign) {
+        requeueInterrupted();
+        assign(assign, after);
+      } else if (effect instanceof Effect.Stop stop) {
+        if (stop.reason() != Exit.SIBLING_RESTART) {
+          requeueInterrupted();
+        }
+        interruptAssignments(stop.worker());
+      }
+    }
+    requeueInterrupted();
+    Held completed = completing;
+    if (completed != null) {
+      require(completed.submission.state == State.ANSWERED,
+          "P8 a completion answers its job", () -> completed + " not answered by " + event);
+    }
+    Submission submit = submitted;
+    if (submit != null) {
+      require(submit.state == State.ACCEPTED || submit.state == State.REJECTED,
+          "P3 every submit gets one admission", () -> submit.event + " -> " + effects);
+      if (submit.state == State.ACCEPTED) {
+        require(after.backlogLength() <= Math.max(backlogBefore, settings.backlogCapacity()),
+            "P3 the backlog is bounded", () -> after.backlogLength() + " queued after accepting");
+      }
+    }
+  }
+
+  private void respond(Effect.Respond respond, Submission submitted, Held completing,
+      PoolEvent event, int backlogBefore) {
+    Submission submission = submissions.get(respond.replyTo());
+    require(submission != null, "answers go to submitters", () -> respond.toString());
+    Outcome outcome = respond.outcome();
+    answers.merge(outcome.getClass(), 1L, Long::sum);
+    if (outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Rejected) {
+      require(submission == submitted && submission.state == State.SUBMITTED,
+          "P3 one admission per submit, in its own transition", () -> respond.toString());
+      String given = submission.event.job();
+      require(given == null || given.equals(outcome.job()), "P15 the job keeps its id",
+          () -> outcome.job());
+      if (outcome instanceof Outcome.Accepted) {
+        accept(submission, outcome.job());
+      } else {
+        reject(submission, (Outcome.Rejected) outcome, backlogBefore);
+      }
+      return;
+    }
+    require(submission.state != State.REJECTED, "a rejected job is never answered again",
+        () -> respond.toString());
+    require(submission.state != State.ANSWERED, "every accepted job is answered exactly once",
+        () -> "second answer " + respond);
+    require(submission.state == State.ACCEPTED, "terminal answers follow admission",
+        () -> respond.toString());
+    submission.state = State.ANSWERED;
+    Held job = submission.job;
+    require(job.id.equals(outcome.job()), "answers name their job", () -> respond + " for " + job);
+    line.remove(job);
+    boolean wasInterrupted = interrupted.remove(job);
+    if (outcome instanceof Outcome.Cancelled) {
+      require(event instanceof PoolEvent.Cancel c && c.job().equals(job.id),
+          "P17 only a cancel cancels", () -> respond + " on " + event);
+      job.cancelled = true;
+      return;
+    }
+    if (job.worker != null) {
+      List<Held> on = running.get(job.worker);
+      if (on != null) {
+        on.remove(job);
+      }
+    }
+    if (outcome instanceof Outcome.Completed c) {
+      PoolEvent.Completed done = (PoolEvent.Completed) event;
+      require(job == completing && c.worker().equals(job.worker) && c.attempts() == job.attempts
+              && done.error() == null && Objects.equals(c.result(), done.result()),
+          "P8 completed answers the completed assignment", () -> respond + " for " + job);
+    } else if (outcome instanceof Outcome.Failed f) {
+      PoolEvent.Completed done = (PoolEvent.Completed) event;
+      require(job == completing && f.worker().equals(job.worker) && f.attempts() == job.attempts
+              && f.error().equals(done.error()),
+          "P8 failed answers the completed assignment", () -> respond + " for " + job);
+    } else if (outcome instanceof Outcome.Interrupted i) {
+      require(i.payload().equals(job.submission.event.payload()) && i.attempts() == job.attempts,
+          "P9 interrupted hands back the payload", () -> respond + " for " + job);
+      if (event instanceof PoolEvent.StopRequested) {
+        require(i.reason() instanceof Interruption.PoolStopped,
+            "P16 a stop answers what it holds POOL_STOPPED", () -> respond.toString());
+      }
+      if (wasInterrupted && settings.interruption() == InterruptionPolicy.FAIL) {
+        require(i.reason() instanceof Interruption.PoolStopped
+                || (i.reason() instanceof Interruption.WorkerStopped stopped
+                    && stopped.worker().equals(job.worker)),
+            "P9 FAIL answers WORKER_STOPPED from the job's worker", () -> respond.toString());
+      }
+    }
+  }
+
+  private void accept(Submission submission, String id) {
+    for (Held other : line) {
+      require(!other.id.equals(id), "P15 duplicate job ids are rejected",
+          () -> id + " accepted twice");
+    }
+    String key = submission.event.key();
+    Held job = new Held(id, submission, key == null ? null : pool.binding(key));
+    require(key == null || job.target != null, "P4 an accepted key is bound", () -> key);
+    submission.state = State.ACCEPTED;
+    submission.job = job;
+    line.add(job);
+    accepted++;
+  }
+
+  private void reject(Submission submission, Outcome.Rejected rejection, int backlogBefore) {
+    submission.state = State.REJECTED;
+    rejected++;
+    require(rejection.payload().equals(submission.event.payload()),
+        "P3 a rejection hands back the payload", () -> rejection.toString());
+    if (rejection.reason() == RejectionReason.BACKLOG_FULL) {
+      require(backlogBefore >= settings.backlogCapacity(), "P3 BACKLOG_FULL only when full",
+          () -> backlogBefore + " queued of " + settings.backlogCapacity());
+    } else if (rejection.reason() == RejectionReason.DUPLICATE_JOB) {
+      require(line.stream().anyMatch(h -> h.id.equals(rejection.job())),
+          "P15 DUPLICATE_JOB only for an unanswered id", () -> rejection.job());
+    }
+  }
+
+  private void assign(Effect.Assign assign, PoolSnapshot after) {
+    require(assign.assignment() > lastToken, "P6 tokens are monotonic, never reused",
+        () -> assign + " after " + lastToken);
+    lastToken = assign.assignment();
+    Held first = null;
+    Held job = null;
+    for (Held held : line) {
+      if (!held.queued) {
+        continue;
+      }
+      if (first == null && (held.target == null || held.target.equals(assign.worker()))) {
+        first = held;
+      }
+      if (held.id.equals(assign.job())) {
+        job = held;
+      }
+    }
+    Held earliest = first;
+    require(job != null, "P6 only queued jobs are assigned", () -> assign + "; line " + line);
+    require(earliest == job, "P6 FIFO among jobs eligible for the same slot",
+        () -> assign + " but " + earliest + " is earlier; line " + line);
+    PoolSnapshot.SlotStatus slot = status(after, assign.worker());
+    require(slot != null, "C2 assignments go to registered slots", () -> assign.toString());
+    List<Held> on = running.computeIfAbsent(assign.worker(), w -> new ArrayList<>());
+    require(slot.capacity() > 0 && on.size() < slot.capacity(),
+        "C2 no assignment beyond capacity",
+        () -> assign + " with " + on + ", capacity " + slot.capacity());
+    require(assign.payload().equals(job.submission.event.payload())
+            && assign.attempt() == job.attempts + 1
+            && Objects.equals(assign.key(), job.submission.event.key()),
+        "P6 the assignment carries the job", () -> assign + " for " + earliest);
+    job.queued = false;
+    job.worker = assign.worker();
+    job.token = assign.assignment();
+    job.attempts++;
+    on.add(job);
+  }
+
+  private void interruptAssignments(String worker) {
+    List<Held> on = running.remove(worker);
+    if (on != null) {
+      for (Held job : on) {
+        if (!job.cancelled) {
+          interrupted.add(job);
+        }
+      }
+    }
+  }
+
+  /** P9: interrupted jobs not answered go back to the front, in their original order. */
+  private void requeueInterrupted() {
+    if (interrupted.isEmpty()) {
+      return;
+    }
+    List<Held> again = new ArrayList<>();
+    for (Held job : line) {
+      if (interrupted.contains(job)) {
+        again.add(job);
+      }
+    }
+    interrupted.clear();
+    for (Held job : again) {
+      require(settings.interruption() == InterruptionPolicy.RETRY,
+          "P9 FAIL answers every interrupted job", () -> job + " neither answered nor requeued");
+      require(settings.maxAttempts() == 0 || job.attempts < settings.maxAttempts(),
+          "P13 a job out of attempts is answered ATTEMPTS_EXHAUSTED", () -> job + " requeued");
+      job.queued = true;
+      job.worker = null;
+    }
+    line.removeAll(again);
+    line.addAll(0, again);
+  }
+
+  private Held liveAssignment(String worker, long token) {
+    List<Held> on = running.get(worker);
+    if (on != null) {
+      for (Held job : on) {
+        if (job.token == token) {
+          return job;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance. */
+  private void bindingsMoveOnlyByRebalance(PoolEvent event, Transition transition,
+      List<String> before) {
+    List<String> after = bindings();
+    for (int k = 0; k < after.size(); k++) {
+      String key = "k" + k;
+      String was = before.get(k);
+      String now = after.get(k);
+      if (event instanceof PoolEvent.Rebalance r && r.key().equals(key)
+          && transition instanceof Transition.Applied) {
+        require(r.worker().equals(now), "P5 a rebalance binds the key", () -> r + " -> " + now);
+      } else if (was == null && now != null) {
+        require(event instanceof PoolEvent.Submit s && key.equals(s.key())
+                && submissions.get(s.replyTo()).state == State.ACCEPTED,
+            "P4 only an accepted unseen key is bound", () -> event + " bound " + key);
+      } else {
+        require(Objects.equals(was, now), "P5 only a rebalance moves a binding",
+            () -> event + " moved " + key + " from " + was + " to " + now);
+      }
+    }
+  }
+
+  private List<String> bindings() {
+    List<String> bound = new ArrayList<>(PoolDriver.KEYS);
+    for (int k = 0; k < PoolDriver.KEYS; k++) {
+      bound.add(pool.binding("k" + k));
+    }
+    return bound;
+  }
+
+  // ---- after every step ------------------------------------------------------------------------
+
+  private void afterEveryStep(PoolSnapshot snapshot) {
+    try {
+      PoolInvariants.check(pool);
+    } catch (AssertionError broken) {
+      throw new AssertionError("PoolInvariants: " + broken.getMessage(), broken);
+    }
+    int queued = 0;
+    for (Held job : line) {
+      if (job.queued) {
+        queued++;
+      }
+    }
+    require(snapshot.backlogLength() == queued, "backlog length is the queued jobs",
+        () -> snapshot.backlogLength() + " vs expected " + line);
+    require(pool.unanswered() == line.size(), "every accepted job is held until answered",
+        () -> pool.unanswered() + " held, expected " + line);
+    List<String> expectedOrder = new ArrayList<>();
+    line.stream().filter(h -> h.queued).forEach(h -> expectedOrder.add(h.id));
+    List<String> actualOrder = new ArrayList<>();
+    pool.data().backlog.inOrder(pool.data().slots).forEach(job -> actualOrder.add(job.id));
+    require(expectedOrder.equals(actualOrder), "P6/P9 backlog order",
+        () -> "core " + actualOrder + ", expected " + expectedOrder);
+    int seen = 0;
+    for (PoolSnapshot.SlotStatus slot : snapshot.slots()) {
+      List<Long> expected = new ArrayList<>();
+      running.getOrDefault(slot.id(), List.of()).forEach(job -> expected.add(job.token));
+      List<Long> tokens = new ArrayList<>();
+      slot.assignments().forEach(a -> tokens.add(a.assignment()));
+      require(slot.inFlight() == tokens.size() && tokens.equals(expected),
+          "C5 in-flight equals live assignments", () -> slot + " expected " + expected);
+      seen += expected.size();
+      if (snapshot.state() == PoolState.RUNNING && slot.capacity() > slot.inFlight()
+          && (slot.phase() == Phase.IDLE || slot.phase() == Phase.ASSIGNED)) {
+        for (Held job : line) {
+          require(!job.queued || (job.target != null && !job.target.equals(slot.id())),
+              "C3 work-conserving", () -> job + " waits while " + slot.id() + " is free");
+        }
+      }
+    }
+    int held = 0;
+    for (List<Held> on : running.values()) {
+      held += on.size();
+    }
+    require(snapshot.state() != PoolState.DRAINING || seen > 0,
+        "P16 a drain ends with its last running assignment", () -> snapshot.toString());
+    int extra = held - seen;
+    require(extra == 0, "C5 in-flight equals live assignments",
+        () -> "departed or unknown slots hold " + extra);
+    Counters counters = snapshot.counters();
+    require(counters.accepted() == accepted && counters.rejected() == rejected
+            && counters.completed() == count(Outcome.Completed.class)
+            && counters.failed() == count(Outcome.Failed.class)
+            && counters.interrupted() == count(Outcome.Interrupted.class)
+            && counters.cancelled() == count(Outcome.Cancelled.class),
+        "counters count answers", () -> counters + " vs " + answers);
+  }
+
+  private long count(Class<?> type) {
+    return answers.getOrDefault(type, 0L);
+  }
+
+  /** After the closing stop and drain: nothing accepted is left unanswered. */
+  @Override
+  public void finish() {
+    require(pool.state() == PoolState.STOPPED, "P16 the pool stops", () -> "state " + pool.state());
+    for (Submission submission : submissions.values()) {
+      require(submission.state == State.REJECTED || submission.state == State.ANSWERED,
+          "P16 nothing accepted goes unanswered",
+          () -> submission.event + " is " + submission.state);
+    }
+    require(pool.unanswered() == 0 && line.isEmpty(), "P16 nothing accepted goes unanswered",
+        () -> pool.unanswered() + " held");
+  }
+
+  private static PoolSnapshot.SlotStatus status(PoolSnapshot snapshot, String worker) {
+    for (PoolSnapshot.SlotStatus slot : snapshot.slots()) {
+      if (slot.id().equals(worker)) {
+        return slot;
+      }
+    }
+    return null;
+  }
+
+  static void require(boolean holds, String rule, Supplier<String> detail) {
+    if (!holds) {
+      throw new AssertionError(rule + ": " + detail.get());
+    }
+  }
+}

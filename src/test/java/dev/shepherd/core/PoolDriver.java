@@ -1,0 +1,420 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+/**
+ * Plays the runtime around a pool for property tests: it reads the effects of each transition the
+ * way the coordinator's interpreter would (which incarnations are being deployed or are up, which
+ * assignments are live, when to wake), and from that view generates the next event. Most events
+ * are valid facts (complete a live assignment, create a deployed incarnation, stop a running
+ * one); a fraction are adversarial (stale and duplicate completions, facts for old incarnations,
+ * unknown workers, zero capacities, a clock that stands still or jumps).
+ *
+ * <p>It reads nothing but events and effects, so the same driver feeds the core and the
+ * reference model.
+ */
+final class PoolDriver {
+
+  /** The kinds of event the driver generates, weighted by a {@link Profile}. */
+  enum Kind {
+    SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
+    REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED
+  }
+
+  /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
+  record Profile(String name, int[] weights, int keyedPercent) {
+    Profile {
+      if (weights.length != Kind.values().length) {
+        throw new IllegalArgumentException("one weight per kind");
+      }
+    }
+  }
+
+  static final String[] EXTRA_IDS = {"job-1", "job-2", "job-3"};
+  static final int JOB_IDS = 12;
+  static final int KEYS = 5;
+  static final int REMOTE_IDS = 4;
+
+  private final SplittableRandom rnd;
+  private final Profile profile;
+  private final PoolSettings settings;
+  private final int[] cumulative;
+  private long now;
+  private int serial;
+
+  /** Incarnations deployed and not yet resolved, by slot. */
+  private final Map<String, Integer> deploying = new LinkedHashMap<>();
+  /** Incarnations created (or registered) and not stopped, by slot. */
+  private final Map<String, Integer> up = new LinkedHashMap<>();
+  /** The latest incarnation seen per slot. */
+  private final Map<String, Integer> latest = new HashMap<>();
+  /** Live assignment tokens per slot, in assignment order. */
+  private final Map<String, LinkedHashSet<Long>> live = new LinkedHashMap<>();
+  /** Tokens that ended (completed or interrupted), with their slot: material for stale facts. */
+  private final List<Object[]> spent = new ArrayList<>();
+  /** Accepted job ids not yet answered terminally. */
+  private final LinkedHashSet<String> unanswered = new LinkedHashSet<>();
+  private final TreeSet<Long> wakes = new TreeSet<>();
+  /** Every slot id the pool has had, configured and registered. */
+  private final LinkedHashSet<String> known = new LinkedHashSet<>();
+  private final LinkedHashSet<String> departed = new LinkedHashSet<>();
+  /** Slots the live view (PhaseChanged notices) shows as retired. */
+  private final LinkedHashSet<String> retired = new LinkedHashSet<>();
+
+  PoolDriver(SplittableRandom rnd, Profile profile, PoolSettings settings) {
+    this.rnd = rnd;
+    this.profile = profile;
+    this.settings = settings;
+    this.cumulative = new int[profile.weights().length];
+    int sum = 0;
+    for (int i = 0; i < cumulative.length; i++) {
+      sum += profile.weights()[i];
+      cumulative[i] = sum;
+    }
+    for (SlotSpec spec : settings.slots()) {
+      known.add(spec.id());
+    }
+  }
+
+  long now() {
+    return now;
+  }
+
+  /** The effects of {@code Pool.start()}. */
+  void started(List<Effect> effects) {
+    for (Effect effect : effects) {
+      observeEffect(effect);
+    }
+  }
+
+  // ---- generation ------------------------------------------------------------------------------
+
+  PoolEvent next() {
+    if (rnd.nextInt(4) == 0) {
+      now += rnd.nextInt(3);
+    }
+    int draw = rnd.nextInt(cumulative[cumulative.length - 1]);
+    Kind kind = Kind.values()[0];
+    for (int i = 0; i < cumulative.length; i++) {
+      if (draw < cumulative[i]) {
+        kind = Kind.values()[i];
+        break;
+      }
+    }
+    if (everySlotRetired() && rnd.nextInt(5) == 0) {
+      kind = Kind.REGISTER;
+    }
+    PoolEvent event = generate(kind);
+    return event != null ? event : tick();
+  }
+
+  private PoolEvent generate(Kind kind) {
+    return switch (kind) {
+      case SUBMIT -> submit();
+      case COMPLETE -> complete();
+      case COMPLETE_BAD -> badCompletion();
+      case CREATE -> pick(deploying) == null ? null : created(pick(deploying));
+      case CREATE_FAIL -> creationFailed();
+      case CREATE_BAD -> badCreation();
+      case STOP -> stop();
+      case STOP_BAD -> badStop();
+      case TICK -> tick();
+      case CANCEL -> cancel();
+      case REBALANCE -> rebalance();
+      case CAPACITY -> capacity();
+      case REGISTER -> register();
+      case DEREGISTER -> new PoolEvent.WorkerDeregistered(anyWorker(10), now);
+      case STOP_REQUESTED -> new PoolEvent.StopRequested(now);
+    };
+  }
+
+  private PoolEvent submit() {
+    int n = ++serial;
+    String job;
+    int idDraw = rnd.nextInt(100);
+    if (idDraw < 30) {
+      job = null;
+    } else if (idDraw < 42 && !unanswered.isEmpty()) {
+      job = element(new ArrayList<>(unanswered));
+    } else if (idDraw < 47) {
+      job = EXTRA_IDS[rnd.nextInt(EXTRA_IDS.length)];
+    } else {
+      job = "j" + rnd.nextInt(JOB_IDS);
+    }
+    String key = rnd.nextInt(100) < profile.keyedPercent() ? "k" + rnd.nextInt(KEYS) : null;
+    long timeout = rnd.nextInt(100) < 85 ? 0 : 1 + rnd.nextInt(60);
+    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, now);
+  }
+
+  private PoolEvent complete() {
+    List<Object[]> candidates = liveAssignments();
+    if (candidates.isEmpty()) {
+      return null;
+    }
+    Object[] chosen = element(candidates);
+    return completion((String) chosen[0], (Long) chosen[1]);
+  }
+
+  private PoolEvent completion(String worker, long token) {
+    int n = ++serial;
+    JobError error = rnd.nextInt(5) == 0 ? new JobError(500, "boom " + n) : null;
+    return new PoolEvent.Completed(worker, token, error == null ? "res" + n : null, error, now);
+  }
+
+  private PoolEvent badCompletion() {
+    int variant = rnd.nextInt(5);
+    if (variant == 0 && !spent.isEmpty()) {
+      Object[] old = element(spent);
+      return completion((String) old[0], (Long) old[1]);
+    }
+    if (variant == 1) {
+      List<Object[]> candidates = liveAssignments();
+      if (!candidates.isEmpty()) {
+        Object[] chosen = element(candidates);
+        return completion(anyWorker(0), (Long) chosen[1]);
+      }
+    }
+    if (variant == 2) {
+      return completion("ghost", 1 + rnd.nextInt(50));
+    }
+    return completion(anyWorker(0), (settings.term() << PoolSettings.TERM_SHIFT) + rnd.nextInt(80));
+  }
+
+  private PoolEvent created(Map.Entry<String, Integer> entry) {
+    return new PoolEvent.WorkerCreated(entry.getKey(), entry.getValue(), now);
+  }
+
+  private PoolEvent creationFailed() {
+    Map.Entry<String, Integer> entry = pick(deploying);
+    return entry == null ? null
+        : new PoolEvent.CreationFailed(entry.getKey(), entry.getValue(), "start failed", now);
+  }
+
+  private PoolEvent badCreation() {
+    String worker = anyWorker(10);
+    int incarnation = latest.getOrDefault(worker, 1) + rnd.nextInt(3) - 1;
+    if (rnd.nextBoolean()) {
+      return new PoolEvent.WorkerCreated(worker, incarnation, now);
+    }
+    return new PoolEvent.CreationFailed(worker, incarnation, "late failure", now);
+  }
+
+  private PoolEvent stop() {
+    Map.Entry<String, Integer> entry = pick(up);
+    if (entry == null) {
+      return null;
+    }
+    return new PoolEvent.WorkerStopped(entry.getKey(), entry.getValue(), exit(), "stopped", now);
+  }
+
+  private Exit exit() {
+    Exit[] exits = Exit.values();
+    return exits[rnd.nextInt(exits.length)];
+  }
+
+  private PoolEvent badStop() {
+    int variant = rnd.nextInt(3);
+    Map.Entry<String, Integer> entry = variant == 0 ? pick(up) : variant == 1 ? pick(deploying)
+        : null;
+    if (entry != null) {
+      int incarnation = variant == 0 ? entry.getValue() - 1 - rnd.nextInt(2) : entry.getValue();
+      return new PoolEvent.WorkerStopped(entry.getKey(), incarnation, exit(), "late stop", now);
+    }
+    String worker = anyWorker(15);
+    return new PoolEvent.WorkerStopped(worker, latest.getOrDefault(worker, 1), exit(), "odd", now);
+  }
+
+  PoolEvent tick() {
+    int draw = rnd.nextInt(100);
+    if (draw < 30) {
+      return new PoolEvent.Tick(now);
+    } else if (draw < 62) {
+      now += 1 + rnd.nextInt(5);
+    } else if (draw < 80 && !wakes.isEmpty()) {
+      Long wake = wakes.ceiling(now);
+      now = wake != null ? wake : now + 1;
+    } else if (draw < 95) {
+      now += 10 + rnd.nextInt(200);
+    } else {
+      now += 1_000 + rnd.nextInt(100_000);
+    }
+    return new PoolEvent.Tick(now);
+  }
+
+  private PoolEvent cancel() {
+    String job = !unanswered.isEmpty() && rnd.nextInt(4) != 0
+        ? element(new ArrayList<>(unanswered))
+        : "j" + rnd.nextInt(JOB_IDS + 4);
+    return new PoolEvent.Cancel(job, now);
+  }
+
+  private PoolEvent rebalance() {
+    return new PoolEvent.Rebalance("k" + rnd.nextInt(KEYS), anyWorker(15), now);
+  }
+
+  private PoolEvent capacity() {
+    int value = rnd.nextInt(100) < 12 ? 0 : 1 + rnd.nextInt(3);
+    return new PoolEvent.CapacityAdvertised(anyWorker(8), value, now);
+  }
+
+  private PoolEvent register() {
+    List<String> absent = new ArrayList<>();
+    for (int i = 0; i < REMOTE_IDS; i++) {
+      String id = "rw-" + i;
+      if (!known.contains(id) || departed.contains(id)) {
+        absent.add(id);
+      }
+    }
+    String worker = absent.isEmpty() || rnd.nextInt(6) == 0 ? element(new ArrayList<>(known))
+        : element(absent);
+    int draw = rnd.nextInt(100);
+    Integer capacity = draw < 35 ? null : draw < 43 ? 0 : 1 + rnd.nextInt(3);
+    return new PoolEvent.WorkerRegistered(worker, capacity, now);
+  }
+
+  /** What an operator would see: no slot can take work (P11); a remote worker may join. */
+  private boolean everySlotRetired() {
+    for (String worker : known) {
+      if (!retired.contains(worker) && !departed.contains(worker)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A slot id the pool has had (departed ones included), or with {@code ghostPercent} none. */
+  private String anyWorker(int ghostPercent) {
+    if (rnd.nextInt(100) < ghostPercent) {
+      return "ghost";
+    }
+    return element(new ArrayList<>(known));
+  }
+
+  private List<Object[]> liveAssignments() {
+    List<Object[]> all = new ArrayList<>();
+    live.forEach((worker, tokens) ->
+        tokens.forEach(token -> all.add(new Object[] {worker, token})));
+    return all;
+  }
+
+  private Map.Entry<String, Integer> pick(Map<String, Integer> map) {
+    if (map.isEmpty()) {
+      return null;
+    }
+    return element(new ArrayList<>(map.entrySet()));
+  }
+
+  private <T> T element(List<T> list) {
+    return list.get(rnd.nextInt(list.size()));
+  }
+
+  // ---- quiescence ------------------------------------------------------------------------------
+
+  /**
+   * The events that bring the pool closer to rest: complete every live assignment, create every
+   * deployed incarnation, then a tick to the next wake-up (backoff ends) or one ms later.
+   */
+  List<PoolEvent> settleRound() {
+    List<PoolEvent> events = new ArrayList<>();
+    for (Object[] assignment : liveAssignments()) {
+      events.add(new PoolEvent.Completed((String) assignment[0], (Long) assignment[1], "done",
+          null, now));
+    }
+    deploying.forEach((worker, incarnation) ->
+        events.add(new PoolEvent.WorkerCreated(worker, incarnation, now)));
+    Long wake = wakes.ceiling(now + 1);
+    now = wake != null ? wake : now + 1;
+    events.add(new PoolEvent.Tick(now));
+    return events;
+  }
+
+  /** A stop request, then a tick past the drain deadline. */
+  List<PoolEvent> stopAndDrain() {
+    List<PoolEvent> events = new ArrayList<>();
+    events.add(new PoolEvent.StopRequested(now));
+    now += settings.drainTimeoutMs() + 1;
+    events.add(new PoolEvent.Tick(now));
+    return events;
+  }
+
+  boolean hasUnanswered() {
+    return !unanswered.isEmpty();
+  }
+
+  // ---- observation -----------------------------------------------------------------------------
+
+  /** Updates the runtime view from one applied or refused transition. */
+  void observe(PoolEvent event, Transition transition) {
+    if (!(transition instanceof Transition.Applied applied)) {
+      return;
+    }
+    if (event instanceof PoolEvent.WorkerCreated e
+        && deploying.remove(e.worker(), e.incarnation())) {
+      up.put(e.worker(), e.incarnation());
+    } else if (event instanceof PoolEvent.CreationFailed e) {
+      deploying.remove(e.worker(), e.incarnation());
+    } else if (event instanceof PoolEvent.Completed e) {
+      LinkedHashSet<Long> tokens = live.get(e.worker());
+      if (tokens != null && tokens.remove(e.assignment())) {
+        spent.add(new Object[] {e.worker(), e.assignment()});
+      }
+    } else if (event instanceof PoolEvent.WorkerRegistered e) {
+      int incarnation = departed.remove(e.worker()) ? latest.get(e.worker()) + 1 : 1;
+      known.add(e.worker());
+      retired.remove(e.worker());
+      latest.put(e.worker(), incarnation);
+      up.put(e.worker(), incarnation);
+    } else if (event instanceof PoolEvent.WorkerDeregistered e && known.contains(e.worker())
+        && !departed.contains(e.worker())) {
+      departed.add(e.worker());
+      up.remove(e.worker());
+      deploying.remove(e.worker());
+      endAssignments(e.worker());
+    }
+    for (Effect effect : applied.effects()) {
+      observeEffect(effect);
+    }
+  }
+
+  private void observeEffect(Effect effect) {
+    if (effect instanceof Effect.Deploy e) {
+      deploying.put(e.worker(), e.incarnation());
+      latest.put(e.worker(), e.incarnation());
+    } else if (effect instanceof Effect.Stop e) {
+      up.remove(e.worker(), e.incarnation());
+      deploying.remove(e.worker(), e.incarnation());
+      endAssignments(e.worker());
+    } else if (effect instanceof Effect.Assign e) {
+      live.computeIfAbsent(e.worker(), w -> new LinkedHashSet<>()).add(e.assignment());
+    } else if (effect instanceof Effect.Publish e
+        && e.notice() instanceof Notice.PhaseChanged change) {
+      if (change.phase() == Phase.RETIRED) {
+        retired.add(change.worker());
+      } else {
+        retired.remove(change.worker());
+      }
+    } else if (effect instanceof Effect.WakeAt e) {
+      wakes.add(e.at());
+    } else if (effect instanceof Effect.Respond e) {
+      if (e.outcome() instanceof Outcome.Accepted) {
+        unanswered.add(e.outcome().job());
+      } else if (e.outcome().terminal() && !(e.outcome() instanceof Outcome.Rejected)) {
+        unanswered.remove(e.outcome().job());
+      }
+    }
+  }
+
+  private void endAssignments(String worker) {
+    LinkedHashSet<Long> tokens = live.remove(worker);
+    if (tokens != null) {
+      tokens.forEach(token -> spent.add(new Object[] {worker, token}));
+    }
+  }
+}

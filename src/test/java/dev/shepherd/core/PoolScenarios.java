@@ -1,0 +1,101 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Random pool settings and the event mixes (profiles) the property tests run. */
+final class PoolScenarios {
+  private PoolScenarios() {}
+
+  // Weights per mille, in PoolDriver.Kind order:
+  //   SUBMIT COMPLETE COMPLETE_BAD CREATE CREATE_FAIL CREATE_BAD STOP STOP_BAD TICK CANCEL
+  //   REBALANCE CAPACITY REGISTER DEREGISTER STOP_REQUESTED
+  static final PoolDriver.Profile MIXED = profile("mixed",
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0}, 30);
+  static final PoolDriver.Profile KEYED = profile("keyed",
+      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0}, 85);
+  static final PoolDriver.Profile SUPERVISION = profile("supervision",
+      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0}, 30);
+  static final PoolDriver.Profile CAPACITY = profile("capacity",
+      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0}, 40);
+  static final PoolDriver.Profile SHUTDOWN = profile("shutdown",
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4}, 30);
+
+  private static PoolDriver.Profile profile(String name, int[] weights, int keyed) {
+    return new PoolDriver.Profile(name, weights, keyed);
+  }
+
+  /**
+   * Settings across the space: 1-6 slots of capacity 1-3 (some unknown), backlog 0-8, FAIL or
+   * RETRY, maxAttempts 0-3, every policy, strategy and reaction, budgets from 0 (the first stop is
+   * already over it) with short, long and infinite windows, optional backoff and job timeouts.
+   */
+  static PoolSettings settings(SplittableRandom rnd, PoolDriver.Profile profile) {
+    int count = 1 + rnd.nextInt(6);
+    List<SlotSpec> slots = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      Integer capacity = rnd.nextInt(100) < 12 ? null : 1 + rnd.nextInt(3);
+      slots.add(new SlotSpec("w-" + i, capacity));
+    }
+    boolean supervision = profile == SUPERVISION;
+    BackoffSettings backoff = null;
+    if (rnd.nextInt(100) < (supervision ? 60 : 35)) {
+      long initial = 1 + rnd.nextInt(20);
+      backoff = new BackoffSettings(initial, initial + rnd.nextInt(200), 1.0 + rnd.nextInt(3) * 0.5,
+          rnd.nextInt(3) * 0.5, 1 + rnd.nextInt(300), rnd.nextLong());
+    }
+    int budgetDraw = rnd.nextInt(10);
+    int maxRestarts =
+        budgetDraw == 0 ? 0 : budgetDraw < 4 ? 1 + rnd.nextInt(2) : 3 + rnd.nextInt(8);
+    long window = switch (rnd.nextInt(4)) {
+      case 0 -> 1 + rnd.nextInt(20);
+      case 1 -> 50 + rnd.nextInt(500);
+      case 2 -> 100_000;
+      default -> SupervisionSettings.INFINITE_WINDOW;
+    };
+    SupervisionSettings supervisionSettings = new SupervisionSettings(
+        policy(rnd),
+        Strategy.values()[rnd.nextInt(Strategy.values().length)],
+        maxRestarts, window,
+        rnd.nextInt(4) == 0 ? BudgetReaction.STOP_POOL : BudgetReaction.RETIRE_WORKER, backoff);
+    AffinitySelector selector = switch (rnd.nextInt(3)) {
+      case 0 -> Selectors.rendezvous();
+      case 1 -> Selectors.roundRobin();
+      default -> Selectors.leastLoaded();
+    };
+    return new PoolSettings(
+        "p",
+        slots,
+        rnd.nextInt(9),
+        rnd.nextBoolean() ? InterruptionPolicy.RETRY : InterruptionPolicy.FAIL,
+        rnd.nextInt(4),
+        rnd.nextInt(100) < 40 ? 5 + rnd.nextInt(150) : 0,
+        supervisionSettings,
+        selector,
+        rnd.nextInt(5) == 0 ? 0 : 1 + rnd.nextInt(100),
+        rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(5) : 0);
+  }
+
+  /** PERMANENT half the time: TEMPORARY retires a slot on its first stop. */
+  private static RestartPolicy policy(SplittableRandom rnd) {
+    int draw = rnd.nextInt(10);
+    return draw < 5 ? RestartPolicy.PERMANENT : draw < 8 ? RestartPolicy.TRANSIENT
+        : RestartPolicy.TEMPORARY;
+  }
+
+  /** Events per sequence: 100 to 300. */
+  static int length(SplittableRandom rnd) {
+    return 100 + rnd.nextInt(201);
+  }
+
+  /** A short description of settings for failure messages. */
+  static String describe(PoolSettings s) {
+    SupervisionSettings v = s.supervision();
+    return "slots=" + s.slots() + " backlog=" + s.backlogCapacity() + " " + s.interruption()
+        + " maxAttempts=" + s.maxAttempts() + " jobTimeoutMs=" + s.jobTimeoutMs() + " drainMs="
+        + s.drainTimeoutMs() + " term=" + s.term() + " supervision=" + v.policy() + "/"
+        + v.strategy() + " max=" + v.maxRestarts() + " windowMs=" + v.restartWindowMs() + " "
+        + v.onBudgetExceeded() + " backoff=" + v.backoff();
+  }
+}

@@ -1,0 +1,893 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A deliberately simple model of the pool for differential testing: the seed's linear-scan pool
+ * ({@code pool.rs}) and supervisor ({@code supervisor.rs}) with the spec's extensions (capacity,
+ * RETRY with attempts, timeouts, backoff, cancel, graceful stop, remote workers), on plain lists
+ * and nothing else: slots in slot order, one list of jobs in backlog order, a list of bindings, a
+ * list of restart timestamps. Every lookup is a scan; nothing is indexed, cached or counted.
+ *
+ * <p>The one backlog list, {@link #line}, holds every accepted, unanswered job in backlog order,
+ * queued or running: the queued ones are the backlog, and a running job keeps its place so that
+ * RETRY can put interrupted jobs back at the front "in their original order" simply by moving
+ * them, in line order, to the front.
+ *
+ * <p>It must answer every event with the same {@link Transition} as {@link Pool} (effects in the
+ * same order, the same errors) and the same {@link PoolSnapshot}.
+ *
+ * <p>It is longer than a test class should be because it is one state machine written out in one
+ * place, in the order of the spec's sections; split, its parts would share mutable state, which
+ * is what the model exists to avoid.
+ */
+final class ReferencePool {
+
+  private enum Life { INSTALLING, RUNNING, BACKING_OFF, RETIRED }
+
+  private static final class RSlot {
+    final String id;
+    Life life = Life.INSTALLING;
+    int incarnation = 1;
+    int capacity;
+    Retirement retirement;
+    long backoffUntil;
+    long runningSince;
+    int failures;
+    int restarts;
+    boolean departed;
+    /** Live assignments in assignment order, cancelled ones included. */
+    final List<RJob> running = new ArrayList<>();
+
+    RSlot(String id, int capacity) {
+      this.id = id;
+      this.capacity = capacity;
+    }
+  }
+
+  private static final class RJob {
+    final String id;
+    final Object payload;
+    final Object replyTo;
+    final String key;
+    final long timeoutMs;
+    final String target;
+    boolean queued = true;
+    boolean cancelled;
+    int attempts;
+    long token;
+    long deadline;
+    Interruption interruption;
+
+    RJob(PoolEvent.Submit e, String id, String target) {
+      this.id = id;
+      this.payload = e.payload();
+      this.replyTo = e.replyTo();
+      this.key = e.key();
+      this.timeoutMs = e.timeoutMs();
+      this.target = target;
+    }
+  }
+
+  private record Binding(String key, String worker) {}
+
+  private final PoolSettings settings;
+  private final List<RSlot> slots = new ArrayList<>();
+  private final List<RJob> line = new ArrayList<>();
+  private final List<Binding> bindings = new ArrayList<>();
+  private final List<Long> restartStamps = new ArrayList<>();
+  private long jitter;
+  private PoolState state = PoolState.RUNNING;
+  private long nextToken;
+  private long generatedIds;
+  private long drainDeadline;
+  private long accepted;
+  private long rejected;
+  private long completed;
+  private long failed;
+  private long interrupted;
+  private long cancelled;
+  private long retried;
+  private long restarts;
+  private long budgetRefusals;
+  private long ignoredFacts;
+  private List<Effect> out;
+
+  ReferencePool(PoolSettings settings) {
+    this.settings = settings;
+    this.nextToken = (settings.term() << PoolSettings.TERM_SHIFT) + 1;
+    BackoffSettings backoff = settings.supervision().backoff();
+    this.jitter = backoff == null ? 0 : backoff.seed();
+    for (SlotSpec spec : settings.slots()) {
+      slots.add(new RSlot(spec.id(), spec.maxConcurrency() == null ? -1 : spec.maxConcurrency()));
+    }
+  }
+
+  List<Effect> start() {
+    List<Effect> deploys = new ArrayList<>();
+    for (RSlot slot : slots) {
+      deploys.add(new Effect.Deploy(slot.id, slot.incarnation));
+    }
+    return deploys;
+  }
+
+  Transition apply(PoolEvent event) {
+    out = new ArrayList<>();
+    PoolError error = route(event);
+    return error != null ? new Transition.Refused(error) : new Transition.Applied(out);
+  }
+
+  private PoolError route(PoolEvent event) {
+    if (event instanceof PoolEvent.Submit e) {
+      submit(e);
+      return null;
+    } else if (event instanceof PoolEvent.Completed e) {
+      return complete(e);
+    } else if (event instanceof PoolEvent.Cancel e) {
+      cancel(e);
+      return null;
+    } else if (event instanceof PoolEvent.Rebalance e) {
+      return rebalance(e);
+    } else if (event instanceof PoolEvent.WorkerCreated e) {
+      return created(e);
+    } else if (event instanceof PoolEvent.CreationFailed e) {
+      return creationFailed(e);
+    } else if (event instanceof PoolEvent.WorkerStopped e) {
+      return stopped(e);
+    } else if (event instanceof PoolEvent.WorkerRegistered e) {
+      return registered(e);
+    } else if (event instanceof PoolEvent.CapacityAdvertised e) {
+      return capacity(e);
+    } else if (event instanceof PoolEvent.WorkerDeregistered e) {
+      return deregistered(e);
+    } else if (event instanceof PoolEvent.Tick e) {
+      tick(e.now());
+      return null;
+    } else if (event instanceof PoolEvent.StopRequested e) {
+      stopRequested(e.now());
+      return null;
+    }
+    throw new AssertionError("unhandled " + event);
+  }
+
+  // ---- admission (P3, P4, P15) -----------------------------------------------------------------
+
+  private void submit(PoolEvent.Submit e) {
+    String id = e.job();
+    if (id == null) {
+      do {
+        id = "job-" + (++generatedIds);
+      } while (unanswered(id) != null);
+    }
+    if (state != PoolState.RUNNING) {
+      reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + state);
+      return;
+    }
+    if (countNotRetired() == 0) {
+      reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
+      return;
+    }
+    if (unanswered(id) != null) {
+      reject(e, id, RejectionReason.DUPLICATE_JOB,
+          "job '" + id + "' is already accepted and not yet answered");
+      return;
+    }
+    RSlot target = null;
+    boolean unseen = false;
+    if (e.key() != null) {
+      String bound = boundWorker(e.key());
+      if (bound == null) {
+        unseen = true;
+        bound = settings.selector().select(e.key(), new View());
+        target = bound == null ? null : slot(bound);
+        if (target == null) {
+          reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
+              "the selector chose no known worker for key '" + e.key() + "'");
+          return;
+        }
+      } else {
+        target = slot(bound);
+      }
+      if (target.life == Life.RETIRED || target.departed) {
+        reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
+            "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
+        return;
+      }
+      if (!free(target) && backlogLength() >= settings.backlogCapacity()) {
+        reject(e, id, RejectionReason.BACKLOG_FULL, "worker '" + target.id
+            + "' is busy and the backlog holds " + backlogLength() + " jobs");
+        return;
+      }
+    } else if (slots.stream().noneMatch(ReferencePool::free)
+        && backlogLength() >= settings.backlogCapacity()) {
+      reject(e, id, RejectionReason.BACKLOG_FULL,
+          "every worker is busy and the backlog holds " + backlogLength() + " jobs");
+      return;
+    }
+    line.add(new RJob(e, id, target == null ? null : target.id));
+    if (unseen) {
+      bindings.add(new Binding(e.key(), target.id));
+    }
+    accepted++;
+    out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
+    dispatch(e.now());
+  }
+
+  private void reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
+    rejected++;
+    out.add(new Effect.Respond(e.replyTo(),
+        new Outcome.Rejected(id, reason, e.payload(), message)));
+  }
+
+  // ---- completion, cancel, rebalance (P5, P8, P17) ---------------------------------------------
+
+  private PoolError complete(PoolEvent.Completed e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      ignoredFacts++;
+      return null;
+    }
+    RJob job = null;
+    List<Long> tokens = new ArrayList<>();
+    for (RJob held : slot.running) {
+      tokens.add(held.token);
+      if (held.token == e.assignment()) {
+        job = held;
+      }
+    }
+    if (job == null) {
+      return tokens.isEmpty()
+          ? new PoolError.CompletionForUnavailableWorker(e.worker(), phase(slot))
+          : new PoolError.StaleCompletion(e.worker(), tokens, e.assignment());
+    }
+    slot.running.remove(job);
+    if (!job.cancelled) {
+      line.remove(job);
+      if (e.error() == null) {
+        completed++;
+        out.add(new Effect.Respond(job.replyTo,
+            new Outcome.Completed(job.id, e.result(), slot.id, job.attempts)));
+      } else {
+        failed++;
+        out.add(new Effect.Respond(job.replyTo,
+            new Outcome.Failed(job.id, e.error(), slot.id, job.attempts)));
+      }
+    }
+    dispatch(e.now());
+    finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  private void cancel(PoolEvent.Cancel e) {
+    RJob job = unanswered(e.job());
+    if (job == null) {
+      return;
+    }
+    line.remove(job);
+    job.cancelled = true;
+    cancelled++;
+    out.add(new Effect.Respond(job.replyTo, new Outcome.Cancelled(job.id)));
+  }
+
+  private PoolError rebalance(PoolEvent.Rebalance e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null || slot.departed) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.life == Life.RETIRED) {
+      return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
+    }
+    for (int i = 0; i < bindings.size(); i++) {
+      if (bindings.get(i).key().equals(e.key())) {
+        bindings.set(i, new Binding(e.key(), slot.id));
+        return null;
+      }
+    }
+    bindings.add(new Binding(e.key(), slot.id));
+    return null;
+  }
+
+  // ---- creation (P2, P12) ----------------------------------------------------------------------
+
+  private PoolError created(PoolEvent.WorkerCreated e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (state == PoolState.STOPPED) {
+      out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
+      return null;
+    }
+    if (slot.life != Life.INSTALLING) {
+      return new PoolError.CreationResolvedWhileUnavailable(e.worker(), phase(slot));
+    }
+    slot.life = Life.RUNNING;
+    slot.runningSince = e.now();
+    publishPhase(slot);
+    dispatch(e.now());
+    return null;
+  }
+
+  private PoolError creationFailed(PoolEvent.CreationFailed e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed || state == PoolState.STOPPED) {
+      ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (slot.life != Life.INSTALLING) {
+      return new PoolError.CreationResolvedWhileUnavailable(e.worker(), phase(slot));
+    }
+    retire(slot, Retirement.CREATION_REJECTED);
+    finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  // ---- stops and supervision (P9, P10, P13, S1-S5) ---------------------------------------------
+
+  private PoolError stopped(PoolEvent.WorkerStopped e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed || state == PoolState.STOPPED) {
+      ignoredFacts++;
+      return null;
+    }
+    if (slot.incarnation != e.incarnation()) {
+      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    }
+    if (slot.life != Life.RUNNING) {
+      return new PoolError.WorkerStoppedWhileUnavailable(e.worker(), phase(slot));
+    }
+    stop(slot, e.exit(), e.cause(), e.now());
+    return null;
+  }
+
+  private void stop(RSlot dead, Exit exit, String cause, long now) {
+    out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
+    List<RJob> held = takeRunning(dead, new Interruption.WorkerStopped(dead.id, exit, cause));
+    dead.life = Life.INSTALLING;
+    if (state == PoolState.DRAINING) {
+      settleWhileDraining(held);
+      finishDrainIfIdle(now);
+      return;
+    }
+    SupervisionSettings supervision = settings.supervision();
+    if (!supervision.policy().restarts(exit)) {
+      settle(held);
+      retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+      dispatch(now);
+      return;
+    }
+    if (supervision.restartWindowMs() != SupervisionSettings.INFINITE_WINDOW) {
+      restartStamps.removeIf(stamp -> now - stamp > supervision.restartWindowMs());
+    }
+    List<RSlot> replaced = new ArrayList<>();
+    for (RSlot slot : slots) {
+      boolean chosen = switch (supervision.strategy()) {
+        case ONE_FOR_ONE -> slot == dead;
+        case ONE_FOR_ALL -> slot.life != Life.RETIRED;
+        case REST_FOR_ONE ->
+            slot.life != Life.RETIRED && slots.indexOf(slot) >= slots.indexOf(dead);
+      };
+      if (chosen) {
+        replaced.add(slot);
+      }
+    }
+    if (restartStamps.size() + replaced.size() > supervision.maxRestarts()) {
+      budgetRefusals++;
+      out.add(new Effect.Publish(new Notice.BudgetExceeded(dead.id, restartStamps.size(),
+          replaced.size(), supervision.maxRestarts(), supervision.onBudgetExceeded())));
+      if (supervision.onBudgetExceeded() == BudgetReaction.RETIRE_WORKER) {
+        settle(held);
+        retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+        dispatch(now);
+      } else {
+        for (RJob job : inLineOrder(held)) {
+          answerInterrupted(job, new Interruption.PoolStopped());
+        }
+        stopNow();
+      }
+      return;
+    }
+    for (int i = 0; i < replaced.size(); i++) {
+      restartStamps.add(now);
+    }
+    replace(dead, exit, cause, replaced, held, delay(dead, now), now);
+    dispatch(now);
+  }
+
+  private void replace(RSlot dead, Exit exit, String cause, List<RSlot> replaced,
+      List<RJob> held, long delay, long now) {
+    List<String> ids = new ArrayList<>();
+    for (RSlot slot : replaced) {
+      ids.add(slot.id);
+      if (slot == dead) {
+        continue;
+      }
+      if (slot.life == Life.RUNNING || slot.life == Life.INSTALLING) {
+        out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.SIBLING_RESTART));
+      }
+      held.addAll(takeRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.SIBLING_RESTART,
+          "sibling '" + dead.id + "' stopped (" + exit + ")")));
+    }
+    settle(held);
+    out.add(new Effect.Publish(new Notice.RestartDecided(dead.id, exit, cause, ids, delay)));
+    for (RSlot slot : replaced) {
+      slot.restarts++;
+      restarts++;
+      if (delay == 0) {
+        slot.incarnation++;
+        slot.life = Life.INSTALLING;
+        out.add(new Effect.Deploy(slot.id, slot.incarnation));
+      } else {
+        slot.life = Life.BACKING_OFF;
+        slot.backoffUntil = now + delay;
+      }
+      publishPhase(slot);
+    }
+    if (delay > 0) {
+      out.add(new Effect.WakeAt(now + delay));
+    }
+  }
+
+  /** S5: the n-th consecutive failure waits min(max, initial * multiplier^(n-1)), ± jitter. */
+  private long delay(RSlot dead, long now) {
+    BackoffSettings backoff = settings.supervision().backoff();
+    if (backoff == null) {
+      return 0;
+    }
+    if (dead.failures > 0 && now - dead.runningSince >= backoff.resetAfterMs()) {
+      dead.failures = 0;
+    }
+    dead.failures++;
+    double base = Math.min((double) backoff.maxMs(),
+        backoff.initialMs() * Math.pow(backoff.multiplier(), dead.failures - 1));
+    jitter += 0x9e3779b97f4a7c15L;
+    double draw = (Hashing.mix64(jitter) >>> 11) * 0x1.0p-53;
+    double spread = backoff.jitter() * (2 * draw - 1);
+    return Math.max(0, Math.round((long) base * (1 + spread)));
+  }
+
+  /** Ends every assignment of {@code slot}; cancelled ones were answered and are dropped. */
+  private List<RJob> takeRunning(RSlot slot, Interruption why) {
+    List<RJob> held = new ArrayList<>();
+    for (RJob job : slot.running) {
+      if (!job.cancelled) {
+        job.interruption = why;
+        held.add(job);
+      }
+    }
+    slot.running.clear();
+    return held;
+  }
+
+  /** P9, P13: FAIL answers; RETRY moves the jobs to the front in line order, within attempts. */
+  private void settle(List<RJob> held) {
+    List<RJob> again = new ArrayList<>();
+    for (RJob job : inLineOrder(held)) {
+      if (settings.interruption() == InterruptionPolicy.FAIL) {
+        answerInterrupted(job, job.interruption);
+      } else if (settings.maxAttempts() > 0 && job.attempts >= settings.maxAttempts()) {
+        answerInterrupted(job, new Interruption.AttemptsExhausted(job.attempts, job.interruption));
+      } else {
+        again.add(job);
+      }
+    }
+    line.removeAll(again);
+    line.addAll(0, again);
+    for (RJob job : again) {
+      job.queued = true;
+    }
+    retried += again.size();
+  }
+
+  private void settleWhileDraining(List<RJob> held) {
+    for (RJob job : inLineOrder(held)) {
+      answerInterrupted(job, settings.interruption() == InterruptionPolicy.FAIL
+          ? job.interruption : new Interruption.PoolStopped());
+    }
+  }
+
+  /** P10, P11: a retired slot's queued jobs are answered, and all of them if none is left. */
+  private void retire(RSlot slot, Retirement reason) {
+    slot.life = Life.RETIRED;
+    slot.retirement = reason;
+    publishPhase(slot);
+    for (RJob job : queuedJobs()) {
+      if (slot.id.equals(job.target)) {
+        answerInterrupted(job, carried(job, new Interruption.AffinityRetired(slot.id, reason)));
+      }
+    }
+    if (countNotRetired() == 0) {
+      for (RJob job : queuedJobs()) {
+        answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
+      }
+    }
+  }
+
+  private static Interruption carried(RJob job, Interruption fallback) {
+    return job.interruption != null ? job.interruption : fallback;
+  }
+
+  // ---- time (P14, S5, P16) ---------------------------------------------------------------------
+
+  private void tick(long now) {
+    if (state == PoolState.DRAINING && now >= drainDeadline) {
+      stopNow();
+    }
+    if (state == PoolState.RUNNING) {
+      for (RSlot slot : slots) {
+        if (slot.life == Life.BACKING_OFF && now >= slot.backoffUntil) {
+          slot.incarnation++;
+          slot.life = Life.INSTALLING;
+          out.add(new Effect.Deploy(slot.id, slot.incarnation));
+          publishPhase(slot);
+        }
+      }
+    }
+    for (int i = 0; i < slots.size() && state != PoolState.STOPPED; i++) {
+      RSlot slot = slots.get(i);
+      if (slot.life != Life.RUNNING) {
+        continue;
+      }
+      for (RJob job : slot.running) {
+        if (job.deadline <= now) {
+          long limit = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
+          stop(slot, Exit.TIMEOUT,
+              "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
+          break;
+        }
+      }
+    }
+    dispatch(now);
+  }
+
+  // ---- graceful stop (P16, S4) -----------------------------------------------------------------
+
+  private void stopRequested(long now) {
+    if (state != PoolState.RUNNING) {
+      return;
+    }
+    state = PoolState.DRAINING;
+    out.add(new Effect.Publish(new Notice.PoolStateChanged(PoolState.DRAINING)));
+    interruptQueued();
+    if (countRunning() == 0 || settings.drainTimeoutMs() == 0) {
+      stopNow();
+      return;
+    }
+    drainDeadline = now + settings.drainTimeoutMs();
+    out.add(new Effect.WakeAt(drainDeadline));
+  }
+
+  private void finishDrainIfIdle(long now) {
+    if (state == PoolState.DRAINING && countRunning() == 0) {
+      stopNow();
+    }
+  }
+
+  private void stopNow() {
+    if (state == PoolState.RUNNING) {
+      out.add(new Effect.Publish(new Notice.PoolStateChanged(PoolState.DRAINING)));
+    }
+    state = PoolState.DRAINING;
+    interruptQueued();
+    List<RJob> held = new ArrayList<>();
+    for (RSlot slot : slots) {
+      held.addAll(takeRunning(slot, new Interruption.PoolStopped()));
+    }
+    for (RJob job : inLineOrder(held)) {
+      answerInterrupted(job, new Interruption.PoolStopped());
+    }
+    for (RSlot slot : slots) {
+      if (!slot.departed && (slot.life == Life.RUNNING || slot.life == Life.INSTALLING)) {
+        out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
+      }
+    }
+    state = PoolState.STOPPED;
+    out.add(new Effect.Publish(new Notice.PoolStateChanged(PoolState.STOPPED)));
+  }
+
+  private void interruptQueued() {
+    for (RJob job : queuedJobs()) {
+      answerInterrupted(job, new Interruption.PoolStopped());
+    }
+  }
+
+  // ---- remote workers (C1-C4) ------------------------------------------------------------------
+
+  private PoolError registered(PoolEvent.WorkerRegistered e) {
+    if (e.maxConcurrency() != null && e.maxConcurrency() < 1) {
+      return new PoolError.InvalidCapacity(e.worker(), e.maxConcurrency());
+    }
+    RSlot slot = slot(e.worker());
+    if (slot != null && !slot.departed) {
+      return new PoolError.DuplicateWorker(e.worker());
+    }
+    int capacity = e.maxConcurrency() == null ? -1 : e.maxConcurrency();
+    if (slot == null) {
+      slot = new RSlot(e.worker(), capacity);
+      slots.add(slot);
+    } else {
+      slot.departed = false;
+      slot.incarnation++;
+      slot.capacity = capacity;
+      slot.failures = 0;
+      slot.retirement = null;
+    }
+    slot.life = Life.RUNNING;
+    slot.runningSince = e.now();
+    publishPhase(slot);
+    dispatch(e.now());
+    return null;
+  }
+
+  private PoolError capacity(PoolEvent.CapacityAdvertised e) {
+    if (e.maxConcurrency() < 1) {
+      return new PoolError.InvalidCapacity(e.worker(), e.maxConcurrency());
+    }
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      ignoredFacts++;
+      return null;
+    }
+    slot.capacity = e.maxConcurrency();
+    dispatch(e.now());
+    return null;
+  }
+
+  private PoolError deregistered(PoolEvent.WorkerDeregistered e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      ignoredFacts++;
+      return null;
+    }
+    List<RJob> held =
+        takeRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered"));
+    if (state == PoolState.DRAINING) {
+      settleWhileDraining(held);
+    } else if (state == PoolState.RUNNING) {
+      settle(held);
+    }
+    slot.departed = true;
+    if (slot.life != Life.RETIRED) {
+      retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    }
+    dispatch(e.now());
+    finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  // ---- dispatch (P6, C2, C3): the seed's scan, repeated for capacities above one ---------------
+
+  private void dispatch(long now) {
+    if (state != PoolState.RUNNING) {
+      return;
+    }
+    boolean progress = true;
+    while (progress) {
+      progress = false;
+      for (RSlot slot : slots) {
+        if (!free(slot)) {
+          continue;
+        }
+        for (RJob job : line) {
+          if (job.queued && (job.target == null || job.target.equals(slot.id))) {
+            assign(slot, job, now);
+            progress = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  private void assign(RSlot slot, RJob job, long now) {
+    job.queued = false;
+    job.token = nextToken++;
+    job.attempts++;
+    long timeout = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
+    job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
+    slot.running.add(job);
+    out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
+  }
+
+  /** C2: running, capacity known, fewer assignments than it. */
+  private static boolean free(RSlot slot) {
+    return slot.life == Life.RUNNING && !slot.departed && slot.capacity != -1
+        && slot.running.size() < slot.capacity;
+  }
+
+  // ---- answers and lookups ---------------------------------------------------------------------
+
+  private void answerInterrupted(RJob job, Interruption why) {
+    line.remove(job);
+    interrupted++;
+    out.add(new Effect.Respond(job.replyTo,
+        new Outcome.Interrupted(job.id, job.payload, job.attempts, why)));
+  }
+
+  private void publishPhase(RSlot slot) {
+    out.add(new Effect.Publish(new Notice.PhaseChanged(slot.id, phase(slot), slot.incarnation,
+        slot.life == Life.BACKING_OFF ? slot.backoffUntil : null,
+        slot.life == Life.RETIRED ? slot.retirement : null)));
+  }
+
+  private static Phase phase(RSlot slot) {
+    return switch (slot.life) {
+      case INSTALLING -> Phase.INSTALLING;
+      case RUNNING -> slot.running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
+      case BACKING_OFF -> Phase.BACKING_OFF;
+      case RETIRED -> Phase.RETIRED;
+    };
+  }
+
+  private List<RJob> inLineOrder(List<RJob> jobs) {
+    List<RJob> sorted = new ArrayList<>(jobs);
+    sorted.sort(Comparator.comparingInt(line::indexOf));
+    return sorted;
+  }
+
+  private List<RJob> queuedJobs() {
+    List<RJob> queued = new ArrayList<>();
+    for (RJob job : line) {
+      if (job.queued) {
+        queued.add(job);
+      }
+    }
+    return queued;
+  }
+
+  private int backlogLength() {
+    return queuedJobs().size();
+  }
+
+  private RJob unanswered(String id) {
+    for (RJob job : line) {
+      if (job.id.equals(id)) {
+        return job;
+      }
+    }
+    return null;
+  }
+
+  private RSlot slot(String id) {
+    for (RSlot slot : slots) {
+      if (slot.id.equals(id)) {
+        return slot;
+      }
+    }
+    return null;
+  }
+
+  private String boundWorker(String key) {
+    for (Binding binding : bindings) {
+      if (binding.key().equals(key)) {
+        return binding.worker();
+      }
+    }
+    return null;
+  }
+
+  private int countNotRetired() {
+    int count = 0;
+    for (RSlot slot : slots) {
+      if (slot.life != Life.RETIRED) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private int countRunning() {
+    int count = 0;
+    for (RSlot slot : slots) {
+      count += slot.running.size();
+    }
+    return count;
+  }
+
+  // ---- status ----------------------------------------------------------------------------------
+
+  PoolSnapshot snapshot(long now) {
+    List<PoolSnapshot.SlotStatus> statuses = new ArrayList<>();
+    for (RSlot slot : slots) {
+      if (slot.departed) {
+        continue;
+      }
+      List<PoolSnapshot.AssignmentStatus> assignments = new ArrayList<>();
+      for (RJob job : slot.running) {
+        assignments.add(new PoolSnapshot.AssignmentStatus(job.token, job.id));
+      }
+      statuses.add(new PoolSnapshot.SlotStatus(slot.id, phase(slot), slot.capacity,
+          slot.running.size(), List.copyOf(assignments), slot.incarnation, slot.restarts,
+          slot.life == Life.RETIRED ? slot.retirement : null,
+          slot.life == Life.BACKING_OFF ? slot.backoffUntil : null));
+    }
+    long window = settings.supervision().restartWindowMs();
+    int inWindow = 0;
+    for (long stamp : restartStamps) {
+      if (window == SupervisionSettings.INFINITE_WINDOW || now - stamp <= window) {
+        inWindow++;
+      }
+    }
+    Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
+        cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts);
+    return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
+        List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window);
+  }
+
+  /** What an {@link AffinitySelector} sees: the slots in slot order. */
+  private final class View implements SlotView {
+    @Override
+    public int size() {
+      return slots.size();
+    }
+
+    @Override
+    public String id(int index) {
+      return slots.get(index).id;
+    }
+
+    @Override
+    public long idHash(int index) {
+      return Hashing.hash64(slots.get(index).id);
+    }
+
+    @Override
+    public boolean selectable(int index) {
+      RSlot slot = slots.get(index);
+      return slot.life != Life.RETIRED && !slot.departed;
+    }
+
+    @Override
+    public int inFlight(int index) {
+      return slots.get(index).running.size();
+    }
+
+    @Override
+    public int capacity(int index) {
+      return slots.get(index).capacity;
+    }
+
+    @Override
+    public int queued(int index) {
+      int count = 0;
+      for (RJob job : line) {
+        if (job.queued && slots.get(index).id.equals(job.target)) {
+          count++;
+        }
+      }
+      return count;
+    }
+
+    @Override
+    public long bindings() {
+      return bindings.size();
+    }
+  }
+}
