@@ -401,9 +401,8 @@ final class ReferencePool {
         retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
         dispatch(now);
       } else {
-        for (RJob job : inLineOrder(held)) {
-          answerInterrupted(job, new Interruption.PoolStopped());
-        }
+        // P9: FAIL answers the stop itself whatever the decision; RETRY cannot run again.
+        settleWhileDraining(held);
         stopNow();
       }
       return;
