@@ -5,7 +5,7 @@ import java.util.Objects;
 /** Why an accepted job ended without a result from a worker. */
 public sealed interface Interruption {
 
-  /** The spec's name of this kind, as sent on the wire. */
+  /** The protocol's name of this kind, as sent on the wire. */
   String kind();
 
   /** The incarnation running the job stopped (P9), or was replaced as a sibling (S3). */

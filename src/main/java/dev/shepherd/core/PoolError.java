@@ -4,11 +4,11 @@ import java.util.List;
 
 /**
  * A typed refusal of an event that cannot apply to the current state. Returning one leaves the
- * pool exactly as it was. {@link #name()} is the spec's error name, used on the wire.
+ * pool exactly as it was. {@link #name()} is the protocol's error name, used on the wire.
  */
 public sealed interface PoolError {
 
-  /** The spec's name for this error, e.g. {@code STALE_COMPLETION}. */
+  /** The protocol's name for this error, e.g. {@code STALE_COMPLETION}. */
   String name();
 
   /** A one-line human description with the details. */

@@ -63,7 +63,7 @@ public record PoolSettings(
     }
   }
 
-  /** A pool of {@code count} slots {@code w-0 … w-(count-1)} with the spec's defaults. */
+  /** A pool of {@code count} slots {@code w-0 … w-(count-1)} with Shepherd's defaults. */
   public static PoolSettings defaults(String name, int count) {
     List<SlotSpec> slots =
         java.util.stream.IntStream.range(0, count).mapToObj(i -> new SlotSpec("w-" + i, 1)).toList();

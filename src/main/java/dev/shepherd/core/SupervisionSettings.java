@@ -32,7 +32,7 @@ public record SupervisionSettings(
     }
   }
 
-  /** The defaults of the spec: PERMANENT, ONE_FOR_ONE, 5 restarts in 10 s, retire, no backoff. */
+  /** Shepherd's defaults: PERMANENT, ONE_FOR_ONE, 5 restarts in 10 s, retire, no backoff. */
   public static SupervisionSettings defaults() {
     return new SupervisionSettings(
         RestartPolicy.PERMANENT, Strategy.ONE_FOR_ONE, 5, 10_000, BudgetReaction.RETIRE_WORKER,

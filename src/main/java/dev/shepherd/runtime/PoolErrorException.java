@@ -4,7 +4,7 @@ import dev.shepherd.core.PoolError;
 
 /**
  * A request the pool refused with a state-machine error (409 on the wire), e.g. a rebalance to a
- * retired worker. {@link #name()} is the spec's error name.
+ * retired worker. {@link #name()} is the protocol's error name.
  */
 public final class PoolErrorException extends RuntimeException {
   private static final long serialVersionUID = 1L;

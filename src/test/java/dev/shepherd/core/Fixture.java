@@ -40,12 +40,12 @@ final class Fixture {
     this.startEffects = pool.start();
   }
 
-  /** A pool of {@code slots} slots {@code w-0 …} with the spec's defaults, to adjust. */
+  /** A pool of {@code slots} slots {@code w-0 …} with Shepherd's defaults, to adjust. */
   static Builder pool(int slots) {
     return new Builder(slots);
   }
 
-  /** A pool of exactly these slots, otherwise with the spec's defaults. */
+  /** A pool of exactly these slots, otherwise with Shepherd's defaults. */
   static Builder pool(SlotSpec... specs) {
     return new Builder(1).slots(specs);
   }

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import java.util.Objects;
 
 /**
- * Applies events to a real {@link Pool} and checks, after every step, the properties the spec
+ * Applies events to a real {@link Pool} and checks, after every step, the properties the rules
  * states, each failure starting with the rule it broke:
  *
  * <ul>

@@ -5,8 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A deliberately simple model of the pool for differential testing: the seed's linear-scan pool
- * ({@code pool.rs}) and supervisor ({@code supervisor.rs}) with the spec's extensions (capacity,
+ * A deliberately simple model of the pool for differential testing: the original design's
+ * linear-scan pool and supervisor, with Shepherd's extensions (capacity,
  * RETRY with attempts, timeouts, backoff, cancel, graceful stop, remote workers), on plain lists
  * and nothing else: slots in slot order, one list of jobs in backlog order, a list of bindings, a
  * list of restart timestamps. Every lookup is a scan; nothing is indexed, cached or counted.
@@ -20,7 +20,7 @@ import java.util.List;
  * same order, the same errors) and the same {@link PoolSnapshot}.
  *
  * <p>It is longer than a test class should be because it is one state machine written out in one
- * place, in the order of the spec's sections; split, its parts would share mutable state, which
+ * place, in the order of the rules (P, S, C); split, its parts would share mutable state, which
  * is what the model exists to avoid.
  */
 final class ReferencePool {
