@@ -18,17 +18,35 @@ final class SlotFlow {
 
   // ---- creation ------------------------------------------------------------------------------
 
-  PoolError created(PoolEvent.WorkerCreated e) {
-    Slot slot = d.slotsById.get(e.worker());
+  /**
+   * The first steps every fact about an incarnation shares: an unknown slot is refused; a fact
+   * about a departed remote worker (C4), or one reaching a stopped pool when {@code
+   * ignoreWhenStopped}, is ignored and counted; a fact about another incarnation is refused as
+   * stale. {@link Fact#slot()} is null unless the fact applies.
+   */
+  private Fact fact(String worker, int incarnation, boolean ignoreWhenStopped) {
+    Slot slot = d.slotsById.get(worker);
     if (slot == null) {
-      return new PoolError.UnknownWorker(e.worker());
+      return new Fact(null, new PoolError.UnknownWorker(worker));
     }
-    if (slot.departed) {
+    if (slot.departed || (ignoreWhenStopped && d.state == PoolState.STOPPED)) {
       d.ignoredFacts++;
-      return null;
+      return new Fact(null, null);
     }
-    if (slot.incarnation != e.incarnation()) {
-      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+    if (slot.incarnation != incarnation) {
+      return new Fact(null, new PoolError.StaleIncarnation(worker, slot.incarnation, incarnation));
+    }
+    return new Fact(slot, null);
+  }
+
+  /** The slot a fact applies to, or the refusal (null when the fact is ignored). */
+  private record Fact(Slot slot, PoolError refusal) {}
+
+  PoolError created(PoolEvent.WorkerCreated e) {
+    Fact fact = fact(e.worker(), e.incarnation(), false);
+    Slot slot = fact.slot();
+    if (slot == null) {
+      return fact.refusal();
     }
     if (d.state == PoolState.STOPPED) {
       d.out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
@@ -46,16 +64,10 @@ final class SlotFlow {
   }
 
   PoolError creationFailed(PoolEvent.CreationFailed e) {
-    Slot slot = d.slotsById.get(e.worker());
+    Fact fact = fact(e.worker(), e.incarnation(), true);
+    Slot slot = fact.slot();
     if (slot == null) {
-      return new PoolError.UnknownWorker(e.worker());
-    }
-    if (slot.departed || d.state == PoolState.STOPPED) {
-      d.ignoredFacts++;
-      return null;
-    }
-    if (slot.incarnation != e.incarnation()) {
-      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+      return fact.refusal();
     }
     if (slot.life != Slot.Life.INSTALLING) {
       return new PoolError.CreationResolvedWhileUnavailable(e.worker(), slot.phase());
@@ -68,16 +80,10 @@ final class SlotFlow {
   // ---- stops and supervision -----------------------------------------------------------------
 
   PoolError stopped(PoolEvent.WorkerStopped e) {
-    Slot slot = d.slotsById.get(e.worker());
+    Fact fact = fact(e.worker(), e.incarnation(), true);
+    Slot slot = fact.slot();
     if (slot == null) {
-      return new PoolError.UnknownWorker(e.worker());
-    }
-    if (slot.departed || d.state == PoolState.STOPPED) {
-      d.ignoredFacts++;
-      return null;
-    }
-    if (slot.incarnation != e.incarnation()) {
-      return new PoolError.StaleIncarnation(e.worker(), slot.incarnation, e.incarnation());
+      return fact.refusal();
     }
     if (slot.life != Slot.Life.RUNNING) {
       return new PoolError.WorkerStoppedWhileUnavailable(e.worker(), slot.phase());
