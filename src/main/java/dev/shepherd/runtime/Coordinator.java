@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+  /** How long a stopped pool waits for its incarnations to undeploy. */
+  static final long UNDEPLOY_GRACE_MS = 5_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -135,6 +137,14 @@ public final class Coordinator {
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
     Future.join(undeploys).onComplete(ar -> stopped.tryComplete());
+    // An incarnation whose thread is blocked (a WORKER stuck in a job) cannot run its stop; the
+    // pool has answered everything by now, so it does not wait for such a one forever.
+    vertx.setTimer(UNDEPLOY_GRACE_MS, id -> {
+      if (stopped.tryComplete()) {
+        LOG.warn("pool {}: stopped; some incarnations did not undeploy within {} ms (a worker"
+            + " thread is blocked in a job)", name(), UNDEPLOY_GRACE_MS);
+      }
+    });
   }
 
   public PoolState state() {
