@@ -2,7 +2,6 @@ package dev.shepherd.web;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -87,9 +86,17 @@ class LiveViewBrowserTest {
     return driver.findElement(By.cssSelector("#tiles li[data-slot='" + slot + "']"));
   }
 
+  /** The event log's lines, read in one script so a re-render cannot leave a stale element. */
+  @SuppressWarnings("unchecked")
   private List<String> logLines() {
-    return driver.findElements(By.cssSelector("#log li")).stream().map(WebElement::getText)
-        .toList();
+    return (List<String>) js("return Array.from(document.querySelectorAll('#log li'))"
+        + ".map(li => li.innerText);");
+  }
+
+  /** Waiting that tolerates the page re-rendering an element between finding and reading it. */
+  private static org.awaitility.core.ConditionFactory await() {
+    return org.awaitility.Awaitility.await()
+        .ignoreException(org.openqa.selenium.StaleElementReferenceException.class);
   }
 
   private Object js(String script, Object... args) {
@@ -132,13 +139,15 @@ class LiveViewBrowserTest {
   void page_loads_with_one_tile_per_slot_and_phase_text_on_each() {
     open("jobs");
     await().atMost(10, SECONDS).until(() -> tiles().size() == 4);
-    assertThat(tiles()).extracting(t -> t.getAttribute("data-slot"))
-        .containsExactly("w-0", "w-1", "w-2", "w-3");
-    for (WebElement t : tiles()) {
-      assertThat(t.findElement(By.className("phase")).getText()).isEqualTo("IDLE");
-      assertThat(t.getText()).contains("incarnation", "restarts");
-    }
-    assertThat(driver.findElement(By.id("backlog-text")).getText()).matches("\\d+ / 1000");
+    await().atMost(5, SECONDS).untilAsserted(() -> {
+      assertThat(tiles()).extracting(t -> t.getAttribute("data-slot"))
+          .containsExactly("w-0", "w-1", "w-2", "w-3");
+      for (WebElement t : tiles()) {
+        assertThat(t.findElement(By.className("phase")).getText()).isEqualTo("IDLE");
+        assertThat(t.getText()).contains("incarnation", "restarts");
+      }
+      assertThat(driver.findElement(By.id("backlog-text")).getText()).matches("\\d+ / 1000");
+    });
     List<String> pools = new Select(driver.findElement(By.id("pool"))).getOptions().stream()
         .map(WebElement::getText).toList();
     assertThat(pools).containsExactly("broken", "fragile", "jobs");
@@ -185,9 +194,11 @@ class LiveViewBrowserTest {
       }
       return false;
     });
-    WebElement t = tile(crashed[0]);
-    assertThat(t.getText()).contains("last exit: CRASH");
-    assertThat(Integer.parseInt(t.getAttribute("data-incarnation"))).isGreaterThan(1);
+    await().atMost(5, SECONDS).untilAsserted(() -> {
+      WebElement t = tile(crashed[0]);
+      assertThat(t.getText()).contains("last exit: CRASH");
+      assertThat(Integer.parseInt(t.getAttribute("data-incarnation"))).isGreaterThan(1);
+    });
     Map<String, Object> seen = seen(crashed[0]);
     assertThat(((List<?>) seen.get("phases")).stream().map(String::valueOf).toList())
         .as("phases the tile showed")
@@ -204,9 +215,11 @@ class LiveViewBrowserTest {
     awaitLive("broken");
     await().atMost(10, SECONDS).until(() -> tiles().size() == 2 && tiles().stream().allMatch(t ->
         "RETIRED".equals(t.getAttribute("data-phase"))));
-    for (WebElement t : tiles()) {
-      assertThat(t.getText()).contains("RETIRED", "reason: CREATION_REJECTED");
-    }
+    await().atMost(5, SECONDS).untilAsserted(() -> {
+      for (WebElement t : tiles()) {
+        assertThat(t.getText()).contains("RETIRED", "reason: CREATION_REJECTED");
+      }
+    });
     assertThat(driver.getCurrentUrl()).endsWith("#pool=broken");
 
     new Select(driver.findElement(By.id("pool"))).selectByVisibleText("fragile");
