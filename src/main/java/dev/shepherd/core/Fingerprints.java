@@ -17,7 +17,7 @@ final class Fingerprints {
   static String of(PoolData d) {
     StringBuilder out = new StringBuilder(512);
     out.append("state=").append(d.state).append(" nextToken=").append(d.nextToken)
-        .append(" generatedIds=").append(d.generatedIds).append(" notRetired=").append(d.notRetired)
+        .append(" generatedIds=").append(d.jobs.generatedSoFar()).append(" notRetired=").append(d.notRetired)
         .append(" runningJobs=").append(d.runningJobs).append(" drainDeadline=").append(d.drainDeadline)
         .append("\ncounters=").append(d.accepted).append(',').append(d.rejected).append(',')
         .append(d.completed).append(',').append(d.failed).append(',').append(d.interrupted).append(',')
@@ -45,7 +45,9 @@ final class Fingerprints {
       }
       out.append(']');
     }
-    for (Map.Entry<String, Job> entry : new TreeMap<>(d.jobs).entrySet()) {
+    TreeMap<String, Job> jobs = new TreeMap<>();
+    d.jobs.values().forEach(job -> jobs.put(job.id, job));
+    for (Map.Entry<String, Job> entry : jobs.entrySet()) {
       out.append("\njob ").append(entry.getKey()).append(" -> ");
       appendJob(out, entry.getValue());
     }

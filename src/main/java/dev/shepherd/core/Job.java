@@ -19,6 +19,8 @@ final class Job {
   }
 
   final String id;
+  /** The {@code N} of a generated id {@code job-N}, or 0 for a caller-chosen one. */
+  final long generated;
   final Object payload;
   final Object replyTo;
   final String key;
@@ -38,8 +40,10 @@ final class Job {
   long token;
   long deadline;
 
-  Job(String id, Object payload, Object replyTo, String key, long timeoutMs, Slot target) {
+  Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
+      Slot target) {
     this.id = id;
+    this.generated = generated;
     this.payload = payload;
     this.replyTo = replyTo;
     this.key = key;

@@ -14,14 +14,15 @@ final class JobFlow {
   }
 
   PoolError submit(PoolEvent.Submit e) {
-    String id = e.job() != null ? e.job() : generateId();
+    long generated = e.job() != null ? 0 : d.jobs.nextGenerated();
+    String id = e.job() != null ? e.job() : JobTable.PREFIX + generated;
     if (d.state != PoolState.RUNNING) {
       return reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + d.state);
     }
     if (d.notRetired == 0) {
       return reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
     }
-    if (d.jobs.containsKey(id)) {
+    if (d.jobs.contains(id)) {
       return reject(e, id, RejectionReason.DUPLICATE_JOB,
           "job '" + id + "' is already accepted and not yet answered");
     }
@@ -51,8 +52,8 @@ final class JobFlow {
       return reject(e, id, RejectionReason.BACKLOG_FULL,
           "every worker is busy and the backlog holds " + d.backlog.length() + " jobs");
     }
-    Job job = new Job(id, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), target);
-    d.jobs.put(id, job);
+    Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), target);
+    d.jobs.add(job);
     if (unseen) {
       d.bindings.put(e.key(), target);
     }
@@ -76,13 +77,6 @@ final class JobFlow {
     return null;
   }
 
-  private String generateId() {
-    String id;
-    do {
-      id = "job-" + (++d.generatedIds);
-    } while (d.jobs.containsKey(id));
-    return id;
-  }
 
   PoolError complete(PoolEvent.Completed e) {
     Slot slot = d.slotsById.get(e.worker());

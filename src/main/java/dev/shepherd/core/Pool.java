@@ -115,7 +115,7 @@ public final class Pool {
 
   /** Whether {@code job} is accepted and not yet answered. */
   public boolean holds(String job) {
-    return d.jobs.containsKey(job);
+    return d.jobs.contains(job);
   }
 
   /** The slot {@code key} is bound to, or null. */

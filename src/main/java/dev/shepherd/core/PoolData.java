@@ -22,7 +22,7 @@ final class PoolData implements SlotView {
   final List<Slot> slots = new ArrayList<>();
   final Map<String, Slot> slotsById = new HashMap<>();
   /** Accepted jobs not yet answered terminally, by id (P15, P17). */
-  final Map<String, Job> jobs = new HashMap<>();
+  final JobTable jobs = new JobTable();
   final Map<String, Slot> bindings = new HashMap<>();
   final Backlog backlog = new Backlog();
   final Supervisor supervisor;
@@ -31,7 +31,6 @@ final class PoolData implements SlotView {
 
   PoolState state = PoolState.RUNNING;
   long nextToken;
-  long generatedIds;
   int notRetired;
   /** Live assignments over all slots, cancelled-running ones included. */
   int runningJobs;
@@ -77,7 +76,7 @@ final class PoolData implements SlotView {
   /** Ends a job with a terminal outcome: it leaves the id table and is never answered again. */
   void finish(Job job, Outcome outcome) {
     job.place = Job.Place.DONE;
-    jobs.remove(job.id, job);
+    jobs.remove(job);
     if (outcome instanceof Outcome.Completed) {
       completed++;
     } else if (outcome instanceof Outcome.Failed) {
