@@ -48,7 +48,7 @@ final class JobTable {
     long number;
     do {
       number = nextNumber++;
-    } while (named.containsKey(PREFIX + number));
+    } while (!named.isEmpty() && named.containsKey(PREFIX + number));
     return number;
   }
 
