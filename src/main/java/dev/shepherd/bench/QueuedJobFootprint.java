@@ -13,7 +13,8 @@ import java.util.List;
  * busy, then a million unkeyed submits with one shared payload and replyTo. Used heap is measured
  * after forced collections before and after the fill, over several rounds, twice: with the job id
  * strings allocated before the first measurement (the pool's own bytes per job) and with the ids
- * allocated during the fill (what a caller's short ids add).
+ * allocated during the fill (what a caller's short ids add); and once with ids the pool generates
+ * ({@code job-N}, the common case for submitters that do not name their jobs).
  *
  * <pre>
  * mvn -B -o -q -DskipTests package
@@ -33,18 +34,23 @@ public final class QueuedJobFootprint {
     System.out.printf("queued jobs per round: %,d; rounds: %d; %s%n", jobs, rounds,
         System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     for (int round = 1; round <= rounds; round++) {
-      double own = measure(memory, jobs, true);
-      double withIds = measure(memory, jobs, false);
-      System.out.printf("round %d: %.1f bytes/queued job held by the pool (ids excluded), "
-          + "%.1f bytes with its short id strings%n", round, own, withIds);
+      double own = measure(memory, jobs, Ids.BEFORE);
+      double withIds = measure(memory, jobs, Ids.DURING);
+      double generated = measure(memory, jobs, Ids.GENERATED);
+      System.out.printf("round %d: %.1f bytes/queued job held by the pool (caller's ids excluded),"
+          + " %.1f with its short id strings, %.1f with generated ids%n", round, own, withIds,
+          generated);
     }
   }
 
+  /** Where job ids come from. */
+  private enum Ids { BEFORE, DURING, GENERATED }
+
   /** Bytes per queued job; the ids are allocated before the first measurement if asked. */
-  private static double measure(MemoryMXBean memory, int jobs, boolean idsBefore) {
-    String[] ids = idsBefore ? ids(jobs) : null;
+  private static double measure(MemoryMXBean memory, int jobs, Ids source) {
+    String[] ids = source == Ids.BEFORE ? ids(jobs) : null;
     long before = usedAfterGc(memory);
-    Pool pool = fill(jobs, ids);
+    Pool pool = fill(jobs, ids, source == Ids.GENERATED);
     long after = usedAfterGc(memory);
     // Keep both alive across the second measurement.
     if (pool.backlogLength() != jobs || (ids != null && ids.length != jobs)) {
@@ -62,7 +68,7 @@ public final class QueuedJobFootprint {
   }
 
   /** One busy slot and {@code jobs} queued jobs; ids from {@code ids}, or made on the fly. */
-  private static Pool fill(int jobs, String[] ids) {
+  private static Pool fill(int jobs, String[] ids, boolean generated) {
     PoolSettings settings = PoolSettings.defaults("footprint", 1)
         .withSlots(List.of(new SlotSpec("w-0", 1)))
         .withBacklogCapacity(jobs)
@@ -72,7 +78,7 @@ public final class QueuedJobFootprint {
     pool.apply(new PoolEvent.WorkerCreated("w-0", 1, 0));
     pool.apply(new PoolEvent.Submit("-running", PAYLOAD, null, REPLY_TO, 0, 0));
     for (int i = 0; i < jobs; i++) {
-      String id = ids != null ? ids[i] : Integer.toString(i, 36);
+      String id = generated ? null : ids != null ? ids[i] : Integer.toString(i, 36);
       pool.apply(new PoolEvent.Submit(id, PAYLOAD, null, REPLY_TO, 0, 0));
     }
     if (pool.backlogLength() != jobs) {
