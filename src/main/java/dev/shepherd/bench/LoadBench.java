@@ -26,7 +26,7 @@ import org.HdrHistogram.Histogram;
  * one ratio line per job kind.
  *
  * <pre>java -cp target/shepherd.jar dev.shepherd.bench.LoadBench --workers 4 --inflight 256 \
- *   --jobs 200000   (or --quick)</pre>
+ *   --jobs 200000   (or --quick; --modes client to profile one mode)</pre>
  */
 public final class LoadBench {
   private static final String RAW = "bench.raw";
@@ -40,7 +40,10 @@ public final class LoadBench {
   private final Context driverContext;
   private PoolClient client;
 
-  private LoadBench(Vertx vertx, int workers, int inflight, int jobs) {
+  private final List<String> modes;
+
+  private LoadBench(Vertx vertx, int workers, int inflight, int jobs, List<String> modes) {
+    this.modes = modes;
     this.vertx = vertx;
     this.workers = workers;
     this.inflight = inflight;
@@ -52,19 +55,21 @@ public final class LoadBench {
     int workers = 4;
     int inflight = 256;
     int jobs = 200_000;
+    List<String> modes = List.of("raw", "bus", "client");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--workers" -> workers = Integer.parseInt(args[++i]);
         case "--inflight" -> inflight = Integer.parseInt(args[++i]);
         case "--jobs" -> jobs = Integer.parseInt(args[++i]);
         case "--quick" -> jobs = 20_000;
+        case "--modes" -> modes = List.of(args[++i].split(","));
         default -> throw new IllegalArgumentException("unknown option " + args[i]
             + " (use --workers N --inflight N --jobs N | --quick)");
       }
     }
     Vertx vertx = Vertx.vertx();
     try {
-      new LoadBench(vertx, workers, inflight, jobs).run();
+      new LoadBench(vertx, workers, inflight, jobs, modes).run();
     } finally {
       vertx.close().await();
     }
@@ -81,21 +86,21 @@ public final class LoadBench {
     for (Map.Entry<String, Long> kind : kinds.entrySet()) {
       JsonObject payload = new JsonObject().put("echo", "hello").put("spinNanos", kind.getValue());
       Map<String, Result> results = new LinkedHashMap<>();
-      for (String mode : List.of("raw", "bus", "client")) {
+      for (String mode : modes) {
         measure(mode, payload, Math.max(1000, jobs / 10), inflight);
         results.put(mode, new Result());
       }
       for (int round = 0; round < ROUNDS; round++) {
-        for (String mode : List.of("raw", "bus", "client")) {
+        for (String mode : modes) {
           results.get(mode).add(measure(mode, payload, jobs / ROUNDS, inflight));
         }
       }
       Map<String, Result> single = new LinkedHashMap<>();
-      for (String mode : List.of("raw", "bus")) {
+      for (String mode : modes.stream().filter(m -> !m.equals("client")).toList()) {
         single.put(mode, new Result());
       }
       for (int round = 0; round < ROUNDS; round++) {
-        for (String mode : List.of("raw", "bus")) {
+        for (String mode : modes.stream().filter(m -> !m.equals("client")).toList()) {
           single.get(mode).add(measure(mode, payload, Math.max(200, jobs / 100), 1));
         }
       }
@@ -105,12 +110,14 @@ public final class LoadBench {
       for (Map.Entry<String, Result> r : single.entrySet()) {
         System.out.println(r.getValue().line(kind.getKey(), r.getKey(), 1));
       }
-      double raw = results.get("raw").rate();
-      System.out.printf(Locale.ROOT, "%s: ratio bus/raw=%.2f client/raw=%.2f p50(1 in flight)"
-              + " bus/raw=%.2f%n", kind.getKey(), results.get("bus").rate() / raw,
-          results.get("client").rate() / raw,
-          (double) single.get("bus").latency.getValueAtPercentile(50)
-              / single.get("raw").latency.getValueAtPercentile(50));
+      if (results.keySet().containsAll(List.of("raw", "bus", "client"))) {
+        double raw = results.get("raw").rate();
+        System.out.printf(Locale.ROOT, "%s: ratio bus/raw=%.2f client/raw=%.2f p50(1 in flight)"
+                + " bus/raw=%.2f%n", kind.getKey(), results.get("bus").rate() / raw,
+            results.get("client").rate() / raw,
+            (double) single.get("bus").latency.getValueAtPercentile(50)
+                / single.get("raw").latency.getValueAtPercentile(50));
+      }
     }
   }
 

@@ -22,7 +22,8 @@ final class JobFlow {
     if (d.notRetired == 0) {
       return reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
     }
-    if (d.jobs.contains(id)) {
+    // A generated id is fresh by construction; only a caller's id can repeat one (P15).
+    if (generated == 0 && d.jobs.contains(id)) {
       return reject(e, id, RejectionReason.DUPLICATE_JOB,
           "job '" + id + "' is already accepted and not yet answered");
     }
@@ -87,8 +88,8 @@ final class JobFlow {
       d.ignoredFacts++;
       return null;
     }
-    Job job = slot.findRunning(e.assignment());
-    if (job == null) {
+    int at = slot.runningIndex(e.assignment());
+    if (at < 0) {
       if (slot.running.isEmpty()) {
         return new PoolError.CompletionForUnavailableWorker(e.worker(), slot.phase());
       }
@@ -96,7 +97,7 @@ final class JobFlow {
       slot.running.forEach(j -> expected.add(j.token));
       return new PoolError.StaleCompletion(e.worker(), expected, e.assignment());
     }
-    slot.running.remove(job);
+    Job job = slot.running.remove(at);
     d.runningJobs--;
     job.slot = null;
     d.refresh(slot);

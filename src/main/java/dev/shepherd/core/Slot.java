@@ -93,14 +93,14 @@ final class Slot {
     }
   }
 
-  Job findRunning(long token) {
+  /** The position in {@link #running} of the assignment {@code token}, or -1. */
+  int runningIndex(long token) {
     for (int i = 0; i < running.size(); i++) {
-      Job job = running.get(i);
-      if (job.token == token) {
-        return job;
+      if (running.get(i).token == token) {
+        return i;
       }
     }
-    return null;
+    return -1;
   }
 
   @Override

@@ -208,8 +208,14 @@ public final class Coordinator {
    * the terminal outcome, or the admission, on the caller's context.
    */
   public void submitLocal(Requests.Submit request, Promise<Outcome> promise, boolean admission) {
-    PromiseResponder responder =
-        new PromiseResponder(promise, admission, Vertx.currentContext(), outbox);
+    submitLocal(request, (io.vertx.core.Handler<Outcome>) promise::complete, admission);
+  }
+
+  /** Submits from any thread; {@code onAnswer} is called once, on the caller's context. */
+  public void submitLocal(Requests.Submit request, io.vertx.core.Handler<Outcome> onAnswer,
+      boolean admission) {
+    CallbackResponder responder =
+        new CallbackResponder(onAnswer, admission, Vertx.currentContext(), outbox);
     execute(() -> submit(request, responder));
   }
 

@@ -52,9 +52,31 @@ public final class PoolClient {
   }
 
   public Future<Object> submit(JobRequest request) {
-    return outcome(request).compose(outcome -> outcome instanceof Outcome.Completed completed
+    Coordinator local = LocalPools.find(vertx, pool);
+    if (local == null) {
+      return outcome(request).compose(PoolClient::result);
+    }
+    Requests.Submit submit;
+    try {
+      submit = validate(request);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    Promise<Object> result = Promise.promise();
+    local.submitLocal(submit, outcome -> {
+      if (outcome instanceof Outcome.Completed completed) {
+        result.complete(completed.result());
+      } else {
+        result.fail(JobException.of(outcome));
+      }
+    }, false);
+    return result.future();
+  }
+
+  private static Future<Object> result(Outcome outcome) {
+    return outcome instanceof Outcome.Completed completed
         ? Future.succeededFuture(completed.result())
-        : Future.failedFuture(JobException.of(outcome)));
+        : Future.failedFuture(JobException.of(outcome));
   }
 
   /** The job's terminal outcome as a value (a rejection is one too); fails only on bad input. */

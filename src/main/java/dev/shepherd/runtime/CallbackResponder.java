@@ -2,23 +2,23 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
 import io.vertx.core.Context;
-import io.vertx.core.Promise;
+import io.vertx.core.Handler;
 
 /**
- * Answers an in-JVM submitter by completing its promise on the submitter's own context (so its
- * callbacks run there), batched with the other answers of the coordinator's turn: with the
+ * Answers an in-JVM submitter by calling its handler on the submitter's own context (so its
+ * callbacks run there), batched with the other answers of the coordinator's turn: once, with the
  * terminal outcome, or, in admission mode, with the admission.
  */
-final class PromiseResponder implements Responder {
-  private final Promise<Outcome> promise;
+final class CallbackResponder implements Responder {
+  private final Handler<Outcome> handler;
   private final boolean admissionOnly;
   private final Context caller;
   private final Outbox outbox;
   private boolean answered;
 
-  PromiseResponder(Promise<Outcome> promise, boolean admissionOnly, Context caller,
+  CallbackResponder(Handler<Outcome> handler, boolean admissionOnly, Context caller,
       Outbox outbox) {
-    this.promise = promise;
+    this.handler = handler;
     this.admissionOnly = admissionOnly;
     this.caller = caller;
     this.outbox = outbox;
@@ -31,9 +31,9 @@ final class PromiseResponder implements Responder {
     }
     answered = true;
     if (caller == null) {
-      promise.complete(outcome);
+      handler.handle(outcome);
     } else {
-      outbox.send(caller, () -> promise.complete(outcome));
+      outbox.send(caller, () -> handler.handle(outcome));
     }
   }
 }
