@@ -50,8 +50,8 @@ public final class Coordinator {
     this.context = context;
     this.config = config;
     this.pool = Pool.create(config.settings());
-    this.inbox = new Inbox(context);
     this.outbox = new Outbox(context);
+    this.inbox = new Inbox(context, outbox::flush);
     for (String id : pool.slotIds()) {
       slots.put(id, new LocalSlot(id, this, config));
     }

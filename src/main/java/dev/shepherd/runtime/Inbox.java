@@ -16,8 +16,12 @@ final class Inbox {
   private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
-  Inbox(Context context) {
+  private final Runnable endOfTurn;
+
+  /** {@code endOfTurn} runs after each batch (the coordinator hands its outbox over). */
+  Inbox(Context context, Runnable endOfTurn) {
     this.context = context;
+    this.endOfTurn = endOfTurn;
   }
 
   /** From any thread. */
@@ -39,6 +43,7 @@ final class Inbox {
       }
       ran++;
     }
+    endOfTurn.run();
     scheduled.set(false);
     if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
       context.runOnContext(v -> drain());

@@ -37,8 +37,16 @@ final class Outbox {
     }
   }
 
-  private void flush() {
+  /**
+   * Hands everything queued over now. The inbox calls it at the end of each batch; for bus
+   * messages the task scheduled by {@link #send} runs after the messages already queued on the
+   * coordinator's event loop, so a burst of them is handed over together.
+   */
+  void flush() {
     scheduled = false;
+    if (pending.isEmpty()) {
+      return;
+    }
     for (Map.Entry<Context, ArrayList<Runnable>> entry : pending.entrySet()) {
       ArrayList<Runnable> tasks = entry.getValue();
       entry.getKey().runOnContext(v -> runAll(tasks));
