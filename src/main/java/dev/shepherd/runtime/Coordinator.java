@@ -153,15 +153,23 @@ public final class Coordinator {
 
   /** Called with a refused transition for a fact from a local slot: counted, never answered. */
   void refusedFact(PoolEvent event, PoolError error) {
-    if (error instanceof PoolError.StaleCompletion
-        || error instanceof PoolError.CompletionForUnavailableWorker) {
-      staleCompletions++;
+    if (countedAsStale(error)) {
       String worker = ((PoolEvent.Completed) event).worker();
       observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
       LOG.debug("pool {}: ignored completion: {}", name(), error.message());
     } else {
       LOG.debug("pool {}: ignored fact {}: {}", name(), event, error.message());
     }
+  }
+
+  /** A completion for an assignment the pool no longer holds: counted in the status. */
+  private boolean countedAsStale(PoolError error) {
+    boolean stale = error instanceof PoolError.StaleCompletion
+        || error instanceof PoolError.CompletionForUnavailableWorker;
+    if (stale) {
+      staleCompletions++;
+    }
+    return stale;
   }
 
   // ---- requests (coordinator context) ---------------------------------------------------------
@@ -177,10 +185,7 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         request.result(), request.error(), now()));
     if (t instanceof Transition.Refused refused) {
-      if (refused.error() instanceof PoolError.StaleCompletion
-          || refused.error() instanceof PoolError.CompletionForUnavailableWorker) {
-        staleCompletions++;
-      }
+      countedAsStale(refused.error());
       return refused.error();
     }
     return null;

@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -52,55 +53,48 @@ public final class PoolClient {
   }
 
   public Future<Object> submit(JobRequest request) {
-    Coordinator local = LocalPools.find(vertx, pool);
-    if (local == null) {
-      return outcome(request).compose(PoolClient::result);
-    }
-    Requests.Submit submit;
-    try {
-      submit = validate(request);
-    } catch (BadRequest e) {
-      return Future.failedFuture(e);
-    }
     Promise<Object> result = Promise.promise();
-    local.submitLocal(submit, outcome -> {
+    send(request, false, outcome -> {
       if (outcome instanceof Outcome.Completed completed) {
         result.complete(completed.result());
       } else {
         result.fail(JobException.of(outcome));
       }
-    }, false);
+    }, result::fail);
     return result.future();
-  }
-
-  private static Future<Object> result(Outcome outcome) {
-    return outcome instanceof Outcome.Completed completed
-        ? Future.succeededFuture(completed.result())
-        : Future.failedFuture(JobException.of(outcome));
   }
 
   /** The job's terminal outcome as a value (a rejection is one too); fails only on bad input. */
   public Future<Outcome> outcome(JobRequest request) {
-    return send(request, false);
+    Promise<Outcome> promise = Promise.promise();
+    send(request, false, promise::complete, promise::fail);
+    return promise.future();
   }
 
   /** Only the admission: {@code accepted} or {@code rejected}; the job runs on regardless. */
   public Future<Outcome> admit(JobRequest request) {
-    return send(request, true);
+    Promise<Outcome> promise = Promise.promise();
+    send(request, true, promise::complete, promise::fail);
+    return promise.future();
   }
 
-  private Future<Outcome> send(JobRequest request, boolean admission) {
+  /**
+   * Submits once: in this JVM straight to the coordinator, which calls {@code onAnswer} on the
+   * caller's context; elsewhere over the bus. Bad input and bus failures go to {@code onFailure}.
+   */
+  private void send(JobRequest request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure) {
     Requests.Submit submit;
     try {
       submit = validate(request);
     } catch (BadRequest e) {
-      return Future.failedFuture(e);
+      onFailure.handle(e);
+      return;
     }
     Coordinator local = LocalPools.find(vertx, pool);
     if (local != null) {
-      Promise<Outcome> promise = Promise.promise();
-      local.submitLocal(submit, promise, admission);
-      return promise.future();
+      local.submitLocal(submit, onAnswer, admission);
+      return;
     }
     JsonObject body = new JsonObject().put("payload", JsonValues.toJson(request.payload()));
     if (request.job() != null) {
@@ -115,10 +109,11 @@ public final class PoolClient {
     if (admission) {
       body.put("replyTo", addresses.prefix() + ".discard");
     }
-    return vertx.eventBus().<JsonObject>request(addresses.submit(), body,
+    vertx.eventBus().<JsonObject>request(addresses.submit(), body,
             new DeliveryOptions().setSendTimeout(requestTimeoutMs))
         .recover(PoolClient::mapFailure)
-        .map(reply -> OutcomeJson.decode(reply.body()));
+        .onSuccess(reply -> onAnswer.handle(OutcomeJson.decode(reply.body())))
+        .onFailure(onFailure);
   }
 
   public Future<Boolean> cancel(String job) {
