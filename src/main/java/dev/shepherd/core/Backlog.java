@@ -18,12 +18,19 @@ final class Backlog {
   private final ArrayDeque<Job> untargeted = new ArrayDeque<>();
   private int untargetedLive;
   private int length;
+  /** Payload bytes of the live queued jobs. */
+  private long bytes;
   private long nextBack;
   private long nextFront = -1;
 
   /** Live queued jobs. */
   int length() {
     return length;
+  }
+
+  /** Payload bytes of the live queued jobs. */
+  long bytes() {
+    return bytes;
   }
 
   boolean hasUntargeted() {
@@ -42,6 +49,7 @@ final class Backlog {
       job.target.targetedLive++;
     }
     length++;
+    bytes += job.bytes;
   }
 
   /** Puts interrupted jobs back at the front, keeping their given order (P9). */
@@ -58,6 +66,7 @@ final class Backlog {
         job.target.targetedLive++;
       }
       length++;
+      bytes += job.bytes;
     }
   }
 
@@ -77,6 +86,7 @@ final class Backlog {
       slot.targetedLive--;
     }
     length--;
+    bytes -= job.bytes;
     return job;
   }
 
@@ -89,6 +99,7 @@ final class Backlog {
       job.target.targetedLive--;
     }
     length--;
+    bytes -= job.bytes;
   }
 
   /** Removes every live job targeted at {@code slot}, in order. */
@@ -97,6 +108,7 @@ final class Backlog {
     while ((job = slot.targeted.pollFirst()) != null) {
       if (job.live()) {
         length--;
+        bytes -= job.bytes;
         sink.accept(job);
       }
     }
@@ -124,6 +136,7 @@ final class Backlog {
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
     length = 0;
+    bytes = 0;
     all.forEach(sink);
   }
 
@@ -149,7 +162,7 @@ final class Backlog {
   /** The backlog's own state, tombstones included, for {@link Fingerprints}. */
   String fingerprint() {
     StringBuilder out = new StringBuilder();
-    out.append("length=").append(length).append(" untargetedLive=").append(untargetedLive)
+    out.append("length=").append(length).append(" bytes=").append(bytes).append(" untargetedLive=").append(untargetedLive)
         .append(" nextBack=").append(nextBack).append(" nextFront=").append(nextFront)
         .append(" untargeted=[");
     for (Job job : untargeted) {

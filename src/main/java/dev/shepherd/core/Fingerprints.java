@@ -51,9 +51,12 @@ final class Fingerprints {
       out.append("\njob ").append(entry.getKey()).append(" -> ");
       appendJob(out, entry.getValue());
     }
-    for (Map.Entry<String, Slot> entry : new TreeMap<>(d.bindings).entrySet()) {
-      out.append("\nbinding ").append(entry.getKey()).append(" -> ").append(entry.getValue().id);
+    for (Map.Entry<String, Bindings.Binding> entry : d.bindings.sorted().entrySet()) {
+      Bindings.Binding b = entry.getValue();
+      out.append("\nbinding ").append(entry.getKey()).append(" -> ").append(b.slot.id)
+          .append(" jobs=").append(b.jobs).append(" rebalanced=").append(b.rebalanced);
     }
+    out.append("\nidle ").append(d.bindings.idleOrder());
     return out.toString();
   }
 

@@ -25,6 +25,8 @@ final class Job {
   final Object replyTo;
   final String key;
   final long timeoutMs;
+  /** What the payload costs while queued (counted against the backlog's byte budget). */
+  final long bytes;
   /** The slot the job must run on (affinity), or null for any slot. */
   final Slot target;
 
@@ -41,13 +43,14 @@ final class Job {
   long deadline;
 
   Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
-      Slot target) {
+      long bytes, Slot target) {
     this.id = id;
     this.generated = generated;
     this.payload = payload;
     this.replyTo = replyTo;
     this.key = key;
     this.timeoutMs = timeoutMs;
+    this.bytes = bytes;
     this.target = target;
   }
 

@@ -28,13 +28,11 @@ final class JobFlow {
           "job '" + id + "' is already accepted and not yet answered");
     }
     Slot target = null;
-    boolean unseen = false;
     if (e.key() != null) {
-      target = d.bindings.get(e.key());
+      target = d.bindings.slotOf(e.key());
       if (target == null) {
         String chosen = d.settings.selector().select(e.key(), d);
         target = chosen == null ? null : d.slotsById.get(chosen);
-        unseen = true;
         if (target == null) {
           return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
               "the selector chose no known worker for key '" + e.key() + "'");
@@ -44,19 +42,22 @@ final class JobFlow {
         return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
       }
-      if (!target.hasFreeCapacity() && backlogFull()) {
+      String full = target.hasFreeCapacity() ? null : noRoom(e.bytes());
+      if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
-            "worker '" + target.id + "' is busy and the backlog holds "
-                + d.backlog.length() + " jobs");
+            "worker '" + target.id + "' is busy and " + full);
       }
-    } else if (d.free.isEmpty() && backlogFull()) {
-      return reject(e, id, RejectionReason.BACKLOG_FULL,
-          "every worker is busy and the backlog holds " + d.backlog.length() + " jobs");
+    } else {
+      String full = d.free.isEmpty() ? noRoom(e.bytes()) : null;
+      if (full != null) {
+        return reject(e, id, RejectionReason.BACKLOG_FULL, "every worker is busy and " + full);
+      }
     }
-    Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), target);
+    Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(),
+        e.bytes(), target);
     d.jobs.add(job);
-    if (unseen) {
-      d.bindings.put(e.key(), target);
+    if (e.key() != null) {
+      d.bindings.jobAccepted(e.key(), target);
     }
     d.backlog.append(job);
     if (target != null) {
@@ -68,8 +69,21 @@ final class JobFlow {
     return null;
   }
 
-  private boolean backlogFull() {
-    return d.backlog.length() >= d.settings.backlogCapacity();
+  /**
+   * Why a job of {@code bytes} cannot wait in the backlog (P3): it holds {@code backlogCapacity}
+   * jobs, or the job's payload would take the queued bytes past {@code backlogMaxBytes}; null
+   * when there is room.
+   */
+  private String noRoom(long bytes) {
+    if (d.backlog.length() >= d.settings.backlogCapacity()) {
+      return "the backlog holds " + d.backlog.length() + " jobs";
+    }
+    long limit = d.settings.backlogMaxBytes();
+    if (bytes > limit - d.backlog.bytes()) {
+      return "the backlog holds " + d.backlog.bytes() + " payload bytes of " + limit
+          + " (this payload: " + bytes + ")";
+    }
+    return null;
   }
 
   private PoolError reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
@@ -103,6 +117,7 @@ final class JobFlow {
     d.refresh(slot);
     if (job.place == Job.Place.CANCELLED_RUNNING) {
       job.place = Job.Place.DONE;
+      d.released(job);
     } else if (e.error() == null) {
       d.finish(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts));
     } else {
@@ -140,7 +155,7 @@ final class JobFlow {
     if (slot.retired()) {
       return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
     }
-    d.bindings.put(e.key(), slot);
+    d.bindings.rebalance(e.key(), slot);
     return null;
   }
 }

@@ -120,7 +120,7 @@ public final class Pool {
 
   /** The slot {@code key} is bound to, or null. */
   public String binding(String key) {
-    Slot slot = d.bindings.get(key);
+    Slot slot = d.bindings.slotOf(key);
     return slot == null ? null : slot.id;
   }
 

@@ -23,7 +23,7 @@ final class PoolData implements SlotView {
   final Map<String, Slot> slotsById = new HashMap<>();
   /** Accepted jobs not yet answered terminally, by id (P15, P17). */
   final JobTable jobs = new JobTable();
-  final Map<String, Slot> bindings = new HashMap<>();
+  final Bindings bindings;
   final Backlog backlog = new Backlog();
   final Supervisor supervisor;
   final BitSet free = new BitSet();
@@ -53,6 +53,7 @@ final class PoolData implements SlotView {
   PoolData(PoolSettings settings) {
     this.settings = settings;
     this.supervisor = new Supervisor(settings.supervision());
+    this.bindings = new Bindings(settings.limits());
     this.nextToken = (settings.term() << PoolSettings.TERM_SHIFT) + 1;
     for (SlotSpec spec : settings.slots()) {
       addSlot(spec.id(), spec.maxConcurrency() == null ? Slot.UNKNOWN_CAPACITY : spec.maxConcurrency());
@@ -77,6 +78,9 @@ final class PoolData implements SlotView {
   void finish(Job job, Outcome outcome) {
     job.place = Job.Place.DONE;
     jobs.remove(job);
+    if (job.slot == null) {
+      released(job);
+    }
     if (outcome instanceof Outcome.Completed) {
       completed++;
     } else if (outcome instanceof Outcome.Failed) {
@@ -89,6 +93,16 @@ final class PoolData implements SlotView {
       throw new AssertionError("not a terminal outcome: " + outcome);
     }
     respond(job.replyTo, outcome);
+  }
+
+  /**
+   * A job left the pool: answered and off any slot (a job cancelled while running leaves when its
+   * assignment ends). Its key's binding may become idle.
+   */
+  void released(Job job) {
+    if (job.key != null) {
+      bindings.jobReleased(job.key);
+    }
   }
 
   void interrupt(Job job, Interruption why) {
@@ -170,6 +184,7 @@ final class PoolData implements SlotView {
       job.slot = null;
       if (job.place == Job.Place.CANCELLED_RUNNING) {
         job.place = Job.Place.DONE;
+        released(job);
       } else {
         job.interruption = why;
         into.add(job);
@@ -265,6 +280,6 @@ final class PoolData implements SlotView {
 
   @Override
   public long bindings() {
-    return bindings.size();
+    return bindings.made();
   }
 }

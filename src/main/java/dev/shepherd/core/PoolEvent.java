@@ -15,14 +15,24 @@ public sealed interface PoolEvent {
   /**
    * A job to run. {@code job} may be null (an id is generated), {@code key} null (no affinity),
    * {@code timeoutMs} 0 (the pool's default). {@code replyTo} is opaque to the core: it comes back
-   * on every {@link Effect.Respond} for this job.
+   * on every {@link Effect.Respond} for this job. {@code bytes} is what the payload costs while
+   * queued, as the runtime measures it; it counts against {@link PoolSettings#backlogMaxBytes()}.
    */
-  record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs, long now)
-      implements PoolEvent {
+  record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
+      long bytes, long now) implements PoolEvent {
     public Submit {
       if (timeoutMs < 0) {
         throw new IllegalArgumentException("timeoutMs must not be negative: " + timeoutMs);
       }
+      if (bytes < 0) {
+        throw new IllegalArgumentException("bytes must not be negative: " + bytes);
+      }
+    }
+
+    /** A submit whose payload costs nothing against the byte budget. */
+    public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
+        long now) {
+      this(job, payload, key, replyTo, timeoutMs, 0, now);
     }
   }
 

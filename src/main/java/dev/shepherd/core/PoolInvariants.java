@@ -22,6 +22,53 @@ public final class PoolInvariants {
     workConserving(d);
     noQueuedJobTargetsARetiredSlot(queued);
     stoppedOrIrrecoverablePoolsQueueNothing(d, queued);
+    backlogBytesAddUp(d, queued);
+    bindingsCountTheirJobs(d, queued);
+  }
+
+  /** The backlog's byte count is the sum of its live jobs' payload bytes. */
+  static void backlogBytesAddUp(PoolData d, List<Job> queued) {
+    long sum = 0;
+    for (Job job : queued) {
+      sum += job.bytes;
+    }
+    long counted = sum;
+    require(counted == d.backlog.bytes(), "backlog bytes add up",
+        () -> "queued jobs hold " + counted + " bytes, backlog counts " + d.backlog.bytes());
+  }
+
+  /**
+   * Every key of a held job (queued, running, or cancelled and still running) is bound, and each
+   * binding counts exactly its key's held jobs; only bindings without jobs are idle.
+   */
+  static void bindingsCountTheirJobs(PoolData d, List<Job> queued) {
+    Map<String, Integer> held = new java.util.HashMap<>();
+    for (Job job : queued) {
+      if (job.key != null) {
+        held.merge(job.key, 1, Integer::sum);
+      }
+    }
+    for (Slot slot : d.slots) {
+      for (Job job : slot.running) {
+        if (job.key != null) {
+          held.merge(job.key, 1, Integer::sum);
+        }
+      }
+    }
+    for (Map.Entry<String, Integer> entry : held.entrySet()) {
+      int counted = d.bindings.jobsOf(entry.getKey());
+      require(counted == entry.getValue(), "bindings count their jobs",
+          () -> "key " + entry.getKey() + " has " + entry.getValue() + " held jobs, binding counts "
+              + counted);
+    }
+    for (Map.Entry<String, Bindings.Binding> entry : d.bindings.sorted().entrySet()) {
+      Bindings.Binding b = entry.getValue();
+      require(b.jobs == held.getOrDefault(entry.getKey(), 0), "bindings count their jobs",
+          () -> "binding " + entry.getKey() + " counts " + b.jobs + " jobs");
+      require((b.jobs == 0) == (b.list != null), "bindings count their jobs",
+          () -> "binding " + entry.getKey() + " with " + b.jobs + " jobs is "
+              + (b.list == null ? "not " : "") + "idle");
+    }
   }
 
   /** C5: each slot's in-flight count is the number of live assignments it holds. */

@@ -13,6 +13,7 @@ import java.util.Set;
  * @param jobTimeoutMs default job timeout (P14); 0 means none
  * @param maxAttempts dispatches a RETRY job may have before ATTEMPTS_EXHAUSTED (P13); 0 unlimited
  * @param term the coordinator's term, carried in the high bits of assignment tokens (HA fencing)
+ * @param limits bytes of queued payloads and idle key bindings the pool may hold
  */
 public record PoolSettings(
     String name,
@@ -24,7 +25,8 @@ public record PoolSettings(
     SupervisionSettings supervision,
     AffinitySelector selector,
     long drainTimeoutMs,
-    long term) {
+    long term,
+    PoolLimits limits) {
 
   /** Bits of an assignment token below the term. */
   public static final int TERM_SHIFT = 40;
@@ -61,6 +63,20 @@ public record PoolSettings(
     if (term < 0 || term >= (1L << (63 - TERM_SHIFT))) {
       throw new ConfigException("term", term, "must be between 0 and 2^23 - 1");
     }
+    Objects.requireNonNull(limits, "limits");
+  }
+
+  /** Settings with the default {@link PoolLimits}. */
+  public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
+      InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
+      SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term) {
+    this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
+        selector, drainTimeoutMs, term, PoolLimits.DEFAULT);
+  }
+
+  /** The byte budget of queued payloads ({@link PoolLimits#backlogMaxBytes()}). */
+  public long backlogMaxBytes() {
+    return limits.backlogMaxBytes();
   }
 
   /** A pool of {@code count} slots {@code w-0 … w-(count-1)} with Shepherd's defaults. */
@@ -74,41 +90,46 @@ public record PoolSettings(
 
   public PoolSettings withSlots(List<SlotSpec> newSlots) {
     return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withBacklogCapacity(int capacity) {
     return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term);
+        supervision, selector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
     return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term);
+        supervision, selector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withJobTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
-        supervision, selector, drainTimeoutMs, term);
+        supervision, selector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withSupervision(SupervisionSettings settings) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, settings, selector, drainTimeoutMs, term);
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withSelector(AffinitySelector newSelector) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term);
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits);
   }
 
   public PoolSettings withDrainTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, timeoutMs, term);
+        jobTimeoutMs, supervision, selector, timeoutMs, term, limits);
+  }
+
+  public PoolSettings withLimits(PoolLimits newLimits) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits);
   }
 
   public PoolSettings withTerm(long newTerm) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits);
   }
 }

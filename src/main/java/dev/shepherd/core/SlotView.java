@@ -27,6 +27,9 @@ public interface SlotView {
   /** Queued jobs targeted at it. */
   int queued(int index);
 
-  /** How many keys have been bound so far (a stateless round robin reads it). */
+  /**
+   * How many bindings have been made so far, by the selector or by rebalance, forgotten ones
+   * included (a stateless round robin reads it).
+   */
   long bindings();
 }

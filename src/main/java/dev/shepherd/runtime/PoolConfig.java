@@ -5,6 +5,7 @@ import dev.shepherd.core.BackoffSettings;
 import dev.shepherd.core.BudgetReaction;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.InterruptionPolicy;
+import dev.shepherd.core.PoolLimits;
 import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.RestartPolicy;
 import dev.shepherd.core.Selectors;
@@ -43,7 +44,7 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
-        "term");
+        "term", "backlogMaxBytes");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -69,7 +70,13 @@ public record PoolConfig(
     for (int i = 0; i < instances; i++) {
       slots.add(new SlotSpec("w-" + i, maxConcurrency));
     }
-    AffinitySelector selector = selector(pool.object("affinity"));
+    ConfigReader affinity = pool.object("affinity");
+    AffinitySelector selector = selector(affinity);
+    PoolLimits limits = new PoolLimits(
+        pool.longValue("backlogMaxBytes", defaultBacklogMaxBytes(), 1, Long.MAX_VALUE),
+        affinity.intValue("maxIdleKeys", PoolLimits.DEFAULT.maxIdleKeys(), 0, 100_000_000),
+        affinity.intValue("maxRebalancedKeys", PoolLimits.DEFAULT.maxRebalancedKeys(), 0,
+            100_000_000));
     PoolSettings settings = new PoolSettings(
         name,
         slots,
@@ -80,11 +87,17 @@ public record PoolConfig(
         supervision(pool.object("supervision")),
         selector,
         pool.longValue("drainTimeoutMs", 10_000, 0, Long.MAX_VALUE / 4),
-        pool.longValue("term", 0, 0, (1L << 23) - 1));
+        pool.longValue("term", 0, 0, (1L << 23) - 1),
+        limits);
     String prefix = pool.string("address", "shepherd." + name);
     long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
     return new PoolConfig(settings, workerClass, threading, worker.rawObject("config"), prefix,
         tickMs);
+  }
+
+  /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */
+  public static long defaultBacklogMaxBytes() {
+    return Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 8);
   }
 
   private static Class<? extends JobHandler> workerClass(ConfigReader worker) {
@@ -141,7 +154,7 @@ public record PoolConfig(
   }
 
   private static AffinitySelector selector(ConfigReader affinity) {
-    affinity.onlyFields("selector");
+    affinity.onlyFields("selector", "maxIdleKeys", "maxRebalancedKeys");
     String name = affinity.string("selector", "RENDEZVOUS");
     if (name.contains(".")) {
       try {

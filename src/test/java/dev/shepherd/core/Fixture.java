@@ -162,6 +162,11 @@ final class Fixture {
       return this;
     }
 
+    Builder limits(PoolLimits limits) {
+      settings = settings.withLimits(limits);
+      return this;
+    }
+
     /** For scale tests: no invariant check, log or answer tracking per step. */
     Builder bulk() {
       checking = false;
@@ -257,6 +262,11 @@ final class Fixture {
 
   List<Effect> submit(String job, String key) {
     return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, now));
+  }
+
+  /** A submit whose payload costs {@code bytes} against the backlog's byte budget. */
+  List<Effect> submitBytes(String job, String key, long bytes) {
+    return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, bytes, now));
   }
 
   List<Effect> submitWithTimeout(String job, long timeoutMs) {

@@ -75,6 +75,10 @@ final class PoolChecker implements SequenceRunner.Harness {
   private final List<Held> interrupted = new ArrayList<>();
   private long lastToken = Long.MIN_VALUE;
   private long now;
+  /** Bindings of the driver's keys seen forgotten. */
+  private long forgotten;
+  /** Payload bytes queued before the step under way. */
+  private long bytesBefore;
   private long accepted;
   private long rejected;
   private final Map<Class<?>, Long> answers = new HashMap<>();
@@ -100,6 +104,7 @@ final class PoolChecker implements SequenceRunner.Harness {
         || event instanceof PoolEvent.Cancel || event instanceof PoolEvent.StopRequested);
     String before = refusable ? pool.fingerprint() : null;
     int backlogBefore = pool.backlogLength();
+    bytesBefore = queuedBytes();
     List<String> bindingsBefore = bindings();
     now = event.now();
     Transition transition = pool.apply(event);
@@ -263,8 +268,12 @@ final class PoolChecker implements SequenceRunner.Harness {
     require(rejection.payload().equals(submission.event.payload()),
         "P3 a rejection hands back the payload", () -> rejection.toString());
     if (rejection.reason() == RejectionReason.BACKLOG_FULL) {
-      require(backlogBefore >= settings.backlogCapacity(), "P3 BACKLOG_FULL only when full",
-          () -> backlogBefore + " queued of " + settings.backlogCapacity());
+      long bytes = submission.event.bytes();
+      require(backlogBefore >= settings.backlogCapacity()
+              || bytesBefore + bytes > settings.backlogMaxBytes(),
+          "P3 BACKLOG_FULL only when full (by count or bytes)",
+          () -> backlogBefore + " queued of " + settings.backlogCapacity() + ", " + bytesBefore
+              + " + " + bytes + " bytes of " + settings.backlogMaxBytes());
     } else if (rejection.reason() == RejectionReason.DUPLICATE_JOB) {
       require(line.stream().anyMatch(h -> h.id.equals(rejection.job())),
           "P15 DUPLICATE_JOB only for an unanswered id", () -> rejection.job());
@@ -366,7 +375,13 @@ final class PoolChecker implements SequenceRunner.Harness {
       String now = after.get(k);
       if (event instanceof PoolEvent.Rebalance r && r.key().equals(key)
           && transition instanceof Transition.Applied) {
-        require(r.worker().equals(now), "P5 a rebalance binds the key", () -> r + " -> " + now);
+        require(r.worker().equals(now) || (now == null && !held(key)),
+            "P5 a rebalance binds the key (an idle one may be forgotten at once)",
+            () -> r + " -> " + now);
+      } else if (was != null && now == null) {
+        require(!held(key), "PoolLimits only an idle binding is forgotten",
+            () -> event + " forgot " + key + " while a job of it is held");
+        forgotten++;
       } else if (was == null && now != null) {
         require(event instanceof PoolEvent.Submit s && key.equals(s.key())
                 && submissions.get(s.replyTo()).state == State.ACCEPTED,
@@ -376,6 +391,31 @@ final class PoolChecker implements SequenceRunner.Harness {
             () -> event + " moved " + key + " from " + was + " to " + now);
       }
     }
+  }
+
+  long forgotten() {
+    return forgotten;
+  }
+
+  /** Whether a job of {@code key} is accepted and not yet answered. */
+  private boolean held(String key) {
+    for (Held job : line) {
+      if (key.equals(job.submission.event.key())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Payload bytes of the jobs queued now, as the submits declared them. */
+  private long queuedBytes() {
+    long sum = 0;
+    for (Held job : line) {
+      if (job.queued) {
+        sum += job.submission.event.bytes();
+      }
+    }
+    return sum;
   }
 
   private List<String> bindings() {

@@ -39,7 +39,7 @@ final class PoolDriver {
 
   static final String[] EXTRA_IDS = {"job-1", "job-2", "job-3"};
   static final int JOB_IDS = 12;
-  static final int KEYS = 5;
+  static final int KEYS = 7;
   static final int REMOTE_IDS = 4;
 
   private final SplittableRandom rnd;
@@ -150,7 +150,8 @@ final class PoolDriver {
     }
     String key = rnd.nextInt(100) < profile.keyedPercent() ? "k" + rnd.nextInt(KEYS) : null;
     long timeout = rnd.nextInt(100) < 85 ? 0 : 1 + rnd.nextInt(60);
-    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, now);
+    long bytes = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(12);
+    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, now);
   }
 
   private PoolEvent complete() {

@@ -73,7 +73,8 @@ class PoolPropertiesTest {
     expected.addAll(List.of(Notice.class.getPermittedSubclasses()));
     assertThat(seen).containsAll(expected);
     List<String> paths = new ArrayList<>(List.of("restart:several-slots", "restart:delayed",
-        "deploy:replacement", "interrupted:in-drain", "timeout-stop", "stop:sibling"));
+        "deploy:replacement", "interrupted:in-drain", "timeout-stop", "stop:sibling",
+        "BACKLOG_FULL:bytes", "binding:forgotten"));
     for (RejectionReason reason : RejectionReason.values()) {
       paths.add(reason.name());
     }
@@ -132,6 +133,9 @@ class PoolPropertiesTest {
               seen.add(respond.outcome().getClass());
               if (respond.outcome() instanceof Outcome.Rejected rejected) {
                 kinds.add(rejected.reason().name());
+                if (rejected.message().contains("payload bytes")) {
+                  kinds.add("BACKLOG_FULL:bytes");
+                }
               } else if (respond.outcome() instanceof Outcome.Interrupted interrupted) {
                 seen.add(interrupted.reason().getClass());
                 if (interrupted.reason() instanceof Interruption.WorkerStopped stopped) {
@@ -177,6 +181,9 @@ class PoolPropertiesTest {
         @Override
         public void finish() {
           inner.finish();
+          if (inner.forgotten() > 0) {
+            kinds.add("binding:forgotten");
+          }
         }
       };
     }

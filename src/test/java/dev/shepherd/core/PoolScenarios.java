@@ -74,7 +74,16 @@ final class PoolScenarios {
         supervisionSettings,
         selector,
         rnd.nextInt(5) == 0 ? 0 : 1 + rnd.nextInt(100),
-        rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(5) : 0);
+        rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(5) : 0,
+        limits(rnd));
+  }
+
+  /** Byte budgets from tight to none; idle-binding limits from forgetting at once to never. */
+  private static PoolLimits limits(SplittableRandom rnd) {
+    long bytes = rnd.nextInt(3) == 0 ? Long.MAX_VALUE : 1 + rnd.nextInt(60);
+    int idle = rnd.nextInt(3) == 0 ? 10_000 : rnd.nextInt(4);
+    int rebalanced = rnd.nextInt(3) == 0 ? 10_000 : rnd.nextInt(4);
+    return new PoolLimits(bytes, idle, rebalanced);
   }
 
   /** PERMANENT half the time: TEMPORARY retires a slot on its first stop. */
@@ -96,6 +105,6 @@ final class PoolScenarios {
         + " maxAttempts=" + s.maxAttempts() + " jobTimeoutMs=" + s.jobTimeoutMs() + " drainMs="
         + s.drainTimeoutMs() + " term=" + s.term() + " supervision=" + v.policy() + "/"
         + v.strategy() + " max=" + v.maxRestarts() + " windowMs=" + v.restartWindowMs() + " "
-        + v.onBudgetExceeded() + " backoff=" + v.backoff();
+        + v.onBudgetExceeded() + " backoff=" + v.backoff() + " limits=" + s.limits();
   }
 }

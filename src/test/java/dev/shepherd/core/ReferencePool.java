@@ -53,6 +53,7 @@ final class ReferencePool {
     final Object replyTo;
     final String key;
     final long timeoutMs;
+    final long bytes;
     final String target;
     boolean queued = true;
     boolean cancelled;
@@ -67,16 +68,22 @@ final class ReferencePool {
       this.replyTo = e.replyTo();
       this.key = e.key();
       this.timeoutMs = e.timeoutMs();
+      this.bytes = e.bytes();
       this.target = target;
     }
   }
 
-  private record Binding(String key, String worker) {}
+  /** A key's slot; {@code rebalanced} when an operator set it. */
+  private record Binding(String key, String worker, boolean rebalanced) {}
 
   private final PoolSettings settings;
   private final List<RSlot> slots = new ArrayList<>();
   private final List<RJob> line = new ArrayList<>();
   private final List<Binding> bindings = new ArrayList<>();
+  /** Keys whose binding is idle (no held job), least recently used first, by kind. */
+  private final List<String> idleSelected = new ArrayList<>();
+  private final List<String> idleRebalanced = new ArrayList<>();
+  private long bindingsMade;
   private final List<Long> restartStamps = new ArrayList<>();
   private long jitter;
   private PoolState state = PoolState.RUNNING;
@@ -195,24 +202,43 @@ final class ReferencePool {
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
         return;
       }
-      if (!free(target) && backlogLength() >= settings.backlogCapacity()) {
+      String full = free(target) ? null : noRoom(e.bytes());
+      if (full != null) {
         reject(e, id, RejectionReason.BACKLOG_FULL, "worker '" + target.id
-            + "' is busy and the backlog holds " + backlogLength() + " jobs");
+            + "' is busy and " + full);
         return;
       }
-    } else if (slots.stream().noneMatch(ReferencePool::free)
-        && backlogLength() >= settings.backlogCapacity()) {
-      reject(e, id, RejectionReason.BACKLOG_FULL,
-          "every worker is busy and the backlog holds " + backlogLength() + " jobs");
+    } else if (slots.stream().noneMatch(ReferencePool::free) && noRoom(e.bytes()) != null) {
+      reject(e, id, RejectionReason.BACKLOG_FULL, "every worker is busy and " + noRoom(e.bytes()));
       return;
     }
     line.add(new RJob(e, id, target == null ? null : target.id));
     if (unseen) {
-      bindings.add(new Binding(e.key(), target.id));
+      bindings.add(new Binding(e.key(), target.id, false));
+      bindingsMade++;
+    } else if (e.key() != null) {
+      idleSelected.remove(e.key());
+      idleRebalanced.remove(e.key());
     }
     accepted++;
     out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
     dispatch(e.now());
+  }
+
+  /** Why a job of {@code bytes} cannot wait in the backlog, or null (P3 by count and bytes). */
+  private String noRoom(long bytes) {
+    if (backlogLength() >= settings.backlogCapacity()) {
+      return "the backlog holds " + backlogLength() + " jobs";
+    }
+    long queuedBytes = 0;
+    for (RJob job : queuedJobs()) {
+      queuedBytes += job.bytes;
+    }
+    if (queuedBytes + bytes > settings.backlogMaxBytes()) {
+      return "the backlog holds " + queuedBytes + " payload bytes of " + settings.backlogMaxBytes()
+          + " (this payload: " + bytes + ")";
+    }
+    return null;
   }
 
   private void reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
@@ -258,6 +284,7 @@ final class ReferencePool {
             new Outcome.Failed(job.id, e.error(), slot.id, job.attempts)));
       }
     }
+    left(job);
     dispatch(e.now());
     finishDrainIfIdle(e.now());
     return null;
@@ -272,6 +299,7 @@ final class ReferencePool {
     job.cancelled = true;
     cancelled++;
     out.add(new Effect.Respond(job.replyTo, new Outcome.Cancelled(job.id)));
+    left(job);
   }
 
   private PoolError rebalance(PoolEvent.Rebalance e) {
@@ -282,13 +310,22 @@ final class ReferencePool {
     if (slot.life == Life.RETIRED) {
       return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
     }
+    boolean found = false;
     for (int i = 0; i < bindings.size(); i++) {
       if (bindings.get(i).key().equals(e.key())) {
-        bindings.set(i, new Binding(e.key(), slot.id));
-        return null;
+        bindings.set(i, new Binding(e.key(), slot.id, true));
+        found = true;
       }
     }
-    bindings.add(new Binding(e.key(), slot.id));
+    if (!found) {
+      bindings.add(new Binding(e.key(), slot.id, true));
+      bindingsMade++;
+    }
+    idleSelected.remove(e.key());
+    idleRebalanced.remove(e.key());
+    if (!held(e.key())) {
+      becomeIdle(e.key());
+    }
     return null;
   }
 
@@ -469,10 +506,13 @@ final class ReferencePool {
   /** Ends every assignment of {@code slot}; cancelled ones were answered and are dropped. */
   private List<RJob> takeRunning(RSlot slot, Interruption why) {
     List<RJob> held = new ArrayList<>();
-    for (RJob job : slot.running) {
+    for (RJob job : new ArrayList<>(slot.running)) {
       if (!job.cancelled) {
         job.interruption = why;
         held.add(job);
+      } else {
+        slot.running.remove(job);
+        left(job);
       }
     }
     slot.running.clear();
@@ -728,6 +768,51 @@ final class ReferencePool {
     interrupted++;
     out.add(new Effect.Respond(job.replyTo,
         new Outcome.Interrupted(job.id, job.payload, job.attempts, why)));
+    left(job);
+  }
+
+  // ---- idle bindings (PoolLimits) ---------------------------------------------------------------
+
+  /** A job is no longer held (answered and off its slot): its key's binding may become idle. */
+  private void left(RJob job) {
+    if (job.key != null && !held(job.key) && !idleSelected.contains(job.key)
+        && !idleRebalanced.contains(job.key)) {
+      becomeIdle(job.key);
+    }
+  }
+
+  /** Whether a queued or running job (cancelled ones included) has {@code key}. */
+  private boolean held(String key) {
+    for (RJob job : line) {
+      if (key.equals(job.key)) {
+        return true;
+      }
+    }
+    for (RSlot slot : slots) {
+      for (RJob job : slot.running) {
+        if (key.equals(job.key)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The binding of {@code key} joins the tail of its idle list; the oldest beyond it go. */
+  private void becomeIdle(String key) {
+    boolean rebalanced = false;
+    for (Binding binding : bindings) {
+      if (binding.key().equals(key)) {
+        rebalanced = binding.rebalanced();
+      }
+    }
+    List<String> idle = rebalanced ? idleRebalanced : idleSelected;
+    int max = rebalanced ? settings.limits().maxRebalancedKeys() : settings.limits().maxIdleKeys();
+    idle.add(key);
+    while (idle.size() > max) {
+      String oldest = idle.remove(0);
+      bindings.removeIf(binding -> binding.key().equals(oldest));
+    }
   }
 
   private void publishPhase(RSlot slot) {
@@ -886,7 +971,7 @@ final class ReferencePool {
 
     @Override
     public long bindings() {
-      return bindings.size();
+      return bindingsMade;
     }
   }
 }
