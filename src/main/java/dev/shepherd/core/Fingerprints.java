@@ -57,6 +57,11 @@ final class Fingerprints {
           .append(" jobs=").append(b.jobs).append(" rebalanced=").append(b.rebalanced);
     }
     out.append("\nidle ").append(d.bindings.idleOrder());
+    for (Host host : d.hosts.values()) {
+      out.append("\nhost ").append(host);
+      host.slots.forEach(slot -> out.append(' ').append(slot.id));
+    }
+    out.append("\nvisible=").append(d.visible);
     return out.toString();
   }
 

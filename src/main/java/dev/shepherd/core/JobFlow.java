@@ -19,7 +19,7 @@ final class JobFlow {
     if (d.state != PoolState.RUNNING) {
       return reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + d.state);
     }
-    if (d.notRetired == 0) {
+    if (d.noRecoverableWorkers()) {
       return reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
     }
     // A generated id is fresh by construction; only a caller's id can repeat one (P15).

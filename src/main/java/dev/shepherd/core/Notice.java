@@ -30,6 +30,9 @@ public sealed interface Notice {
       BudgetReaction reaction)
       implements Notice {}
 
+  /** A worker host registered (UP), was lost (LOST), or left (GONE) (H5, H7). */
+  record HostChanged(String host, String node, HostState state) implements Notice {}
+
   /** The pool's lifecycle state changed. */
   record PoolStateChanged(PoolState state) implements Notice {}
 }

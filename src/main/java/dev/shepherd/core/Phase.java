@@ -11,5 +11,10 @@ public enum Phase {
   /** Waiting out a restart backoff before its replacement is deployed. */
   BACKING_OFF,
   /** Permanently out of service. */
-  RETIRED
+  RETIRED,
+  /**
+   * Its host left the cluster or stopped sending heartbeats (H5): not dispatchable, not retired,
+   * not charged to the restart budget; keyed jobs bound to it wait (H6).
+   */
+  LOST
 }

@@ -20,6 +20,7 @@ public final class Pool {
   private final PoolData d;
   private final JobFlow jobs;
   private final SlotFlow slots;
+  private final HostFlow hosts;
   private final Shutdown shutdown;
   private boolean started;
 
@@ -28,6 +29,7 @@ public final class Pool {
     this.shutdown = new Shutdown(d);
     this.jobs = new JobFlow(d, shutdown);
     this.slots = new SlotFlow(d, shutdown);
+    this.hosts = new HostFlow(d, slots, shutdown);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2). */
@@ -80,8 +82,15 @@ public final class Pool {
       return slots.capacity(e);
     } else if (event instanceof PoolEvent.WorkerDeregistered e) {
       return slots.deregistered(e);
+    } else if (event instanceof PoolEvent.HostRegistered e) {
+      return hosts.registered(e);
+    } else if (event instanceof PoolEvent.HostLost e) {
+      return hosts.lost(e);
+    } else if (event instanceof PoolEvent.HostDeregistered e) {
+      return hosts.deregistered(e);
     } else if (event instanceof PoolEvent.Tick e) {
       shutdown.tick(e.now());
+      hosts.tick(e.now());
       slots.tick(e.now());
       return null;
     } else if (event instanceof PoolEvent.StopRequested e) {

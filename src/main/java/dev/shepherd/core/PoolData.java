@@ -21,6 +21,8 @@ final class PoolData implements SlotView {
   final PoolSettings settings;
   final List<Slot> slots = new ArrayList<>();
   final Map<String, Slot> slotsById = new HashMap<>();
+  /** Worker hosts that registered, in first-registration order. */
+  final Map<String, Host> hosts = new java.util.LinkedHashMap<>();
   /** Accepted jobs not yet answered terminally, by id (P15, P17). */
   final JobTable jobs = new JobTable();
   final Bindings bindings;
@@ -32,6 +34,8 @@ final class PoolData implements SlotView {
   PoolState state = PoolState.RUNNING;
   long nextToken;
   int notRetired;
+  /** Slots not departed (deregistered remote workers are hidden). */
+  int visible;
   /** Live assignments over all slots, cancelled-running ones included. */
   int runningJobs;
   long drainDeadline;
@@ -61,11 +65,24 @@ final class PoolData implements SlotView {
   }
 
   Slot addSlot(String id, int capacity) {
-    Slot slot = new Slot(id, slots.size(), capacity);
+    return addSlot(id, capacity, null);
+  }
+
+  Slot addSlot(String id, int capacity, Host host) {
+    Slot slot = new Slot(id, slots.size(), capacity, host);
     slots.add(slot);
     slotsById.put(id, slot);
     notRetired++;
+    visible++;
     return slot;
+  }
+
+  /**
+   * P11 as H8 reads it: every slot the pool has is retired, and it has at least one (a pool of
+   * hosts only queues work until a host arrives; LOST slots are recoverable).
+   */
+  boolean noRecoverableWorkers() {
+    return notRetired == 0 && visible > 0;
   }
 
   // ---- answers -------------------------------------------------------------------------------
@@ -234,7 +251,7 @@ final class PoolData implements SlotView {
     publishPhase(slot);
     Interruption affinity = new Interruption.AffinityRetired(slot.id, reason);
     backlog.drainTargeted(slot, job -> interrupt(job, carried(job, affinity)));
-    if (notRetired == 0) {
+    if (noRecoverableWorkers()) {
       Interruption none = new Interruption.NoRecoverableWorkers();
       backlog.drainAll(slots, job -> interrupt(job, carried(job, none)));
     }
@@ -260,7 +277,7 @@ final class PoolData implements SlotView {
   @Override
   public boolean selectable(int index) {
     Slot slot = slots.get(index);
-    return !slot.retired() && !slot.departed;
+    return !slot.retired() && !slot.departed && slot.life != Slot.Life.LOST;
   }
 
   @Override

@@ -118,6 +118,45 @@ public sealed interface PoolError {
     }
   }
 
+  /** A host registered under an id that a live host on another node holds (H1). */
+  record DuplicateHost(String host, String node) implements PoolError {
+    @Override
+    public String name() {
+      return "DUPLICATE_HOST";
+    }
+
+    @Override
+    public String message() {
+      return "host '" + host + "' is already registered by node " + node;
+    }
+  }
+
+  /** A fact about a host the pool does not know. */
+  record UnknownHost(String host) implements PoolError {
+    @Override
+    public String name() {
+      return "UNKNOWN_HOST";
+    }
+
+    @Override
+    public String message() {
+      return "no host '" + host + "' is registered";
+    }
+  }
+
+  /** A host registration named a slot that belongs to another host, or no slot at all. */
+  record InvalidHostSlots(String host, String detail) implements PoolError {
+    @Override
+    public String name() {
+      return "INVALID_HOST_SLOTS";
+    }
+
+    @Override
+    public String message() {
+      return "host '" + host + "': " + detail;
+    }
+  }
+
   /** A capacity of zero was advertised (C1). */
   record InvalidCapacity(String worker, int maxConcurrency) implements PoolError {
     @Override

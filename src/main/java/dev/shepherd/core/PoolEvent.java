@@ -1,5 +1,6 @@
 package dev.shepherd.core;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -101,6 +102,38 @@ public sealed interface PoolEvent {
   record WorkerDeregistered(String worker, long now) implements PoolEvent {
     public WorkerDeregistered {
       Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /**
+   * A worker host (another node) registered its slots, in slot order (H1, H2, H7). An unknown
+   * host's slots join the pool INSTALLING and are deployed; a lost host's slots come back with a
+   * new incarnation. {@code node} is the cluster member it runs on.
+   */
+  record HostRegistered(String host, String node, List<SlotSpec> slots, long now)
+      implements PoolEvent {
+    public HostRegistered {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(node, "node");
+      slots = List.copyOf(slots);
+    }
+  }
+
+  /**
+   * A host's node left the cluster or its heartbeats stopped (H5): its slots are LOST. {@code
+   * cause} says which, for the interrupted jobs' reason.
+   */
+  record HostLost(String host, String cause, long now) implements PoolEvent {
+    public HostLost {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(cause, "cause");
+    }
+  }
+
+  /** A host left on purpose: its slots depart as deregistered workers do. */
+  record HostDeregistered(String host, long now) implements PoolEvent {
+    public HostDeregistered {
+      Objects.requireNonNull(host, "host");
     }
   }
 

@@ -159,7 +159,7 @@ public final class PoolInvariants {
 
   /** P11, P16: a pool that is stopping or has no live slot queues nothing. */
   static void stoppedOrIrrecoverablePoolsQueueNothing(PoolData d, List<Job> queued) {
-    if (d.state != PoolState.RUNNING || d.notRetired == 0) {
+    if (d.state != PoolState.RUNNING || d.noRecoverableWorkers()) {
       require(queued.isEmpty(), "P11/P16 nothing queued without a future",
           () -> queued.size() + " queued while " + d.state + " with " + d.notRetired + " live slots");
     }

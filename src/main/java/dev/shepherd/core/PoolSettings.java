@@ -14,6 +14,7 @@ import java.util.Set;
  * @param maxAttempts dispatches a RETRY job may have before ATTEMPTS_EXHAUSTED (P13); 0 unlimited
  * @param term the coordinator's term, carried in the high bits of assignment tokens (HA fencing)
  * @param limits bytes of queued payloads and idle key bindings the pool may hold
+ * @param hosts whether the pool may run on hosts' slots alone, and how long lost ones wait
  */
 public record PoolSettings(
     String name,
@@ -26,7 +27,8 @@ public record PoolSettings(
     AffinitySelector selector,
     long drainTimeoutMs,
     long term,
-    PoolLimits limits) {
+    PoolLimits limits,
+    HostSettings hosts) {
 
   /** Bits of an assignment token below the term. */
   public static final int TERM_SHIFT = 40;
@@ -35,8 +37,10 @@ public record PoolSettings(
     if (name == null || name.isEmpty()) {
       throw new ConfigException("name", name, "must be a non-empty string");
     }
-    if (slots == null || slots.isEmpty()) {
-      throw new ConfigException("worker.instances", 0, "NO_WORKERS: a pool needs at least one worker");
+    Objects.requireNonNull(hosts, "hosts");
+    if (slots == null || (slots.isEmpty() && !hosts.hostsOnly())) {
+      throw new ConfigException("worker.instances", 0, "NO_WORKERS: a pool needs at least one worker"
+          + " (0 only for a clustered pool that runs on worker hosts)");
     }
     slots = List.copyOf(slots);
     Set<String> seen = new HashSet<>();
@@ -71,7 +75,16 @@ public record PoolSettings(
       InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
       SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term) {
     this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
-        selector, drainTimeoutMs, term, PoolLimits.DEFAULT);
+        selector, drainTimeoutMs, term, PoolLimits.DEFAULT, HostSettings.DEFAULT);
+  }
+
+  /** Settings with the default {@link HostSettings}. */
+  public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
+      InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
+      SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term,
+      PoolLimits limits) {
+    this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
+        selector, drainTimeoutMs, term, limits, HostSettings.DEFAULT);
   }
 
   /** The byte budget of queued payloads ({@link PoolLimits#backlogMaxBytes()}). */
@@ -90,46 +103,51 @@ public record PoolSettings(
 
   public PoolSettings withSlots(List<SlotSpec> newSlots) {
     return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withBacklogCapacity(int capacity) {
     return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits);
+        supervision, selector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
     return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits);
+        supervision, selector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withJobTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits);
+        supervision, selector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withSupervision(SupervisionSettings settings) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits);
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withSelector(AffinitySelector newSelector) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits);
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withDrainTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, timeoutMs, term, limits);
+        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts);
   }
 
   public PoolSettings withLimits(PoolLimits newLimits) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts);
+  }
+
+  public PoolSettings withHosts(HostSettings newHosts) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts);
   }
 
   public PoolSettings withTerm(long newTerm) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts);
   }
 }

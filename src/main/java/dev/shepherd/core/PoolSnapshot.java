@@ -15,9 +15,13 @@ public record PoolSnapshot(
     Counters counters,
     int restartsInWindow,
     int maxRestarts,
-    long windowMs) {
+    long windowMs,
+    List<HostStatus> hosts) {
 
-  /** One slot: {@code capacity} is -1 while unknown; {@code backoffUntil} only when BACKING_OFF. */
+  /**
+   * One slot: {@code capacity} is -1 while unknown; {@code backoffUntil} only when BACKING_OFF;
+   * {@code host} null for a slot of the pool's own.
+   */
   public record SlotStatus(
       String id,
       Phase phase,
@@ -27,7 +31,12 @@ public record PoolSnapshot(
       int incarnation,
       int restarts,
       Retirement retirement,
-      Long backoffUntil) {}
+      Long backoffUntil,
+      String host) {}
+
+  /** One worker host (section 8.4): its node, state, slots in slot order, and since when. */
+  public record HostStatus(String id, String node, HostState state, List<String> slots,
+      long since) {}
 
   /** One live assignment of a slot. */
   public record AssignmentStatus(long assignment, String job) {}
@@ -35,6 +44,6 @@ public record PoolSnapshot(
   /** The same snapshot with the runtime's count of refused completions. */
   public PoolSnapshot withStaleCompletions(long stale) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots,
-        counters.withStaleCompletions(stale), restartsInWindow, maxRestarts, windowMs);
+        counters.withStaleCompletions(stale), restartsInWindow, maxRestarts, windowMs, hosts);
   }
 }

@@ -12,6 +12,9 @@ import java.util.ArrayList;
  * replaced) | BACKING_OFF (stopped, delayed) | RETIRED; BACKING_OFF → INSTALLING (delay over) |
  * BACKING_OFF (delayed again) | RETIRED; RETIRED → RUNNING only by a fresh registration. A
  * stopped slot is INSTALLING while the supervisor decides, and a sibling may still be installing.
+ * A host's slot also moves INSTALLING | RUNNING | BACKING_OFF → LOST when its host is lost,
+ * LOST → RETIRED when the grace runs out, and LOST | RETIRED → INSTALLING when the host
+ * registers again.
  */
 final class Slot {
   /** Internal lifecycle; RUNNING shows as IDLE or ASSIGNED depending on its assignments. */
@@ -19,12 +22,15 @@ final class Slot {
     INSTALLING,
     RUNNING,
     BACKING_OFF,
-    RETIRED
+    RETIRED,
+    LOST
   }
 
   static final int UNKNOWN_CAPACITY = -1;
 
   final String id;
+  /** The worker host whose slot this is, or null for a slot of the pool's own. */
+  final Host host;
   /** Position in slot order; also the creation sequence REST_FOR_ONE reads. */
   final int index;
   final long idHash;
@@ -50,8 +56,9 @@ final class Slot {
   /** Live (non-tombstone) jobs in {@link #targeted}. */
   int targetedLive;
 
-  Slot(String id, int index, int capacity) {
+  Slot(String id, int index, int capacity, Host host) {
     this.id = id;
+    this.host = host;
     this.index = index;
     this.idHash = Hashing.hash64(id);
     this.capacity = capacity;
@@ -72,17 +79,18 @@ final class Slot {
       case RUNNING -> running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
       case BACKING_OFF -> Phase.BACKING_OFF;
       case RETIRED -> Phase.RETIRED;
+      case LOST -> Phase.LOST;
     };
   }
 
   void moveTo(Life next) {
     boolean legal = switch (life) {
-      case INSTALLING -> next == Life.RUNNING || next == Life.RETIRED || next == Life.INSTALLING
-          || next == Life.BACKING_OFF;
-      case RUNNING -> next != Life.RUNNING;
+      case INSTALLING -> next != Life.LOST || host != null;
+      case RUNNING -> next != Life.RUNNING && (next != Life.LOST || host != null);
       case BACKING_OFF -> next == Life.INSTALLING || next == Life.RETIRED
-          || next == Life.BACKING_OFF;
-      case RETIRED -> next == Life.RUNNING;
+          || next == Life.BACKING_OFF || (next == Life.LOST && host != null);
+      case RETIRED -> next == Life.RUNNING || (next == Life.INSTALLING && host != null);
+      case LOST -> next == Life.INSTALLING || next == Life.RETIRED;
     };
     if (!legal) {
       throw new IllegalStateException("slot " + id + ": illegal move " + life + " -> " + next);

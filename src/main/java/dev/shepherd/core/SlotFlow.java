@@ -207,11 +207,16 @@ final class SlotFlow {
     if (slot != null && !slot.departed) {
       return new PoolError.DuplicateWorker(e.worker());
     }
+    if (slot != null && slot.host != null) {
+      return new PoolError.InvalidHostSlots(slot.host.id,
+          "slot '" + slot.id + "' comes back only when its host registers");
+    }
     int advertised = capacity == null ? Slot.UNKNOWN_CAPACITY : capacity;
     if (slot == null) {
       slot = d.addSlot(e.worker(), advertised);
     } else {
       slot.departed = false;
+      d.visible++;
       slot.incarnation++;
       slot.capacity = advertised;
       slot.consecutiveFailures = 0;
@@ -252,20 +257,33 @@ final class SlotFlow {
       d.ignoredFacts++;
       return null;
     }
+    depart(List.of(slot), e.now());
+    return null;
+  }
+
+  /**
+   * Remote slots leaving on purpose: what they ran is interrupted with exit NORMAL and settled
+   * together (P9), then each is hidden and retired (P10, P11).
+   */
+  void depart(List<Slot> leaving, long now) {
     List<Job> interrupted = new ArrayList<>();
-    d.interruptRunning(slot,
-        new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered"), interrupted);
+    for (Slot slot : leaving) {
+      d.interruptRunning(slot,
+          new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered"), interrupted);
+    }
     if (d.state == PoolState.DRAINING) {
       shutdown.settleWhileDraining(interrupted);
     } else if (d.state == PoolState.RUNNING) {
       d.settle(interrupted);
     }
-    slot.departed = true;
-    if (!slot.retired()) {
-      d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    for (Slot slot : leaving) {
+      slot.departed = true;
+      d.visible--;
+      if (!slot.retired()) {
+        d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+      }
     }
-    d.dispatch(e.now());
-    shutdown.finishDrainIfIdle(e.now());
-    return null;
+    d.dispatch(now);
+    shutdown.finishDrainIfIdle(now);
   }
 }

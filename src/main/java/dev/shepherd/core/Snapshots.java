@@ -20,13 +20,32 @@ final class Snapshots {
       slots.add(new PoolSnapshot.SlotStatus(slot.id, slot.phase(), slot.capacity,
           slot.running.size(), List.copyOf(assignments), slot.incarnation, slot.restarts,
           slot.life == Slot.Life.RETIRED ? slot.retirement : null,
-          slot.life == Slot.Life.BACKING_OFF ? slot.backoffUntil : null));
+          slot.life == Slot.Life.BACKING_OFF ? slot.backoffUntil : null,
+          slot.host == null ? null : slot.host.id));
     }
     Counters counters = new Counters(d.accepted, d.rejected, d.completed, d.failed,
         d.interrupted, d.cancelled, d.retried, d.restarts, 0, d.budgetRefusals, d.ignoredFacts);
     RestartBudget budget = d.supervisor.budget();
     return new PoolSnapshot(d.settings.name(), d.state, d.backlog.length(),
         d.settings.backlogCapacity(), List.copyOf(slots), counters, budget.inWindow(now),
-        budget.maxRestarts(), budget.windowMs());
+        budget.maxRestarts(), budget.windowMs(), hosts(d));
+  }
+
+  private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {
+    List<PoolSnapshot.HostStatus> hosts = new ArrayList<>(d.hosts.size());
+    for (Host host : d.hosts.values()) {
+      if (host.state == HostState.GONE) {
+        continue;
+      }
+      List<String> ids = new ArrayList<>(host.slots.size());
+      for (Slot slot : host.slots) {
+        if (!slot.departed) {
+          ids.add(slot.id);
+        }
+      }
+      hosts.add(new PoolSnapshot.HostStatus(host.id, host.node, host.state, List.copyOf(ids),
+          host.since));
+    }
+    return List.copyOf(hosts);
   }
 }

@@ -52,7 +52,7 @@ final class Supervisor {
     List<Slot> alive = new ArrayList<>();
     for (int i = from; i < slots.size(); i++) {
       Slot slot = slots.get(i);
-      if (!slot.retired()) {
+      if (!slot.retired() && slot.life != Slot.Life.LOST) {
         alive.add(slot);
       }
     }

@@ -36,6 +36,11 @@
  *   <dt>capacity</dt>
  *   <dd>How many assignments a slot runs at once ({@code maxConcurrency}); unknown counts as full.
  *   </dd>
+ *   <dt>host</dt>
+ *   <dd>Another node that runs incarnations of some of the pool's slots ({@code <host>/w-N}) while
+ *       the pool's supervisor decides everything about them. A host whose node leaves or whose
+ *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns or
+ *       its grace runs out (then they retire HOST_LOST).</dd>
  *   <dt>budget</dt>
  *   <dd>At most {@code maxRestarts} replacements within a sliding window; a decision that would
  *       exceed it is refused and the failure reaction applies.</dd>

@@ -8,7 +8,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The JSON form of what a pool publishes on {@code <prefix>.events}: {@code phase}, {@code
- * restart}, {@code retired}, {@code budget}, {@code state}, {@code job} and {@code stats}, each
+ * restart}, {@code retired}, {@code budget}, {@code host}, {@code state}, {@code job} and {@code
+ * stats}, each
  * with the pool's name and the time ({@code at}, epoch ms).
  */
 public final class EventJson {
@@ -31,6 +32,9 @@ public final class EventJson {
           .put("restartsInWindow", b.restartsInWindow())
           .put("replacementsRequested", b.replacementsRequested())
           .put("maximumRestarts", b.maximumRestarts()).put("reaction", b.reaction().name());
+    } else if (notice instanceof Notice.HostChanged h) {
+      return json.put("type", "host").put("host", h.host()).put("node", h.node())
+          .put("state", h.state().name());
     } else if (notice instanceof Notice.PoolStateChanged s) {
       return json.put("type", "state").put("state", s.state().name());
     }

@@ -26,6 +26,13 @@ final class PoolLog implements PoolObserver {
       LOG.warn("pool {}: restart budget exceeded by {}: {} in window + {} requested > {}; {}",
           pool, b.worker(), b.restartsInWindow(), b.replacementsRequested(),
           b.maximumRestarts(), b.reaction());
+    } else if (notice instanceof Notice.HostChanged h) {
+      if (h.state() == dev.shepherd.core.HostState.LOST) {
+        LOG.warn("pool {}: host {} (node {}) lost", pool, LogText.quote(h.host()), h.node());
+      } else {
+        LOG.info("pool {}: host {} (node {}) {}", pool, LogText.quote(h.host()), h.node(),
+            h.state() == dev.shepherd.core.HostState.UP ? "registered" : "left");
+      }
     } else if (notice instanceof Notice.PoolStateChanged s) {
       LOG.info("pool {}: {}", pool, s.state());
     }

@@ -25,7 +25,17 @@ public final class SnapshotJson {
           .put("incarnation", slot.incarnation())
           .put("restarts", slot.restarts())
           .put("retirement", slot.retirement() == null ? null : slot.retirement().name())
-          .put("backoffUntil", slot.backoffUntil()));
+          .put("backoffUntil", slot.backoffUntil())
+          .put("host", slot.host()));
+    }
+    JsonArray hosts = new JsonArray();
+    for (PoolSnapshot.HostStatus host : s.hosts()) {
+      hosts.add(new JsonObject()
+          .put("id", host.id())
+          .put("node", host.node())
+          .put("state", host.state().name())
+          .put("slots", new JsonArray(host.slots()))
+          .put("since", host.since()));
     }
     Counters c = s.counters();
     return new JsonObject()
@@ -34,6 +44,7 @@ public final class SnapshotJson {
         .put("backlog", new JsonObject().put("length", s.backlogLength())
             .put("capacity", s.backlogCapacity()))
         .put("slots", slots)
+        .put("hosts", hosts)
         .put("counters", new JsonObject()
             .put("accepted", c.accepted())
             .put("rejected", c.rejected())

@@ -48,6 +48,16 @@ class ExhaustivenessTest {
           fx -> new PoolEvent.CapacityAdvertised("w-0", 3, 0));
       samples.put(PoolEvent.WorkerDeregistered.class,
           fx -> new PoolEvent.WorkerDeregistered("w-0", 0));
+      samples.put(PoolEvent.HostRegistered.class, fx -> new PoolEvent.HostRegistered("h1", "n1",
+          List.of(new SlotSpec("h1/w-0", 1)), 0));
+      samples.put(PoolEvent.HostLost.class, fx -> {
+        fx.hostRegistered("h1", "n1", 1, 1);
+        return new PoolEvent.HostLost("h1", "gone", 0);
+      });
+      samples.put(PoolEvent.HostDeregistered.class, fx -> {
+        fx.hostRegistered("h1", "n1", 1, 1);
+        return new PoolEvent.HostDeregistered("h1", 0);
+      });
       samples.put(PoolEvent.Tick.class, fx -> new PoolEvent.Tick(1));
       samples.put(PoolEvent.StopRequested.class, fx -> new PoolEvent.StopRequested(0));
     }
@@ -117,6 +127,18 @@ class ExhaustivenessTest {
       fx.crash("w-1");
     }
 
+    /** A host registers, is refused twice, is lost, and is asked about while unknown. */
+    private void hosts() {
+      Fixture fx = run(Fixture.pool(1));
+      fx.created("w-0");
+      fx.hostUp("h1", 1, 1);
+      fx.refuse(new PoolEvent.HostRegistered("h1", "other", List.of(new SlotSpec("h1/w-0", 1)),
+          0));
+      fx.refuse(new PoolEvent.HostRegistered("h2", "n2", List.of(new SlotSpec("w-0", 1)), 0));
+      fx.refuse(new PoolEvent.HostLost("h9", "x", 0));
+      fx.hostLost("h1");
+    }
+
     /** Replacement, backoff with WakeAt, attempts exhausted, budget refusal, pool stop. */
     private void supervision() {
       Fixture fx = run(Fixture.pool(2).retry(1).budget(1, 10_000)
@@ -157,6 +179,7 @@ class ExhaustivenessTest {
       jobPaths();
       retirements();
       supervision();
+      hosts();
       assertThat(produced(fx -> {
         List<Effect> all = new ArrayList<>(fx.startEffects());
         all.addAll(fx.log());

@@ -45,6 +45,14 @@ final class Fixture {
     return new Builder(slots);
   }
 
+  /** A pool with no slot of its own that runs worker hosts' slots (H2). */
+  static Builder hostsOnly() {
+    Builder builder = new Builder(1);
+    builder.settings = builder.settings.withHosts(new HostSettings(true, 30_000))
+        .withSlots(List.of());
+    return builder;
+  }
+
   /** A pool of exactly these slots, otherwise with Shepherd's defaults. */
   static Builder pool(SlotSpec... specs) {
     return new Builder(1).slots(specs);
@@ -162,6 +170,11 @@ final class Fixture {
       return this;
     }
 
+    Builder hostGrace(long ms) {
+      settings = settings.withHosts(new HostSettings(settings.hosts().hostsOnly(), ms));
+      return this;
+    }
+
     Builder limits(PoolLimits limits) {
       settings = settings.withLimits(limits);
       return this;
@@ -273,6 +286,15 @@ final class Fixture {
     return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), timeoutMs, now));
   }
 
+  /** Submits each job in turn and returns every effect, in order. */
+  List<Effect> submitAllEffects(String... jobs) {
+    List<Effect> effects = new ArrayList<>();
+    for (String job : jobs) {
+      effects.addAll(submit(job));
+    }
+    return effects;
+  }
+
   void submitAll(String... jobs) {
     for (String job : jobs) {
       submit(job);
@@ -336,6 +358,33 @@ final class Fixture {
 
   List<Effect> advertise(String worker, int maxConcurrency) {
     return apply(new PoolEvent.CapacityAdvertised(worker, maxConcurrency, now));
+  }
+
+  /** Host {@code host} registers from {@code node} with slots {@code <host>/w-0 …}. */
+  List<Effect> hostRegistered(String host, String node, int slots, int maxConcurrency) {
+    List<SlotSpec> specs = new ArrayList<>();
+    for (int i = 0; i < slots; i++) {
+      specs.add(new SlotSpec(host + "/w-" + i, maxConcurrency));
+    }
+    return apply(new PoolEvent.HostRegistered(host, node, specs, now));
+  }
+
+  /** Registers {@code host} and creates its slots' first incarnations: they are IDLE. */
+  List<Effect> hostUp(String host, int slots, int maxConcurrency) {
+    List<Effect> effects = new ArrayList<>(hostRegistered(host, "node-" + host, slots,
+        maxConcurrency));
+    for (int i = 0; i < slots; i++) {
+      effects.addAll(created(host + "/w-" + i));
+    }
+    return effects;
+  }
+
+  List<Effect> hostLost(String host) {
+    return apply(new PoolEvent.HostLost(host, "node left the cluster", now));
+  }
+
+  List<Effect> hostDeregistered(String host) {
+    return apply(new PoolEvent.HostDeregistered(host, now));
   }
 
   List<Effect> deregister(String worker) {

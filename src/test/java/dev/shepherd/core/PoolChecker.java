@@ -150,6 +150,14 @@ final class PoolChecker implements SequenceRunner.Harness {
     if (event instanceof PoolEvent.WorkerDeregistered e) {
       interruptAssignments(e.worker());
     }
+    if (event instanceof PoolEvent.HostDeregistered e && effects.stream().anyMatch(effect ->
+        effect instanceof Effect.Publish p && p.notice() instanceof Notice.HostChanged)) {
+      for (String worker : new ArrayList<>(running.keySet())) {
+        if (worker.startsWith(e.host() + "/")) {
+          interruptAssignments(worker);
+        }
+      }
+    }
     for (Effect effect : effects) {
       if (effect instanceof Effect.Respond respond) {
         respond(respond, submitted, completing, event, backlogBefore);
@@ -157,7 +165,8 @@ final class PoolChecker implements SequenceRunner.Harness {
         requeueInterrupted();
         assign(assign, after);
       } else if (effect instanceof Effect.Stop stop) {
-        if (stop.reason() != Exit.SIBLING_RESTART) {
+        // A sibling restart and a lost host interrupt several slots, settled together.
+        if (stop.reason() != Exit.SIBLING_RESTART && stop.reason() != Exit.NODE_LOST) {
           requeueInterrupted();
         }
         interruptAssignments(stop.worker());

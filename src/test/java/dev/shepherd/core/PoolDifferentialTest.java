@@ -32,6 +32,11 @@ class PoolDifferentialTest {
   }
 
   @Test
+  void core_matches_the_reference_model_with_worker_hosts() {
+    check("differential-hosts", PoolScenarios.HOSTS);
+  }
+
+  @Test
   void core_matches_the_reference_model_through_graceful_stops() {
     check("differential-shutdown", PoolScenarios.SHUTDOWN);
   }

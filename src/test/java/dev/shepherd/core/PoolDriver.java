@@ -25,7 +25,8 @@ final class PoolDriver {
   /** The kinds of event the driver generates, weighted by a {@link Profile}. */
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
-    REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED
+    REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
+    HOST_DEREGISTER
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -41,6 +42,7 @@ final class PoolDriver {
   static final int JOB_IDS = 12;
   static final int KEYS = 7;
   static final int REMOTE_IDS = 4;
+  static final int HOSTS = 3;
 
   private final SplittableRandom rnd;
   private final Profile profile;
@@ -65,6 +67,11 @@ final class PoolDriver {
   /** Every slot id the pool has had, configured and registered. */
   private final LinkedHashSet<String> known = new LinkedHashSet<>();
   private final LinkedHashSet<String> departed = new LinkedHashSet<>();
+  /** Worker hosts the pool knows: their node while UP, or null while LOST or gone. */
+  private final Map<String, String> hostNodes = new LinkedHashMap<>();
+  /** Each known host's slots. */
+  private final Map<String, List<String>> hostSlots = new LinkedHashMap<>();
+  private int nodeSerial;
   /** Slots the live view (PhaseChanged notices) shows as retired. */
   private final LinkedHashSet<String> retired = new LinkedHashSet<>();
 
@@ -132,6 +139,9 @@ final class PoolDriver {
       case REGISTER -> register();
       case DEREGISTER -> new PoolEvent.WorkerDeregistered(anyWorker(10), now);
       case STOP_REQUESTED -> new PoolEvent.StopRequested(now);
+      case HOST_REGISTER -> hostRegister();
+      case HOST_LOST -> new PoolEvent.HostLost(anyHost(), "lost", now);
+      case HOST_DEREGISTER -> new PoolEvent.HostDeregistered(anyHost(), now);
     };
   }
 
@@ -273,11 +283,46 @@ final class PoolDriver {
         absent.add(id);
       }
     }
-    String worker = absent.isEmpty() || rnd.nextInt(6) == 0 ? element(new ArrayList<>(known))
-        : element(absent);
+    boolean again = (absent.isEmpty() || rnd.nextInt(6) == 0) && !known.isEmpty();
+    String worker = again ? element(new ArrayList<>(known)) : element(absent);
     int draw = rnd.nextInt(100);
     Integer capacity = draw < 35 ? null : draw < 43 ? 0 : 1 + rnd.nextInt(3);
     return new PoolEvent.WorkerRegistered(worker, capacity, now);
+  }
+
+  /**
+   * A host registering: mostly an absent or lost one with one to three slots (sometimes fewer or
+   * more than before); sometimes adversarial: a live host again from its own node (ignored) or
+   * from another (DUPLICATE_HOST), a slot named twice, or a slot of the pool's own.
+   */
+  private PoolEvent hostRegister() {
+    String host = "h" + rnd.nextInt(HOSTS);
+    String node = hostNodes.get(host);
+    int variant = rnd.nextInt(100);
+    if (node != null && variant < 50) {
+      return new PoolEvent.HostRegistered(host, variant < 25 ? node : "node-" + (++nodeSerial),
+          hostSlotSpecs(host), now);
+    }
+    List<SlotSpec> specs = hostSlotSpecs(host);
+    if (variant >= 95) {
+      specs = new ArrayList<>(specs);
+      specs.add(rnd.nextBoolean() ? specs.get(0) : new SlotSpec(anyWorker(0), 1));
+    }
+    return new PoolEvent.HostRegistered(host, "node-" + (++nodeSerial), specs, now);
+  }
+
+  private List<SlotSpec> hostSlotSpecs(String host) {
+    int count = 1 + rnd.nextInt(3);
+    List<SlotSpec> specs = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int draw = rnd.nextInt(100);
+      specs.add(new SlotSpec(host + "/w-" + i, draw < 15 ? null : 1 + rnd.nextInt(3)));
+    }
+    return specs;
+  }
+
+  private String anyHost() {
+    return rnd.nextInt(10) == 0 ? "ghost-host" : "h" + rnd.nextInt(HOSTS);
   }
 
   /** What an operator would see: no slot can take work (P11); a remote worker may join. */
@@ -292,7 +337,7 @@ final class PoolDriver {
 
   /** A slot id the pool has had (departed ones included), or with {@code ghostPercent} none. */
   private String anyWorker(int ghostPercent) {
-    if (rnd.nextInt(100) < ghostPercent) {
+    if (rnd.nextInt(100) < ghostPercent || known.isEmpty()) {
       return "ghost";
     }
     return element(new ArrayList<>(known));
@@ -374,10 +419,33 @@ final class PoolDriver {
       up.put(e.worker(), incarnation);
     } else if (event instanceof PoolEvent.WorkerDeregistered e && known.contains(e.worker())
         && !departed.contains(e.worker())) {
-      departed.add(e.worker());
-      up.remove(e.worker());
-      deploying.remove(e.worker());
-      endAssignments(e.worker());
+      depart(e.worker());
+    } else if (event instanceof PoolEvent.HostRegistered e && applied.effects().stream()
+        .anyMatch(effect -> effect instanceof Effect.Publish p
+            && p.notice() instanceof Notice.HostChanged)) {
+      List<String> before = hostSlots.getOrDefault(e.host(), List.of());
+      List<String> now = new ArrayList<>();
+      e.slots().forEach(spec -> now.add(spec.id()));
+      for (String slot : before) {
+        if (!now.contains(slot)) {
+          depart(slot);
+        }
+      }
+      List<String> all = new ArrayList<>(before);
+      for (String slot : now) {
+        if (!all.contains(slot)) {
+          all.add(slot);
+        }
+        known.add(slot);
+        departed.remove(slot);
+      }
+      hostSlots.put(e.host(), all);
+      hostNodes.put(e.host(), e.node());
+    } else if (event instanceof PoolEvent.HostLost e && hostNodes.containsKey(e.host())) {
+      hostNodes.put(e.host(), null);
+    } else if (event instanceof PoolEvent.HostDeregistered e && hostSlots.containsKey(e.host())) {
+      hostNodes.put(e.host(), null);
+      hostSlots.get(e.host()).forEach(this::depart);
     }
     for (Effect effect : applied.effects()) {
       observeEffect(effect);
@@ -410,6 +478,13 @@ final class PoolDriver {
         unanswered.remove(e.outcome().job());
       }
     }
+  }
+
+  private void depart(String worker) {
+    departed.add(worker);
+    up.remove(worker);
+    deploying.remove(worker);
+    endAssignments(worker);
   }
 
   private void endAssignments(String worker) {

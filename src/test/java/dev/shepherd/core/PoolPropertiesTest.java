@@ -42,6 +42,11 @@ class PoolPropertiesTest {
   }
 
   @Test
+  void H2_H5_H8_hosts_register_get_lost_come_back_and_leave() {
+    check("hosts", PoolScenarios.HOSTS);
+  }
+
+  @Test
   void P16_graceful_stop_mid_sequence_answers_everything_once() {
     check("shutdown", PoolScenarios.SHUTDOWN);
   }
@@ -56,7 +61,8 @@ class PoolPropertiesTest {
     Set<Class<?>> seen = new HashSet<>();
     Set<String> kinds = new HashSet<>();
     int runs = Long.getLong("shepherd.seed") != null ? 1 : Math.min(300, SequenceRunner.runs());
-    for (PoolDriver.Profile profile : List.of(PoolScenarios.MIXED, PoolScenarios.SHUTDOWN)) {
+    for (PoolDriver.Profile profile :
+        List.of(PoolScenarios.MIXED, PoolScenarios.SHUTDOWN, PoolScenarios.HOSTS)) {
       for (int i = 0; i < runs; i++) {
         long seed = SequenceRunner.seedOf("coverage-" + profile.name(), i);
         Recording recording = new Recording(seen, kinds);
@@ -74,7 +80,7 @@ class PoolPropertiesTest {
     assertThat(seen).containsAll(expected);
     List<String> paths = new ArrayList<>(List.of("restart:several-slots", "restart:delayed",
         "deploy:replacement", "interrupted:in-drain", "timeout-stop", "stop:sibling",
-        "BACKLOG_FULL:bytes", "binding:forgotten"));
+        "BACKLOG_FULL:bytes", "binding:forgotten", "retired:HOST_LOST", "host:back"));
     for (RejectionReason reason : RejectionReason.values()) {
       paths.add(reason.name());
     }
@@ -105,6 +111,9 @@ class PoolPropertiesTest {
   private static final class Recording {
     final Set<Class<?>> seen;
     final Set<String> kinds;
+
+    /** Hosts seen registering in this sequence. */
+    final Set<String> newHosts = new HashSet<>();
 
     Recording(Set<Class<?>> seen, Set<String> kinds) {
       this.seen = seen;
@@ -166,6 +175,13 @@ class PoolPropertiesTest {
           seen.add(notice.getClass());
           if (notice instanceof Notice.PhaseChanged change) {
             kinds.add("phase:" + change.phase());
+            if (change.retirement() != null) {
+              kinds.add("retired:" + change.retirement());
+            }
+          } else if (notice instanceof Notice.HostChanged host) {
+            if (host.state() == HostState.UP && !newHosts.add(host.host())) {
+              kinds.add("host:back");
+            }
           } else if (notice instanceof Notice.BudgetExceeded exceeded) {
             kinds.add("budget:" + exceeded.reaction());
           } else if (notice instanceof Notice.RestartDecided decided) {

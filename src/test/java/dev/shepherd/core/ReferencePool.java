@@ -25,10 +25,12 @@ import java.util.List;
  */
 final class ReferencePool {
 
-  private enum Life { INSTALLING, RUNNING, BACKING_OFF, RETIRED }
+  private enum Life { INSTALLING, RUNNING, BACKING_OFF, RETIRED, LOST }
 
   private static final class RSlot {
     final String id;
+    /** The host whose slot this is, or null. */
+    String host;
     Life life = Life.INSTALLING;
     int incarnation = 1;
     int capacity;
@@ -76,6 +78,19 @@ final class ReferencePool {
   /** A key's slot; {@code rebalanced} when an operator set it. */
   private record Binding(String key, String worker, boolean rebalanced) {}
 
+  /** A worker host: its node, state, since when, and its slot ids in registration order. */
+  private static final class RHost {
+    final String id;
+    String node;
+    HostState state = HostState.UP;
+    long since;
+    final List<String> slots = new ArrayList<>();
+
+    RHost(String id) {
+      this.id = id;
+    }
+  }
+
   private final PoolSettings settings;
   private final List<RSlot> slots = new ArrayList<>();
   private final List<RJob> line = new ArrayList<>();
@@ -85,6 +100,7 @@ final class ReferencePool {
   private final List<String> idleRebalanced = new ArrayList<>();
   private long bindingsMade;
   private final List<Long> restartStamps = new ArrayList<>();
+  private final List<RHost> hosts = new ArrayList<>();
   private long jitter;
   private PoolState state = PoolState.RUNNING;
   private long nextToken;
@@ -149,6 +165,12 @@ final class ReferencePool {
       return capacity(e);
     } else if (event instanceof PoolEvent.WorkerDeregistered e) {
       return deregistered(e);
+    } else if (event instanceof PoolEvent.HostRegistered e) {
+      return hostRegistered(e);
+    } else if (event instanceof PoolEvent.HostLost e) {
+      return hostLost(e);
+    } else if (event instanceof PoolEvent.HostDeregistered e) {
+      return hostDeregistered(e);
     } else if (event instanceof PoolEvent.Tick e) {
       tick(e.now());
       return null;
@@ -172,7 +194,7 @@ final class ReferencePool {
       reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + state);
       return;
     }
-    if (countNotRetired() == 0) {
+    if (noRecoverableWorkers()) {
       reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
       return;
     }
@@ -421,9 +443,9 @@ final class ReferencePool {
     for (RSlot slot : slots) {
       boolean chosen = switch (supervision.strategy()) {
         case ONE_FOR_ONE -> slot == dead;
-        case ONE_FOR_ALL -> slot.life != Life.RETIRED;
-        case REST_FOR_ONE ->
-            slot.life != Life.RETIRED && slots.indexOf(slot) >= slots.indexOf(dead);
+        case ONE_FOR_ALL -> slot.life != Life.RETIRED && slot.life != Life.LOST;
+        case REST_FOR_ONE -> slot.life != Life.RETIRED && slot.life != Life.LOST
+            && slots.indexOf(slot) >= slots.indexOf(dead);
       };
       if (chosen) {
         replaced.add(slot);
@@ -556,7 +578,7 @@ final class ReferencePool {
         answerInterrupted(job, carried(job, new Interruption.AffinityRetired(slot.id, reason)));
       }
     }
-    if (countNotRetired() == 0) {
+    if (noRecoverableWorkers()) {
       for (RJob job : queuedJobs()) {
         answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
       }
@@ -572,6 +594,18 @@ final class ReferencePool {
   private void tick(long now) {
     if (state == PoolState.DRAINING && now >= drainDeadline) {
       stopNow();
+    }
+    if (state == PoolState.RUNNING) {
+      for (RHost host : hosts) {
+        if (host.state == HostState.LOST && now - host.since >= settings.hosts().graceMs()) {
+          for (String id : host.slots) {
+            RSlot slot = slot(id);
+            if (slot.life == Life.LOST) {
+              retire(slot, Retirement.HOST_LOST);
+            }
+          }
+        }
+      }
     }
     if (state == PoolState.RUNNING) {
       for (RSlot slot : slots) {
@@ -661,6 +695,10 @@ final class ReferencePool {
     if (slot != null && !slot.departed) {
       return new PoolError.DuplicateWorker(e.worker());
     }
+    if (slot != null && slot.host != null) {
+      return new PoolError.InvalidHostSlots(slot.host,
+          "slot '" + slot.id + "' comes back only when its host registers");
+    }
     int capacity = e.maxConcurrency() == null ? -1 : e.maxConcurrency();
     if (slot == null) {
       slot = new RSlot(e.worker(), capacity);
@@ -705,19 +743,7 @@ final class ReferencePool {
       ignoredFacts++;
       return null;
     }
-    List<RJob> held =
-        takeRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered"));
-    if (state == PoolState.DRAINING) {
-      settleWhileDraining(held);
-    } else if (state == PoolState.RUNNING) {
-      settle(held);
-    }
-    slot.departed = true;
-    if (slot.life != Life.RETIRED) {
-      retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
-    }
-    dispatch(e.now());
-    finishDrainIfIdle(e.now());
+    depart(List.of(slot), e.now());
     return null;
   }
 
@@ -827,6 +853,7 @@ final class ReferencePool {
       case RUNNING -> slot.running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
       case BACKING_OFF -> Phase.BACKING_OFF;
       case RETIRED -> Phase.RETIRED;
+      case LOST -> Phase.LOST;
     };
   }
 
@@ -895,6 +922,182 @@ final class ReferencePool {
     return count;
   }
 
+  /** Remote slots leave: their jobs are interrupted and settled together, then each retires. */
+  private void depart(List<RSlot> leaving, long now) {
+    List<RJob> held = new ArrayList<>();
+    for (RSlot slot : leaving) {
+      held.addAll(
+          takeRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.NORMAL, "deregistered")));
+    }
+    if (state == PoolState.DRAINING) {
+      settleWhileDraining(held);
+    } else if (state == PoolState.RUNNING) {
+      settle(held);
+    }
+    for (RSlot slot : leaving) {
+      slot.departed = true;
+      if (slot.life != Life.RETIRED) {
+        retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+      }
+    }
+    dispatch(now);
+    finishDrainIfIdle(now);
+  }
+
+  // ---- worker hosts (H1-H8) -------------------------------------------------------------------
+
+  private PoolError hostRegistered(PoolEvent.HostRegistered e) {
+    if (e.slots().isEmpty()) {
+      return new PoolError.InvalidHostSlots(e.host(), "a host registers at least one slot");
+    }
+    List<String> ids = new ArrayList<>();
+    for (SlotSpec spec : e.slots()) {
+      if (ids.contains(spec.id())) {
+        return new PoolError.InvalidHostSlots(e.host(), "slot '" + spec.id() + "' is named twice");
+      }
+      ids.add(spec.id());
+      RSlot slot = slot(spec.id());
+      if (slot != null && !e.host().equals(slot.host)) {
+        return new PoolError.InvalidHostSlots(e.host(), "slot '" + spec.id() + "' belongs to "
+            + (slot.host == null ? "the pool itself" : "host '" + slot.host + "'"));
+      }
+    }
+    RHost host = host(e.host());
+    if (host != null && host.state == HostState.UP) {
+      if (host.node.equals(e.node())) {
+        ignoredFacts++;
+        return null;
+      }
+      return new PoolError.DuplicateHost(e.host(), host.node);
+    }
+    if (state != PoolState.RUNNING) {
+      ignoredFacts++;
+      return null;
+    }
+    if (host == null) {
+      host = new RHost(e.host());
+      hosts.add(host);
+    }
+    host.node = e.node();
+    host.state = HostState.UP;
+    host.since = e.now();
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP)));
+    for (SlotSpec spec : e.slots()) {
+      int capacity = spec.maxConcurrency() == null ? -1 : spec.maxConcurrency();
+      RSlot slot = slot(spec.id());
+      if (slot == null) {
+        slot = new RSlot(spec.id(), capacity);
+        slot.host = host.id;
+        slots.add(slot);
+        host.slots.add(slot.id);
+      } else if (slot.life == Life.LOST || slot.departed
+          || (slot.life == Life.RETIRED && slot.retirement == Retirement.HOST_LOST)) {
+        slot.departed = false;
+        slot.capacity = capacity;
+        slot.incarnation++;
+        slot.failures = 0;
+        slot.retirement = null;
+        slot.life = Life.INSTALLING;
+      } else {
+        continue;
+      }
+      out.add(new Effect.Deploy(slot.id, slot.incarnation));
+      publishPhase(slot);
+    }
+    List<RSlot> unnamed = new ArrayList<>();
+    for (String id : host.slots) {
+      if (!ids.contains(id) && !slot(id).departed) {
+        unnamed.add(slot(id));
+      }
+    }
+    if (!unnamed.isEmpty()) {
+      depart(unnamed, e.now());
+    }
+    return null;
+  }
+
+  private PoolError hostLost(PoolEvent.HostLost e) {
+    RHost host = host(e.host());
+    if (host == null) {
+      return new PoolError.UnknownHost(e.host());
+    }
+    if (host.state != HostState.UP || state == PoolState.STOPPED) {
+      ignoredFacts++;
+      return null;
+    }
+    host.state = HostState.LOST;
+    host.since = e.now();
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST)));
+    List<RJob> held = new ArrayList<>();
+    for (String id : host.slots) {
+      RSlot slot = slot(id);
+      if (slot.departed || slot.life == Life.RETIRED) {
+        continue;
+      }
+      if (slot.life == Life.RUNNING || slot.life == Life.INSTALLING) {
+        out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NODE_LOST));
+      }
+      held.addAll(takeRunning(slot,
+          new Interruption.WorkerStopped(slot.id, Exit.NODE_LOST, e.cause())));
+      slot.life = Life.LOST;
+      publishPhase(slot);
+    }
+    if (state == PoolState.DRAINING) {
+      settleWhileDraining(held);
+      finishDrainIfIdle(e.now());
+      return null;
+    }
+    settle(held);
+    out.add(new Effect.WakeAt(e.now() + settings.hosts().graceMs()));
+    dispatch(e.now());
+    return null;
+  }
+
+  private PoolError hostDeregistered(PoolEvent.HostDeregistered e) {
+    RHost host = host(e.host());
+    if (host == null) {
+      return new PoolError.UnknownHost(e.host());
+    }
+    if (host.state == HostState.GONE) {
+      ignoredFacts++;
+      return null;
+    }
+    host.state = HostState.GONE;
+    host.since = e.now();
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.GONE)));
+    List<RSlot> leaving = new ArrayList<>();
+    for (String id : host.slots) {
+      if (!slot(id).departed) {
+        leaving.add(slot(id));
+      }
+    }
+    depart(leaving, e.now());
+    return null;
+  }
+
+  private RHost host(String id) {
+    for (RHost host : hosts) {
+      if (host.id.equals(id)) {
+        return host;
+      }
+    }
+    return null;
+  }
+
+  /** P11 as H8 reads it: at least one slot not departed, and every one of them retired. */
+  private boolean noRecoverableWorkers() {
+    boolean any = false;
+    for (RSlot slot : slots) {
+      if (!slot.departed) {
+        any = true;
+        if (slot.life != Life.RETIRED) {
+          return false;
+        }
+      }
+    }
+    return any;
+  }
+
   // ---- status ----------------------------------------------------------------------------------
 
   PoolSnapshot snapshot(long now) {
@@ -910,7 +1113,21 @@ final class ReferencePool {
       statuses.add(new PoolSnapshot.SlotStatus(slot.id, phase(slot), slot.capacity,
           slot.running.size(), List.copyOf(assignments), slot.incarnation, slot.restarts,
           slot.life == Life.RETIRED ? slot.retirement : null,
-          slot.life == Life.BACKING_OFF ? slot.backoffUntil : null));
+          slot.life == Life.BACKING_OFF ? slot.backoffUntil : null, slot.host));
+    }
+    List<PoolSnapshot.HostStatus> hostStatuses = new ArrayList<>();
+    for (RHost host : hosts) {
+      if (host.state == HostState.GONE) {
+        continue;
+      }
+      List<String> ids = new ArrayList<>();
+      for (String id : host.slots) {
+        if (!slot(id).departed) {
+          ids.add(id);
+        }
+      }
+      hostStatuses.add(new PoolSnapshot.HostStatus(host.id, host.node, host.state,
+          List.copyOf(ids), host.since));
     }
     long window = settings.supervision().restartWindowMs();
     int inWindow = 0;
@@ -922,7 +1139,8 @@ final class ReferencePool {
     Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
         cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts);
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
-        List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window);
+        List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
+        List.copyOf(hostStatuses));
   }
 
   /** What an {@link AffinitySelector} sees: the slots in slot order. */
@@ -945,7 +1163,7 @@ final class ReferencePool {
     @Override
     public boolean selectable(int index) {
       RSlot slot = slots.get(index);
-      return slot.life != Life.RETIRED && !slot.departed;
+      return slot.life != Life.RETIRED && !slot.departed && slot.life != Life.LOST;
     }
 
     @Override

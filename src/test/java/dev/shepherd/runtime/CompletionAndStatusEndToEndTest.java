@@ -179,7 +179,7 @@ class CompletionAndStatusEndToEndTest {
       JsonObject status = awaitStatus(vertx, "snap", running("w-0", "busy"));
 
       assertThat(status.fieldNames())
-          .contains("name", "state", "backlog", "slots", "counters", "budget");
+          .contains("name", "state", "backlog", "slots", "counters", "budget", "hosts");
       assertThat(status.getString("name")).isEqualTo("snap");
       assertThat(status.getString("state")).isEqualTo("RUNNING");
       assertThat(status.getJsonObject("backlog"))
@@ -187,7 +187,8 @@ class CompletionAndStatusEndToEndTest {
       assertThat(status.getJsonArray("slots")).hasSize(2);
       JsonObject assigned = slot(status, "w-0");
       assertThat(assigned.fieldNames()).containsExactlyInAnyOrder("id", "phase", "capacity",
-          "inFlight", "assignments", "incarnation", "restarts", "retirement", "backoffUntil");
+          "inFlight", "assignments", "incarnation", "restarts", "retirement", "backoffUntil",
+          "host");
       assertThat(assigned.getString("phase")).isEqualTo("ASSIGNED");
       assertThat(assigned.getInteger("capacity")).isEqualTo(1);
       assertThat(assigned.getInteger("inFlight")).isEqualTo(1);
