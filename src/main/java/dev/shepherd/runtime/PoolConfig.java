@@ -40,6 +40,11 @@ public record PoolConfig(
 
   /** Parses one pool entry; {@code path} prefixes field names in errors (e.g. {@code pools[0]}). */
   public static PoolConfig parse(JsonObject json, String path) {
+    return parse(json, path, false);
+  }
+
+  /** Parses one pool entry of a node that is clustered or not. */
+  public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
@@ -49,25 +54,10 @@ public record PoolConfig(
       throw new ConfigException(pool.field("name"), name,
           "must be 1-64 letters, digits, '.', '_' or '-'");
     }
-    ConfigReader worker = pool.object("worker");
-    worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config");
-    Class<? extends JobHandler> workerClass = workerClass(worker);
-    int instances = worker.intValue("instances", 4, 1, 10_000);
-    int maxConcurrency = worker.intValue("maxConcurrency", 1, 1, 1_000_000);
-    ThreadingModel threading = worker.enumValue("threading", ThreadingModel.class,
-        ThreadingModel.WORKER);
-    if (threading != ThreadingModel.EVENT_LOOP && threading != ThreadingModel.WORKER
-        && threading != ThreadingModel.VIRTUAL_THREAD) {
-      throw new ConfigException(worker.field("threading"), threading.name(),
-          "must be EVENT_LOOP, WORKER or VIRTUAL_THREAD");
-    }
-    if (threading == ThreadingModel.VIRTUAL_THREAD && Runtime.version().feature() < 21) {
-      throw new ConfigException(worker.field("threading"), threading.name(),
-          "needs Java 21 or newer (this JVM is " + Runtime.version().feature() + ")");
-    }
-    List<SlotSpec> slots = new ArrayList<>(instances);
-    for (int i = 0; i < instances; i++) {
-      slots.add(new SlotSpec("w-" + i, maxConcurrency));
+    WorkerConfig worker = WorkerConfig.parse(pool.object("worker"), minInstances(clustered));
+    List<SlotSpec> slots = new ArrayList<>(worker.instances());
+    for (int i = 0; i < worker.instances(); i++) {
+      slots.add(new SlotSpec("w-" + i, worker.maxConcurrency()));
     }
     AffinitySelector selector = selector(pool.object("affinity"));
     PoolSettings settings = new PoolSettings(
@@ -83,33 +73,16 @@ public record PoolConfig(
         pool.longValue("term", 0, 0, (1L << 23) - 1));
     String prefix = pool.string("address", "shepherd." + name);
     long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
-    return new PoolConfig(settings, workerClass, threading, worker.rawObject("config"), prefix,
+    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
         tickMs);
   }
 
-  private static Class<? extends JobHandler> workerClass(ConfigReader worker) {
-    String className = worker.string("class", null);
-    if (className == null) {
-      throw new ConfigException(worker.field("class"), null,
-          "is required: the JobHandler implementation each slot runs");
-    }
-    Class<?> type;
-    try {
-      type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
-    } catch (ClassNotFoundException | LinkageError e) {
-      throw new ConfigException(worker.field("class"), className, "no such class on the classpath");
-    }
-    if (!JobHandler.class.isAssignableFrom(type)) {
-      throw new ConfigException(worker.field("class"), className,
-          "must implement " + JobHandler.class.getName());
-    }
-    try {
-      type.getConstructor();
-    } catch (NoSuchMethodException e) {
-      throw new ConfigException(worker.field("class"), className,
-          "needs a public no-argument constructor");
-    }
-    return type.asSubclass(JobHandler.class);
+  /**
+   * The local slots a pool needs at least. H2 lets a clustered pool run on worker hosts alone
+   * ({@code clustered ? 0 : 1}) once the core accepts a pool whose slots all register.
+   */
+  static int minInstances(boolean clustered) {
+    return 1;
   }
 
   private static SupervisionSettings supervision(ConfigReader sup) {
