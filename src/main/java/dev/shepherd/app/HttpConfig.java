@@ -12,12 +12,14 @@ import java.util.Set;
  * an optional bearer token required for state-changing requests (config {@code token}, or the
  * environment variable named by {@code tokenEnv}, default {@code SHEPHERD_TOKEN}), and which pool
  * addresses the SockJS event-bus bridge at {@code /eventbus} lets through ({@code bridge}).
+ * {@code enabled: false} serves no HTTP at all (a worker host of a cluster, say).
  */
-public record HttpConfig(String host, int port, int maxBodyBytes, String token, Bridge bridge) {
+public record HttpConfig(String host, int port, int maxBodyBytes, String token, Bridge bridge,
+    boolean enabled) {
 
   /** Without bridge settings: the default bridge. */
   public HttpConfig(String host, int port, int maxBodyBytes, String token) {
-    this(host, port, maxBodyBytes, token, Bridge.DEFAULT);
+    this(host, port, maxBodyBytes, token, Bridge.DEFAULT, true);
   }
 
   /**
@@ -86,9 +88,10 @@ public record HttpConfig(String host, int port, int maxBodyBytes, String token, 
   public static HttpConfig parse(JsonObject json) {
     JsonObject http = json == null ? new JsonObject() : json;
     for (String field : http.fieldNames()) {
-      if (!Set.of("host", "port", "maxBodyBytes", "token", "tokenEnv", "bridge").contains(field)) {
-        throw new ConfigException("http." + field, http.getValue(field),
-            "unknown field; expected one of [bridge, host, maxBodyBytes, port, token, tokenEnv]");
+      if (!Set.of("enabled", "host", "port", "maxBodyBytes", "token", "tokenEnv", "bridge")
+          .contains(field)) {
+        throw new ConfigException("http." + field, http.getValue(field), "unknown field;"
+            + " expected one of [bridge, enabled, host, maxBodyBytes, port, token, tokenEnv]");
       }
     }
     String host = string(http, "host", "127.0.0.1");
@@ -100,7 +103,11 @@ public record HttpConfig(String host, int port, int maxBodyBytes, String token, 
       String fromEnv = System.getenv(env);
       token = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.trim();
     }
-    return new HttpConfig(host, port, maxBody, token, Bridge.parse(http.getValue("bridge")));
+    Object enabled = http.getValue("enabled", true);
+    if (!(enabled instanceof Boolean on)) {
+      throw new ConfigException("http.enabled", enabled, "must be true or false");
+    }
+    return new HttpConfig(host, port, maxBody, token, Bridge.parse(http.getValue("bridge")), on);
   }
 
   private static String string(JsonObject json, String field, String fallback) {

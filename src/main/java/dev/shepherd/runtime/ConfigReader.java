@@ -9,22 +9,23 @@ import java.util.TreeSet;
 /**
  * Typed reads of a JSON configuration object, each failing with a {@link ConfigException} that
  * names the full path of the field and the bad value. {@code null} means absent (the default).
+ * Shared by every part of the configuration (pools, worker hosts).
  */
-final class ConfigReader {
+public final class ConfigReader {
   private final JsonObject json;
   private final String path;
 
-  ConfigReader(JsonObject json, String path) {
+  public ConfigReader(JsonObject json, String path) {
     this.json = json == null ? new JsonObject() : json;
     this.path = path;
   }
 
-  String field(String name) {
+  public String field(String name) {
     return path.isEmpty() ? name : path + "." + name;
   }
 
   /** Refuses fields other than {@code allowed} (a typo should not silently become a default). */
-  void onlyFields(String... allowed) {
+  public void onlyFields(String... allowed) {
     Set<String> known = Set.of(allowed);
     for (String name : json.fieldNames()) {
       if (!known.contains(name)) {
@@ -34,7 +35,7 @@ final class ConfigReader {
     }
   }
 
-  ConfigReader object(String name) {
+  public ConfigReader object(String name) {
     Object value = json.getValue(name);
     if (value == null) {
       return new ConfigReader(new JsonObject(), field(name));
@@ -45,15 +46,15 @@ final class ConfigReader {
     return new ConfigReader(object, field(name));
   }
 
-  Object raw(String name) {
+  public Object raw(String name) {
     return json.getValue(name);
   }
 
-  boolean has(String name) {
+  public boolean has(String name) {
     return json.getValue(name) != null;
   }
 
-  JsonObject rawObject(String name) {
+  public JsonObject rawObject(String name) {
     Object value = json.getValue(name);
     if (value == null) {
       return new JsonObject();
@@ -64,7 +65,7 @@ final class ConfigReader {
     return object.copy();
   }
 
-  String string(String name, String fallback) {
+  public String string(String name, String fallback) {
     Object value = json.getValue(name);
     if (value == null) {
       return fallback;
@@ -75,7 +76,7 @@ final class ConfigReader {
     return text;
   }
 
-  long longValue(String name, long fallback, long min, long max) {
+  public long longValue(String name, long fallback, long min, long max) {
     Object value = json.getValue(name);
     if (value == null) {
       return fallback;
@@ -91,11 +92,11 @@ final class ConfigReader {
     return number;
   }
 
-  int intValue(String name, int fallback, int min, int max) {
+  public int intValue(String name, int fallback, int min, int max) {
     return (int) longValue(name, fallback, min, max);
   }
 
-  double doubleValue(String name, double fallback, double min, double max) {
+  public double doubleValue(String name, double fallback, double min, double max) {
     Object value = json.getValue(name);
     if (value == null) {
       return fallback;
@@ -110,7 +111,7 @@ final class ConfigReader {
     return result;
   }
 
-  boolean bool(String name, boolean fallback) {
+  public boolean bool(String name, boolean fallback) {
     Object value = json.getValue(name);
     if (value == null) {
       return fallback;
@@ -121,7 +122,7 @@ final class ConfigReader {
     return flag;
   }
 
-  <E extends Enum<E>> E enumValue(String name, Class<E> type, E fallback) {
+  public <E extends Enum<E>> E enumValue(String name, Class<E> type, E fallback) {
     Object value = json.getValue(name);
     if (value == null) {
       return fallback;

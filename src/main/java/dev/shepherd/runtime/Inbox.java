@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Work handed to the coordinator from other threads (in-JVM submitters, local slots), run on the
  * coordinator's context in batches: one context task drains everything that queued up meanwhile.
  */
-final class Inbox {
+public final class Inbox {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbox.class);
   private static final int BATCH = 4096;
 
@@ -19,13 +19,13 @@ final class Inbox {
   private final Runnable endOfTurn;
 
   /** {@code endOfTurn} runs after each batch (the coordinator hands its outbox over). */
-  Inbox(Context context, Runnable endOfTurn) {
+  public Inbox(Context context, Runnable endOfTurn) {
     this.context = context;
     this.endOfTurn = endOfTurn;
   }
 
   /** From any thread. */
-  void offer(Runnable task) {
+  public void offer(Runnable task) {
     queue.offer(task);
     if (scheduled.compareAndSet(false, true)) {
       context.runOnContext(v -> drain());

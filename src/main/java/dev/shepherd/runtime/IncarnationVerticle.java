@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.JobError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -8,35 +9,73 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One incarnation of a slot: the verticle that hosts the user's {@link JobHandler} on its own
- * context and threading model. A handler that throws, or an exception that reaches this context,
- * is a crash, reported once; an {@link #exit()} is a normal exit; an undeploy by the pool is
- * neither.
+ * context and threading model, and reports to its {@link IncarnationOwner}. A handler that throws,
+ * or an exception that reaches this context, is a crash, reported once; an {@link #exit()} is a
+ * normal exit; a stop by its slot is neither.
  */
-final class IncarnationVerticle extends VerticleBase implements WorkerContext {
-  private final LocalSlot slot;
+public final class IncarnationVerticle extends VerticleBase implements WorkerContext {
+
+  /**
+   * Where an incarnation is in its life. Moves happen on several threads (a crash on the
+   * incarnation's, a stop on its owner's), through {@link #moveTo} alone. Legal moves: RUNNING
+   * to any other; EXITING to EXITED, CRASHED or STOPPED; RELEASED to CRASHED or STOPPED; CRASHED
+   * and EXITED to STOPPED; STOPPED is final.
+   */
+  enum Life {
+    /** Deploying or deployed: runs what it is handed. */
+    RUNNING,
+    /** Undeploying itself ({@link #exit()}): still runs what it is handed until its stop. */
+    EXITING,
+    /** Undeployed by someone other than its slot: finishes what it holds. */
+    RELEASED,
+    /** Its crash was reported: runs nothing more. */
+    CRASHED,
+    /** Its normal exit was reported: runs nothing more. */
+    EXITED,
+    /** Stopped by its slot: runs and reports nothing more. */
+    STOPPED;
+
+    boolean runsJobs() {
+      return this == RUNNING || this == EXITING || this == RELEASED;
+    }
+
+    boolean mayMoveTo(Life next) {
+      return switch (this) {
+        case RUNNING -> next != RUNNING;
+        case EXITING -> next == EXITED || next == CRASHED || next == STOPPED;
+        case RELEASED -> next == CRASHED || next == STOPPED;
+        case CRASHED, EXITED -> next == STOPPED;
+        case STOPPED -> false;
+      };
+    }
+  }
+
+  private final IncarnationOwner owner;
   private final int number;
   private final Class<? extends JobHandler> type;
   private final boolean unordered;
-  private final AtomicBoolean ended = new AtomicBoolean();
-  private volatile boolean stoppedByPool;
-  private volatile boolean exiting;
+  private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
   /** The undeploy this incarnation started itself by {@link #exit()}. */
   private volatile Future<Void> exitUndeploy;
   private volatile JobHandler handler;
   private String deploymentId;
-  /** Coordinator context only: assignments handed over and not yet completed. */
+  /** Owner's context only: assignments handed over and not yet completed. */
   private int inFlight;
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Completion> completions;
 
-  IncarnationVerticle(LocalSlot slot, int number, Class<? extends JobHandler> type,
-      boolean unordered) {
-    this.slot = slot;
+  /**
+   * Incarnation {@code number} of {@code owner}'s slot, running {@code type}; {@code unordered}
+   * runs each assignment on the worker pool (a WORKER incarnation with capacity above 1).
+   */
+  public IncarnationVerticle(IncarnationOwner owner, int number,
+      Class<? extends JobHandler> type, boolean unordered) {
+    this.owner = owner;
     this.number = number;
     this.type = type;
     this.unordered = unordered;
@@ -45,6 +84,18 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   @Override
   public int incarnation() {
     return number;
+  }
+
+  /** The one place the life changes; false when {@code next} is not legal from where it is. */
+  private boolean moveTo(Life next) {
+    Life current;
+    do {
+      current = life.get();
+      if (!current.mayMoveTo(next)) {
+        return false;
+      }
+    } while (!life.compareAndSet(current, next));
+    return true;
   }
 
   // ---- verticle lifecycle (incarnation context) ----------------------------------------------
@@ -60,15 +111,14 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   @Override
   public Future<?> stop() {
     Future<Void> released;
-    if (stoppedByPool) {
+    if (moveTo(Life.EXITED)) {
+      owner.exited(this);
       released = Future.succeededFuture();
-    } else if (exiting) {
-      if (ended.compareAndSet(false, true)) {
-        slot.exited(this);
-      }
+    } else if (life.get() == Life.STOPPED || exitUndeploy != null) {
       released = Future.succeededFuture();
     } else {
-      released = slot.releasedExternally(this);
+      moveTo(Life.RELEASED);
+      released = owner.releasedExternally(this);
     }
     return released.compose(v -> {
       JobHandler h = handler;
@@ -80,10 +130,10 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   // ---- assignments ----------------------------------------------------------------------------
 
   /**
-   * Coordinator context: hand one job to this incarnation's context, batched with the others of
-   * the coordinator's turn (an unordered WORKER incarnation runs each on the worker pool).
+   * Owner's context, once deployed: hands one job to this incarnation's context, batched with the
+   * others of the owner's turn (an unordered WORKER incarnation runs each on the worker pool).
    */
-  void deliver(Job job) {
+  public void deliver(Job job) {
     inFlight++;
     if (unordered) {
       context.executeBlocking(() -> {
@@ -91,12 +141,12 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
         return null;
       }, false);
     } else {
-      slot.coordinator().outbox().send(context, () -> run(job, true));
+      owner.handOver(context, () -> run(job, true));
     }
   }
 
   private void run(Job job, boolean onContext) {
-    if (ended.get()) {
+    if (!life.get().runsJobs()) {
       return;
     }
     long start = System.nanoTime();
@@ -117,34 +167,47 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
       if (onContext && Vertx.currentContext() == context) {
         batch(completion);
       } else {
-        slot.completed(this, List.of(completion));
+        owner.completed(this, List.of(completion));
       }
     });
   }
 
-  /** Completions of one turn of this context go to the coordinator together. */
+  /** Completions of one turn of this context go to the owner together. */
   private void batch(Completion completion) {
     if (completions == null) {
       completions = new ArrayList<>(4);
       context.runOnContext(v -> {
         List<Completion> done = completions;
         completions = null;
-        slot.completed(this, done);
+        owner.completed(this, done);
       });
     }
     completions.add(completion);
   }
 
   /** One finished assignment: its result, or the failure the handler returned. */
-  record Completion(long assignment, long startNanos, Object result, Throwable failure) {}
+  public record Completion(long assignment, long startNanos, Object result, Throwable failure) {
 
-  private void crash(Throwable cause) {
-    if (!stoppedByPool && ended.compareAndSet(false, true)) {
-      slot.crashed(this, cause);
+    /** The failure as the protocol carries it, or null when the job returned a result. */
+    public JobError error() {
+      if (failure == null) {
+        return null;
+      }
+      if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
+        return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
+      }
+      return new JobError(500, String.valueOf(failure.getMessage() != null
+          ? failure.getMessage() : failure.toString()));
     }
   }
 
-  // ---- coordinator-side bookkeeping -----------------------------------------------------------
+  private void crash(Throwable cause) {
+    if (moveTo(Life.CRASHED)) {
+      owner.crashed(this, cause);
+    }
+  }
+
+  // ---- owner-side bookkeeping -----------------------------------------------------------------
 
   void deployed(String id) {
     this.deploymentId = id;
@@ -154,24 +217,25 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
     return deploymentId;
   }
 
-  void stopByPool() {
-    stoppedByPool = true;
-    ended.set(true);
+  /** Its slot stops it: nothing it does afterwards is reported, and it runs nothing more. */
+  public void stopBySlot() {
+    moveTo(Life.STOPPED);
     if (idle != null) {
       idle.tryComplete();
     }
   }
 
-  boolean stoppedByPool() {
-    return stoppedByPool;
+  public boolean stoppedBySlot() {
+    return life.get() == Life.STOPPED;
   }
 
-  boolean exitedItself() {
-    return exiting;
+  /** Whether it started undeploying itself ({@link #exit()}). */
+  public boolean exitedItself() {
+    return exitUndeploy != null;
   }
 
   /** Once {@link #exitedItself()}: completes when that undeploy has finished. */
-  Future<Void> exitUndeploy() {
+  public Future<Void> exitUndeploy() {
     return exitUndeploy;
   }
 
@@ -184,7 +248,7 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
 
   void whenIdle(Promise<Void> promise) {
     idle = promise;
-    if (inFlight <= 0 || stoppedByPool) {
+    if (inFlight <= 0 || stoppedBySlot()) {
       promise.tryComplete();
     }
   }
@@ -208,12 +272,12 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
 
   @Override
   public String worker() {
-    return slot.id();
+    return owner.worker();
   }
 
   @Override
   public void exit() {
-    exiting = true;
+    moveTo(Life.EXITING);
     exitUndeploy = vertx.undeploy(deploymentID());
   }
 }

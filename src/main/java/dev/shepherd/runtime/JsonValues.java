@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Turns what workers return into values the event bus and HTTP can carry as JSON. */
-final class JsonValues {
+public final class JsonValues {
   private JsonValues() {}
 
   /**
    * JSON values pass as they are; maps and lists become objects and arrays; anything else becomes
    * its string form (results that cross the bus must be JSON).
    */
-  static Object toJson(Object value) {
+  public static Object toJson(Object value) {
     if (value == null || value instanceof String || value instanceof Number
         || value instanceof Boolean || value instanceof JsonObject || value instanceof JsonArray) {
       return value;

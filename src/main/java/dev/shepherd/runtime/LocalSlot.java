@@ -2,12 +2,10 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
-import dev.shepherd.core.JobError;
 import dev.shepherd.core.PoolEvent;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.ThreadingModel;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * incarnation's context and completions come back through the coordinator's inbox: no event-bus
  * hop, no JSON copy. Lives on the coordinator's context; the incarnation reports from its own.
  */
-final class LocalSlot implements SlotHandle {
+final class LocalSlot implements SlotHandle, IncarnationOwner {
   private static final Logger LOG = LoggerFactory.getLogger(LocalSlot.class);
   /**
    * How long the pool's stop waits for an incarnation stopped while still deploying: a start()
@@ -59,15 +57,20 @@ final class LocalSlot implements SlotHandle {
     return id;
   }
 
-  Coordinator coordinator() {
-    return coordinator;
+  @Override
+  public String worker() {
+    return id;
+  }
+
+  @Override
+  public void handOver(io.vertx.core.Context target, Runnable task) {
+    coordinator.outbox().send(target, task);
   }
 
   @Override
   public void deploy(int number) {
-    boolean unordered = config.threading() == ThreadingModel.WORKER
-        && config.settings().slots().get(0).maxConcurrency() != null
-        && config.settings().slots().get(0).maxConcurrency() > 1;
+    boolean unordered = WorkerConfig.unordered(config.threading(),
+        config.settings().slots().get(0).maxConcurrency());
     IncarnationVerticle incarnation =
         new IncarnationVerticle(this, number, config.workerClass(), unordered);
     current = incarnation;
@@ -95,7 +98,7 @@ final class LocalSlot implements SlotHandle {
       return;
     }
     incarnation.deployed(deploymentId);
-    if (incarnation.stoppedByPool()) {
+    if (incarnation.stoppedBySlot()) {
       Future<Void> undeployed = undeploy(incarnation);
       if (gone != null) {
         undeployed.onComplete(ar -> gone.tryComplete());
@@ -113,7 +116,7 @@ final class LocalSlot implements SlotHandle {
       return;
     }
     current = null;
-    incarnation.stopByPool();
+    incarnation.stopBySlot();
     if (incarnation.deploymentId() != null) {
       undeploy(incarnation);
     } else {
@@ -157,7 +160,9 @@ final class LocalSlot implements SlotHandle {
 
   // ---- facts from incarnations (any thread) ---------------------------------------------------
 
-  void completed(IncarnationVerticle incarnation, List<IncarnationVerticle.Completion> done) {
+  @Override
+  public void completed(IncarnationVerticle incarnation,
+      List<IncarnationVerticle.Completion> done) {
     long end = System.nanoTime();
     coordinator.execute(() -> {
       for (IncarnationVerticle.Completion c : done) {
@@ -165,13 +170,13 @@ final class LocalSlot implements SlotHandle {
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }
-        coordinator.localCompleted(id, c.assignment(), c.result(),
-            c.failure() == null ? null : jobError(c.failure()));
+        coordinator.localCompleted(id, c.assignment(), c.result(), c.error());
       }
     });
   }
 
-  void crashed(IncarnationVerticle incarnation, Throwable cause) {
+  @Override
+  public void crashed(IncarnationVerticle incarnation, Throwable cause) {
     StackTraceElement[] trace = cause.getStackTrace();
     LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), id,
         incarnation.incarnation(), cause, trace.length == 0 ? "" : " at " + trace[0]);
@@ -181,7 +186,8 @@ final class LocalSlot implements SlotHandle {
         incarnation.incarnation(), Exit.CRASH, String.valueOf(cause), coordinator.now())));
   }
 
-  void exited(IncarnationVerticle incarnation) {
+  @Override
+  public void exited(IncarnationVerticle incarnation) {
     LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), id,
         incarnation.incarnation());
     coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
@@ -190,20 +196,13 @@ final class LocalSlot implements SlotHandle {
   }
 
   /** Undeployed from outside: the pool drains, and the incarnation waits until it holds nothing. */
-  Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+  @Override
+  public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
     Promise<Void> idle = Promise.promise();
     coordinator.execute(() -> {
       incarnation.whenIdle(idle);
       coordinator.externalUndeploy();
     });
     return idle.future();
-  }
-
-  private static JobError jobError(Throwable failure) {
-    if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
-      return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
-    }
-    return new JobError(500, String.valueOf(failure.getMessage() != null
-        ? failure.getMessage() : failure.toString()));
   }
 }

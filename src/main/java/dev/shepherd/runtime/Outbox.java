@@ -12,19 +12,19 @@ import org.slf4j.LoggerFactory;
  * submitters), grouped by destination and handed over once per coordinator turn: one task per
  * destination context however many items queued up. Confined to the coordinator's context.
  */
-final class Outbox {
+public final class Outbox {
   private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);
 
   private final Context home;
   private final Map<Context, ArrayList<Runnable>> pending = new HashMap<>();
   private boolean scheduled;
 
-  Outbox(Context home) {
+  public Outbox(Context home) {
     this.home = home;
   }
 
   /** Queues {@code task} to run on {@code target} after the coordinator's current turn. */
-  void send(Context target, Runnable task) {
+  public void send(Context target, Runnable task) {
     ArrayList<Runnable> tasks = pending.get(target);
     if (tasks == null) {
       tasks = new ArrayList<>(8);
@@ -42,7 +42,7 @@ final class Outbox {
    * messages the task scheduled by {@link #send} runs after the messages already queued on the
    * coordinator's event loop, so a burst of them is handed over together.
    */
-  void flush() {
+  public void flush() {
     scheduled = false;
     if (pending.isEmpty()) {
       return;

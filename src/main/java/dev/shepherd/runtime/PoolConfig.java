@@ -4,6 +4,7 @@ import dev.shepherd.core.AffinitySelector;
 import dev.shepherd.core.BackoffSettings;
 import dev.shepherd.core.BudgetReaction;
 import dev.shepherd.core.ConfigException;
+import dev.shepherd.core.HostSettings;
 import dev.shepherd.core.InterruptionPolicy;
 import dev.shepherd.core.PoolLimits;
 import dev.shepherd.core.PoolSettings;
@@ -41,34 +42,24 @@ public record PoolConfig(
 
   /** Parses one pool entry; {@code path} prefixes field names in errors (e.g. {@code pools[0]}). */
   public static PoolConfig parse(JsonObject json, String path) {
+    return parse(json, path, false);
+  }
+
+  /** Parses one pool entry of a node that is clustered or not. */
+  public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
-        "term", "backlogMaxBytes");
+        "term", "backlogMaxBytes", "hostGraceMs");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
           "must be 1-64 letters, digits, '.', '_' or '-'");
     }
-    ConfigReader worker = pool.object("worker");
-    worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config");
-    Class<? extends JobHandler> workerClass = workerClass(worker);
-    int instances = worker.intValue("instances", 4, 1, 10_000);
-    int maxConcurrency = worker.intValue("maxConcurrency", 1, 1, 1_000_000);
-    ThreadingModel threading = worker.enumValue("threading", ThreadingModel.class,
-        ThreadingModel.WORKER);
-    if (threading != ThreadingModel.EVENT_LOOP && threading != ThreadingModel.WORKER
-        && threading != ThreadingModel.VIRTUAL_THREAD) {
-      throw new ConfigException(worker.field("threading"), threading.name(),
-          "must be EVENT_LOOP, WORKER or VIRTUAL_THREAD");
-    }
-    if (threading == ThreadingModel.VIRTUAL_THREAD && Runtime.version().feature() < 21) {
-      throw new ConfigException(worker.field("threading"), threading.name(),
-          "needs Java 21 or newer (this JVM is " + Runtime.version().feature() + ")");
-    }
-    List<SlotSpec> slots = new ArrayList<>(instances);
-    for (int i = 0; i < instances; i++) {
-      slots.add(new SlotSpec("w-" + i, maxConcurrency));
+    WorkerConfig worker = WorkerConfig.parse(pool.object("worker"), minInstances(clustered));
+    List<SlotSpec> slots = new ArrayList<>(worker.instances());
+    for (int i = 0; i < worker.instances(); i++) {
+      slots.add(new SlotSpec("w-" + i, worker.maxConcurrency()));
     }
     ConfigReader affinity = pool.object("affinity");
     AffinitySelector selector = selector(affinity);
@@ -88,10 +79,12 @@ public record PoolConfig(
         selector,
         pool.longValue("drainTimeoutMs", 10_000, 0, Long.MAX_VALUE / 4),
         pool.longValue("term", 0, 0, (1L << 23) - 1),
-        limits);
+        limits,
+        new HostSettings(clustered && worker.instances() == 0,
+            pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
     String prefix = pool.string("address", "shepherd." + name);
     long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
-    return new PoolConfig(settings, workerClass, threading, worker.rawObject("config"), prefix,
+    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
         tickMs);
   }
 
@@ -100,29 +93,11 @@ public record PoolConfig(
     return Math.max(1L << 20, Runtime.getRuntime().maxMemory() / 8);
   }
 
-  private static Class<? extends JobHandler> workerClass(ConfigReader worker) {
-    String className = worker.string("class", null);
-    if (className == null) {
-      throw new ConfigException(worker.field("class"), null,
-          "is required: the JobHandler implementation each slot runs");
-    }
-    Class<?> type;
-    try {
-      type = Class.forName(className, false, Thread.currentThread().getContextClassLoader());
-    } catch (ClassNotFoundException | LinkageError e) {
-      throw new ConfigException(worker.field("class"), className, "no such class on the classpath");
-    }
-    if (!JobHandler.class.isAssignableFrom(type)) {
-      throw new ConfigException(worker.field("class"), className,
-          "must implement " + JobHandler.class.getName());
-    }
-    try {
-      type.getConstructor();
-    } catch (NoSuchMethodException e) {
-      throw new ConfigException(worker.field("class"), className,
-          "needs a public no-argument constructor");
-    }
-    return type.asSubclass(JobHandler.class);
+  /**
+   * The local slots a pool needs at least: H2 lets a clustered pool run on worker hosts alone.
+   */
+  static int minInstances(boolean clustered) {
+    return clustered ? 0 : 1;
   }
 
   private static SupervisionSettings supervision(ConfigReader sup) {

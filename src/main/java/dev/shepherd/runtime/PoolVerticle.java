@@ -29,7 +29,7 @@ public class PoolVerticle extends VerticleBase {
   public Future<?> start() {
     PoolConfig config;
     try {
-      config = PoolConfig.parse(config(), "");
+      config = PoolConfig.parse(config(), "", vertx.isClustered());
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
