@@ -230,6 +230,9 @@ final class HostSlot implements IncarnationOwner {
       for (HostReport report : reports) {
         host.report(report);
       }
+      for (IncarnationVerticle.Completion c : done) {
+        incarnation.finishedOne(c.assignment());
+      }
       if (incarnation == current) {
         running -= done.size();
         while (running < worker.maxConcurrency() && !waiting.isEmpty()

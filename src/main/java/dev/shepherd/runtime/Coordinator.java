@@ -41,8 +41,8 @@ public final class Coordinator {
   private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
+  private final Timers timers;
   private long staleCompletions;
-  private long tickTimer = -1;
   private long statsTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -56,6 +56,7 @@ public final class Coordinator {
       slots.put(id, new LocalSlot(id, this, config));
     }
     this.interpreter = new EffectInterpreter(this);
+    this.timers = new Timers(vertx, this::now, this::apply);
   }
 
   public String name() {
@@ -72,6 +73,10 @@ public final class Coordinator {
 
   Context context() {
     return context;
+  }
+
+  Timers timers() {
+    return timers;
   }
 
   Outbox outbox() {
@@ -117,7 +122,6 @@ public final class Coordinator {
 
   void start() {
     interpreter.run(pool.start());
-    tickTimer = vertx.setPeriodic(config.tickMs(), id -> apply(new PoolEvent.Tick(now())));
     statsTimer = vertx.setPeriodic(500, id -> {
       PoolSnapshot snapshot = snapshot();
       observers.forEach(o -> o.onStats(snapshot));
@@ -132,7 +136,7 @@ public final class Coordinator {
 
   /** Called by the interpreter when the pool reached STOPPED. */
   void onStopped() {
-    vertx.cancelTimer(tickTimer);
+    timers.close();
     vertx.cancelTimer(statsTimer);
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));

@@ -8,8 +8,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The JSON form of what a pool publishes on {@code <prefix>.events}: {@code phase}, {@code
- * restart}, {@code retired}, {@code budget}, {@code host}, {@code state}, {@code job} and {@code
- * stats}, each
+ * restart}, {@code retired}, {@code budget}, {@code revive}, {@code host}, {@code state}, {@code
+ * job} and {@code stats}, each
  * with the pool's name and the time ({@code at}, epoch ms).
  */
 public final class EventJson {
@@ -32,6 +32,10 @@ public final class EventJson {
           .put("restartsInWindow", b.restartsInWindow())
           .put("replacementsRequested", b.replacementsRequested())
           .put("maximumRestarts", b.maximumRestarts()).put("reaction", b.reaction().name());
+    } else if (notice instanceof Notice.Revived r) {
+      return json.put("type", "revive").put("worker", r.worker())
+          .put("incarnation", r.incarnation()).put("was", r.was().name())
+          .put("by", r.byOperator() ? "operator" : "reviveAfterMs");
     } else if (notice instanceof Notice.HostChanged h) {
       return json.put("type", "host").put("host", h.host()).put("node", h.node())
           .put("state", h.state().name());

@@ -152,6 +152,14 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
   }
 
   @Override
+  public void cancel(long assignment) {
+    IncarnationVerticle incarnation = current;
+    if (incarnation != null) {
+      incarnation.cancel(assignment);
+    }
+  }
+
+  @Override
   public Future<Void> undeployed() {
     Promise<Void> promise = Promise.promise();
     Future.join(new ArrayList<>(undeploys)).onComplete(ar -> promise.complete());
@@ -166,7 +174,7 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
     long end = System.nanoTime();
     coordinator.execute(() -> {
       for (IncarnationVerticle.Completion c : done) {
-        incarnation.finishedOne();
+        incarnation.finishedOne(c.assignment());
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }

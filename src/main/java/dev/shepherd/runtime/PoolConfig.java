@@ -20,7 +20,7 @@ import java.util.List;
 
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
- * runtime needs (the worker class and threading model, the address prefix, the tick period).
+ * runtime needs (the worker class and threading model, the address prefix).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
  * worker.class} has a default.
  */
@@ -29,8 +29,7 @@ public record PoolConfig(
     Class<? extends JobHandler> workerClass,
     ThreadingModel threading,
     JsonObject workerConfig,
-    String addressPrefix,
-    long tickMs) {
+    String addressPrefix) {
 
   public String name() {
     return settings.name();
@@ -49,7 +48,7 @@ public record PoolConfig(
   public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
-        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
+        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
         "term", "backlogMaxBytes", "hostGraceMs");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
@@ -83,9 +82,7 @@ public record PoolConfig(
         new HostSettings(clustered && worker.instances() == 0,
             pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
     String prefix = pool.string("address", "shepherd." + name);
-    long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
-    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
-        tickMs);
+    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix);
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */
@@ -102,7 +99,7 @@ public record PoolConfig(
 
   private static SupervisionSettings supervision(ConfigReader sup) {
     sup.onlyFields("policy", "strategy", "maxRestarts", "restartWindowMs", "onBudgetExceeded",
-        "restartBackoff");
+        "restartBackoff", "reviveAfterMs");
     long window = "infinite".equals(sup.raw("restartWindowMs"))
         ? SupervisionSettings.INFINITE_WINDOW
         : sup.longValue("restartWindowMs", 10_000, 1, Long.MAX_VALUE);
@@ -125,7 +122,8 @@ public record PoolConfig(
         sup.intValue("maxRestarts", 5, 0, 1_000_000),
         window,
         sup.enumValue("onBudgetExceeded", BudgetReaction.class, BudgetReaction.RETIRE_WORKER),
-        backoff);
+        backoff,
+        sup.longValue("reviveAfterMs", 0, 0, Long.MAX_VALUE / 4));
   }
 
   private static AffinitySelector selector(ConfigReader affinity) {

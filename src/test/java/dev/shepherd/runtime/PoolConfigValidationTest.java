@@ -69,7 +69,6 @@ class PoolConfigValidationTest {
         invalid("jobTimeoutMs", p -> p.put("jobTimeoutMs", -1)),
         invalid("jobTimeoutMs", p -> p.put("jobTimeoutMs", "30s")),
         invalid("drainTimeoutMs", p -> p.put("drainTimeoutMs", true)),
-        invalid("tickMs", p -> p.put("tickMs", 0)),
         invalid("name", p -> p.put("name", "no spaces allowed")),
         invalid("name", p -> p.put("name", "")),
         invalid("address", p -> p.put("address", 7)),
