@@ -100,7 +100,7 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
       return;
     }
     long start = System.nanoTime();
-    Future<Object> result;
+    Future<?> result;
     try {
       result = handler.handle(job);
     } catch (Throwable t) {
