@@ -154,7 +154,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       return;
     }
     long start = System.nanoTime();
-    Future<Object> result;
+    Future<?> result;
     try {
       result = handler.handle(job);
     } catch (Throwable t) {
