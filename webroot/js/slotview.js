@@ -9,10 +9,10 @@ export const PHASE_TEXT = {
 };
 
 /**
- * A tile's content at server time `now`: {id, phase, phaseText, jobs, jobsText, noJob, fill,
- * meta: [[label, value]], reason: {name, words} | null, countdown: {until, leftMs} | null,
- * note, label}. `note` is the line under the counters (last exit, countdown, or why lost);
- * `label` is the whole tile in one sentence for screen readers.
+ * A tile's content at server time `now`: {id, phase, phaseText, incarnation, restarts, jobs,
+ * jobsText, noJob, fill, meta: [[label, value]], reason: {name, words} | null, countdown:
+ * {until, leftMs} | null, note, label}. `note` is the line under the counters (last exit,
+ * countdown, or why lost); `label` is the whole tile in one sentence for screen readers.
  */
 export function tileView(slot, model, now) {
   const phaseText = PHASE_TEXT[slot.phase] || slot.phase;
@@ -42,6 +42,8 @@ export function tileView(slot, model, now) {
     id: slot.id,
     phase: slot.phase,
     phaseText,
+    incarnation: slot.incarnation,
+    restarts: slot.restarts,
     jobs,
     jobsText,
     noJob: jobs.length === 0,
