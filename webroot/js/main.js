@@ -46,7 +46,6 @@ function switchPool(name, reconnect = true) {
   clearLogView();
   showPool(name);
   render();
-  drawChart(model.rates.buckets, serverNow());
   if (reconnect) connection.open(name);
 }
 

@@ -79,6 +79,9 @@ function onSnapshot(model, event, first) {
   if (!s || !Array.isArray(s.slots)) return model;
   const snapshot = {
     ...s,
+    backlog: s.backlog || { length: 0, capacity: 0 },
+    counters: s.counters || {},
+    budget: s.budget || { restartsInWindow: 0, maxRestarts: 0, windowMs: null },
     hosts: Array.isArray(s.hosts) ? s.hosts : [],
     slots: s.slots.map((slot) => ({ ...slot, host: slot.host ?? null })),
   };
@@ -93,7 +96,7 @@ function onSnapshot(model, event, first) {
   }
   const retirements = keep(model.retirements, (id, r) =>
     snapshot.slots.some((slot) => slot.id === id && slot.phase === 'RETIRED' && slot.retirement === r.retirement));
-  const counters = s.counters || {};
+  const { counters } = snapshot;
   const rates = first ? baseline(model.rates, counters, event.at) : record(model.rates, counters, event.at);
   return { ...model, snapshot, cues, retirements, rates };
 }
