@@ -1,6 +1,5 @@
 package dev.shepherd.web;
 
-import dev.shepherd.app.HttpConfig;
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LocalPools;

@@ -2,6 +2,7 @@ package dev.shepherd.web;
 
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.SnapshotJson;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -27,10 +28,12 @@ final class LiveEvents {
   private static final Logger LOG = LoggerFactory.getLogger(LiveEvents.class);
 
   private final Vertx vertx;
+  private final SameOrigin sameOrigin;
   private final Set<ServerWebSocket> sockets = ConcurrentHashMap.newKeySet();
 
-  LiveEvents(Vertx vertx) {
+  LiveEvents(Vertx vertx, SameOrigin sameOrigin) {
     this.vertx = vertx;
+    this.sameOrigin = sameOrigin;
   }
 
   void handle(RoutingContext ctx) {
@@ -46,15 +49,17 @@ final class LiveEvents {
           + " new WebSocket(\"ws://…/api/pools/" + name + "/events\")");
       return;
     }
-    if (!SameOrigin.allows(ctx)) {
+    String refused = sameOrigin.refusal(ctx.request());
+    if (refused != null) {
       HttpErrors.send(ctx, 403, "FORBIDDEN",
-          "Origin: a page from another origin may not read this pool's events");
+          refused + ": a page from another origin may not read this pool's events");
       return;
     }
     Context context = vertx.getOrCreateContext();
     ctx.request().toWebSocket().onComplete(ar -> {
       if (ar.failed()) {
-        LOG.debug("WebSocket upgrade for pool {} failed: {}", name, ar.cause().toString());
+        LOG.debug("WebSocket upgrade for pool {} failed: {}", LogText.quote(name),
+            LogText.quote(ar.cause().toString()));
         return;
       }
       stream(ar.result(), pool, context);
@@ -78,7 +83,7 @@ final class LiveEvents {
       sockets.remove(ws);
       consumer.unregister();
     });
-    ws.exceptionHandler(e -> LOG.debug("live view socket: {}", e.toString()));
+    ws.exceptionHandler(e -> LOG.debug("live view socket: {}", LogText.quote(e.toString())));
     ws.handler(buffer -> { });
     consumer.completion()
         .compose(v -> pool.snapshotLocal())
