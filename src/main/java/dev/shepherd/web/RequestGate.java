@@ -5,7 +5,12 @@ import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +25,10 @@ import org.slf4j.LoggerFactory;
  */
 final class RequestGate implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestGate.class);
+
+  /** Methods a route may use; others (TRACE, CONNECT, made-up ones) are 501 on every path. */
+  private static final List<HttpMethod> METHODS = List.of(HttpMethod.GET, HttpMethod.HEAD,
+      HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS);
 
   private final AllowedHosts hosts;
   private final IntSupplier serverPort;
@@ -50,6 +59,16 @@ final class RequestGate implements Handler<HttpServerRequest> {
           + " listed in http.allowedHosts)");
       return;
     }
+    if (!METHODS.contains(request.method())) {
+      refuse(request, 501, "NOT_IMPLEMENTED", "method: " + quoted(request.method().name())
+          + " is not one this server supports " + METHODS);
+      return;
+    }
+    if (!request.uri().startsWith("/") && !absoluteFormForThisServer(request)) {
+      refuse(request, 421, "MISDIRECTED_REQUEST",
+          "request line: an absolute URI must name this server, as Host does");
+      return;
+    }
     String path = request.path();
     if (path == null || !path.startsWith("/") || !wellFormedEscapes(path)) {
       refuse(request, 400, "BAD_REQUEST",
@@ -64,6 +83,24 @@ final class RequestGate implements Handler<HttpServerRequest> {
       return;
     }
     next.handle(request);
+  }
+
+  /**
+   * A request line with an absolute URI ({@code GET http://host/path}, as sent to a proxy) names
+   * the server twice; both names must be this server's.
+   */
+  private boolean absoluteFormForThisServer(HttpServerRequest request) {
+    URI uri;
+    try {
+      uri = new URI(request.uri());
+    } catch (URISyntaxException e) {
+      return false;
+    }
+    if (uri.getRawAuthority() == null) {
+      return false;
+    }
+    HostAndPort authority = HostAndPort.parseAuthority(uri.getRawAuthority(), -1);
+    return authority != null && hosts.allows(authority, request.isSSL(), serverPort.getAsInt());
   }
 
   /** For {@code HttpServer.invalidRequestHandler}: the decoder could not read the request. */

@@ -52,15 +52,16 @@ public final class WebServer {
   public Future<HttpServer> start() {
     Router router = Router.router(vertx);
     router.route().handler(WebServer::securityHeaders);
-    // WebSocket and SockJS routes come before the body reader, which must not read their
-    // upgrade requests and polling bodies.
+    BodyReader bodies = new BodyReader(config.maxBodyBytes());
+    // The WebSocket route comes before the body reader, which must not read upgrade requests.
     router.get("/api/pools/:pool/events").handler(live::handle);
     if (config.bridge().enabled()) {
       router.route("/eventbus/*").handler(sameOrigin::guard);
+      router.post("/eventbus/*").handler(bodies::handle); // SockJS xhr_send, within the limit
       router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, config.bridge(), token)
           .router());
     }
-    router.route("/api/*").handler(new BodyReader(config.maxBodyBytes())::handle);
+    router.route("/api/*").handler(bodies::handle);
     router.route("/api/*").handler(this::authorize);
     new PoolApi(vertx).mount(router);
     router.get("/metrics").handler(metrics::handle);
