@@ -1,9 +1,13 @@
 package dev.shepherd.web;
 
+import dev.shepherd.runtime.LogText;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Errors that are not outcomes: {@code {"error": NAME, "message": …}} with their status. Every
@@ -11,6 +15,8 @@ import io.vertx.ext.web.RoutingContext;
  * {@code Host}, a malformed URI, a request the HTTP decoder could not read).
  */
 final class HttpErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
+
   private HttpErrors() {}
 
   static void send(RoutingContext ctx, int status, String name, String message) {
@@ -48,14 +54,26 @@ final class HttpErrors {
         .onComplete(ar -> request.connection().close());
   }
 
-  private static io.vertx.core.Future<Void> json(HttpServerResponse response, int status,
-      JsonObject body) {
+  /**
+   * Writes {@code body}; one that cannot be encoded (nested beyond the JSON encoder's limit) is
+   * answered 500 {@code ENCODING_FAILED} instead, so the caller is never left waiting.
+   */
+  private static Future<Void> json(HttpServerResponse response, int status, JsonObject body) {
     if (response.ended() || response.closed()) {
-      return io.vertx.core.Future.succeededFuture();
+      return Future.succeededFuture();
+    }
+    String text;
+    try {
+      text = body.encode();
+    } catch (RuntimeException e) {
+      LOG.warn("an HTTP answer could not be encoded as JSON: {}", LogText.quote(e.toString()));
+      status = 500;
+      text = new JsonObject().put("error", "ENCODING_FAILED")
+          .put("message", "the answer could not be encoded as JSON").encode();
     }
     return response.setStatusCode(status)
         .putHeader("Content-Type", "application/json; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
-        .end(body.encode());
+        .end(text);
   }
 }

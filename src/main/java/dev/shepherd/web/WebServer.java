@@ -42,7 +42,7 @@ public final class WebServer {
     this.token = new BearerToken(config.token());
     this.hosts = AllowedHosts.of(config.host(), config.allowedHosts());
     this.sameOrigin = new SameOrigin(hosts, this::servingPort);
-    this.live = new LiveEvents(vertx, sameOrigin);
+    this.live = new LiveEvents(vertx, sameOrigin, config.idleTimeoutMs());
     this.metrics = new MetricsEndpoint(vertx);
     this.health = new HealthEndpoints(vertx);
     this.deadlines = new ConnectionDeadlines(vertx, config.headerTimeoutMs(),
