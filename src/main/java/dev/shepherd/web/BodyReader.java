@@ -16,12 +16,15 @@ import org.slf4j.LoggerFactory;
  * decoder and refuse bodies of a kilobyte or more, so the label is not trusted and not needed.
  *
  * <p>Over the limit: 413, at once when {@code Content-Length} says so, else as soon as the bytes
- * pass it, and the connection is closed rather than read to its end. A body that cannot be read
+ * pass it; the connection is then closed, after at most 2 MiB more have been read and dropped. A body that cannot be read
  * (a malformed chunk, a reset) is answered 400 where the connection still allows it. {@code
  * Expect: 100-continue} is honoured; any other expectation is 417.
  */
 final class BodyReader {
   private static final Logger LOG = LoggerFactory.getLogger(BodyReader.class);
+
+  /** How much of a refused body is read and dropped before the connection is cut. */
+  static final long SWALLOW_BYTES = 2L << 20;
 
   private final int maxBodyBytes;
 
@@ -86,9 +89,25 @@ final class BodyReader {
     request.resume();
   }
 
+  /**
+   * 413, then the rest of the body is read and dropped (up to {@link #SWALLOW_BYTES}) before the
+   * connection closes: closing on unread bytes makes the kernel reset the connection, and a
+   * client still sending would then lose the answer.
+   */
   private void tooLarge(HttpServerRequest request) {
-    HttpErrors.sendAndClose(request, 413, "PAYLOAD_TOO_LARGE",
+    long[] dropped = {0};
+    request.handler(chunk -> {
+      dropped[0] += chunk.length();
+      if (dropped[0] > SWALLOW_BYTES) {
+        request.connection().close();
+      }
+    });
+    request.exceptionHandler(e -> { });
+    request.endHandler(v -> request.connection().close());
+    request.response().putHeader("Connection", "close");
+    HttpErrors.send(request.response(), 413, "PAYLOAD_TOO_LARGE",
         "request bodies are limited to " + maxBodyBytes + " bytes");
+    request.resume();
   }
 
   /** The {@code Content-Length}, or -1 when there is none (chunked, or no body). */
