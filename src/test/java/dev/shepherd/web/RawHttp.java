@@ -66,20 +66,29 @@ final class RawHttp {
   }
 
   static Response exchange(int port, byte[] request) {
+    return exchange(port, request, false);
+  }
+
+  /** Like {@link #exchange(int, byte[])}, reading on after the response until the server closes. */
+  static Response exchangeUntilClosed(int port, byte[] request) {
+    return exchange(port, request, true);
+  }
+
+  private static Response exchange(int port, byte[] request, boolean untilClosed) {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
       out.write(request);
       out.flush();
-      return read(socket.getInputStream());
+      return read(socket.getInputStream(), untilClosed);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /** Reads one response; a read timeout (10 s) is an error, never a pass. */
-  static Response read(InputStream in) throws IOException {
+  static Response read(InputStream in, boolean untilClosed) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];
     int headEnd = -1;
@@ -105,7 +114,7 @@ final class RawHttp {
         headEnd = text.indexOf("\r\n\r\n") + 4;
         length = text.startsWith("HTTP/1.1 101") ? 0 : contentLength(text.substring(0, headEnd));
       }
-      if (headEnd >= 0 && length >= 0 && bytes.size() >= headEnd + length) {
+      if (!untilClosed && headEnd >= 0 && length >= 0 && bytes.size() >= headEnd + length) {
         break;
       }
     }
