@@ -35,8 +35,7 @@ final class BodyReader {
   void handle(RoutingContext ctx) {
     HttpServerRequest request = ctx.request();
     if (request.isEnded()) {
-      ((RoutingContextInternal) ctx).setBody(Buffer.buffer());
-      ctx.next();
+      accept(ctx, Buffer.buffer());
       return;
     }
     long declared = declaredLength(request);
@@ -83,10 +82,17 @@ final class BodyReader {
       if (failed[0]) {
         return;
       }
-      ((RoutingContextInternal) ctx).setBody(body);
-      ctx.next();
+      accept(ctx, body);
     });
     request.resume();
+  }
+
+  /** Hands the body on as Vert.x Web's own body handler would (SockJS's xhr_send checks). */
+  private static void accept(RoutingContext ctx, Buffer body) {
+    RoutingContextInternal internal = (RoutingContextInternal) ctx;
+    internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
+    internal.setBody(body);
+    ctx.next();
   }
 
   /**

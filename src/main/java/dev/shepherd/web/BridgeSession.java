@@ -10,6 +10,8 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.handler.sockjs.SockJSSocket;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -145,6 +147,10 @@ final class BridgeSession {
       return;
     }
     Object body = frame.getValue("body");
+    if (body instanceof BigInteger || body instanceof BigDecimal) {
+      error("invalid_body"); // the event bus has no codec for a number beyond a long
+      return;
+    }
     try {
       if (replyAddress == null) {
         vertx.eventBus().send(address, body, options);
@@ -161,7 +167,7 @@ final class BridgeSession {
           });
       awaitingReplies++;
     } catch (IllegalArgumentException e) {
-      error("invalid_body"); // a value with no event-bus codec, e.g. a number beyond a double
+      error("invalid_body"); // a value with no event-bus codec
     }
   }
 
