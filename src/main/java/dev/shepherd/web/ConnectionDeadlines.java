@@ -81,11 +81,6 @@ final class ConnectionDeadlines {
     }
   }
 
-  /** Connections currently open (and not upgraded), for tests and metrics. */
-  int tracked() {
-    return open.size();
-  }
-
   private void schedule(Tracked tracked) {
     tracked.timer = vertx.setTimer(tickMs, id -> check(tracked));
   }

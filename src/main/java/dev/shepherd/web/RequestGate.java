@@ -64,7 +64,8 @@ final class RequestGate implements Handler<HttpServerRequest> {
           + " is not one this server supports " + METHODS);
       return;
     }
-    if (!request.uri().startsWith("/") && !absoluteFormForThisServer(request)) {
+    String uri = request.uri();
+    if (!uri.startsWith("/") && !uri.equals("*") && !absoluteFormForThisServer(request)) {
       refuse(request, 421, "MISDIRECTED_REQUEST",
           "request line: an absolute URI must name this server, as Host does");
       return;

@@ -123,6 +123,11 @@ class HostAllowListTest {
           "localhost:" + app.port()), "absolute form");
       assertThat(RawHttp.get(app.port(), "http://localhost:" + app.port() + "/health",
           "localhost:" + app.port()).status()).isEqualTo(200);
+      assertThat(RawHttp.get(app.port(), "/health?next=http://evil.example/",
+          "localhost:" + app.port()).status()).as("a URL in the query is no authority")
+          .isEqualTo(200);
+      assertThat(RawHttp.exchange(app.port(), RawHttp.request("OPTIONS", "*",
+          "localhost:" + app.port(), null)).status()).isEqualTo(400);
     }
   }
 
