@@ -57,6 +57,10 @@ final class PoolApi {
     List<Future<JsonObject>> snapshots = new ArrayList<>();
     pools.forEach(p -> snapshots.add(p.snapshotLocal().map(SnapshotJson::encode)));
     Future.all(snapshots).onComplete(ar -> {
+      if (ar.failed()) {
+        ctx.fail(ar.cause());
+        return;
+      }
       JsonArray array = new JsonArray();
       snapshots.forEach(f -> array.add(f.result()));
       HttpErrors.json(ctx, 200, new JsonObject().put("pools", array));
@@ -66,7 +70,8 @@ final class PoolApi {
   private void one(RoutingContext ctx) {
     Coordinator pool = pool(ctx);
     if (pool != null) {
-      pool.snapshotLocal().onSuccess(s -> HttpErrors.json(ctx, 200, SnapshotJson.encode(s)));
+      pool.snapshotLocal().onSuccess(s -> HttpErrors.json(ctx, 200, SnapshotJson.encode(s)))
+          .onFailure(ctx::fail);
     }
   }
 
@@ -122,7 +127,7 @@ final class PoolApi {
       return;
     }
     pool.cancelLocal(job).onSuccess(cancelled -> HttpErrors.json(ctx, 200,
-        new JsonObject().put("job", job).put("cancelled", cancelled)));
+        new JsonObject().put("job", job).put("cancelled", cancelled))).onFailure(ctx::fail);
   }
 
   private void rebalance(RoutingContext ctx) {
