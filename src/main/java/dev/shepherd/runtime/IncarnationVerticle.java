@@ -101,8 +101,18 @@ final class IncarnationVerticle extends VerticleBase implements WorkerContext {
     }
     long start = System.nanoTime();
     Future<Object> result;
+    Job ready = job;
+    BadRequest undecodable = null;
+    if (job.payload() instanceof RawJson raw) {
+      // Decoded here, on the incarnation's context, so the coordinator never builds the tree.
+      try {
+        ready = job.withPayload(raw.decodeForWorker());
+      } catch (BadRequest e) {
+        undecodable = e;
+      }
+    }
     try {
-      result = handler.handle(job);
+      result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(ready);
     } catch (Throwable t) {
       crash(t);
       return;

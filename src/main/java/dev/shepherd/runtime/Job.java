@@ -6,4 +6,10 @@ package dev.shepherd.runtime;
  */
 public record Job(
     String id, Object payload, int attempt, String key, String worker, int incarnation,
-    long assignment) {}
+    long assignment) {
+
+  /** The same assignment with {@code decoded} as its payload. */
+  Job withPayload(Object decoded) {
+    return new Job(id, decoded, attempt, key, worker, incarnation, assignment);
+  }
+}

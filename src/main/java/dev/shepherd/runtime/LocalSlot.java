@@ -85,8 +85,8 @@ final class LocalSlot implements SlotHandle {
       if (gone != null) {
         gone.tryComplete();
       }
-      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(), id,
-          incarnation.incarnation(), String.valueOf(cause));
+      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
+          LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
       if (current == incarnation) {
         current = null;
       }
@@ -159,30 +159,38 @@ final class LocalSlot implements SlotHandle {
 
   void completed(IncarnationVerticle incarnation, List<IncarnationVerticle.Completion> done) {
     long end = System.nanoTime();
+    // Checked here, on the incarnation's thread: a result no answer could carry becomes a failure
+    // before the pool counts it, so every answer, counter and event agrees.
+    JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done);
     coordinator.execute(() -> {
-      for (IncarnationVerticle.Completion c : done) {
+      for (int i = 0; i < done.size(); i++) {
+        IncarnationVerticle.Completion c = done.get(i);
         incarnation.finishedOne();
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }
-        coordinator.localCompleted(id, c.assignment(), c.result(),
-            c.failure() == null ? null : jobError(c.failure()));
+        JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
+            : c.failure() == null ? null : jobError(c.failure());
+        coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error);
       }
     });
   }
 
   void crashed(IncarnationVerticle incarnation, Throwable cause) {
     StackTraceElement[] trace = cause.getStackTrace();
-    LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), id,
-        incarnation.incarnation(), cause, trace.length == 0 ? "" : " at " + trace[0]);
-    LOG.debug("pool {}: {} incarnation {} crash trace", coordinator.name(), id,
-        incarnation.incarnation(), cause);
+    LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), LogText.quote(id),
+        incarnation.incarnation(), LogText.quote(cause),
+        trace.length == 0 ? "" : " at " + LogText.quote(trace[0]));
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("pool {}: {} incarnation {} crash trace", coordinator.name(), LogText.quote(id),
+          incarnation.incarnation(), LogText.traceOnly(cause));
+    }
     coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
         incarnation.incarnation(), Exit.CRASH, String.valueOf(cause), coordinator.now())));
   }
 
   void exited(IncarnationVerticle incarnation) {
-    LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), id,
+    LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), LogText.quote(id),
         incarnation.incarnation());
     coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
         incarnation.incarnation(), Exit.NORMAL, "the worker undeployed itself",
@@ -200,6 +208,9 @@ final class LocalSlot implements SlotHandle {
   }
 
   private static JobError jobError(Throwable failure) {
+    if (failure instanceof BadRequest bad) {
+      return new JobError(400, bad.getMessage());
+    }
     if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
       return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
     }
