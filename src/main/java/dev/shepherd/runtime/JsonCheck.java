@@ -30,7 +30,8 @@ import java.util.Set;
  * <p>The estimate counts the objects a decoded tree is made of on a 64-bit JVM with compressed
  * references (measured by {@code dev.shepherd.bench.QueuedJobFootprint}): an object 72 B plus
  * 48 B a field and its name, an array 56 B plus 5 B an element, a string 40 B plus a byte a
- * character (two beyond Latin-1), a number 16–24 B.
+ * character (two beyond Latin-1), a number 16–24 B; an array of half a G1 region or more counts
+ * the whole regions it takes ({@link HeapCost}).
  */
 final class JsonCheck {
   /**
@@ -111,7 +112,7 @@ final class JsonCheck {
    */
   static long payload(Object payload, int maxDepth) {
     if (payload instanceof RawJson raw) {
-      return raw.length();
+      return HeapCost.ofBytes(raw.length());
     }
     try {
       return new JsonCheck(maxDepth, true).walk(payload, 0, true);
@@ -164,13 +165,13 @@ final class JsonCheck {
       return array(list, depth, converted);
     }
     if (value instanceof byte[] bytes) {
-      return 16L + bytes.length;
+      return 16L + HeapCost.ofBytes(bytes.length);
     }
     if (value instanceof Buffer buffer) {
-      return OTHER_BYTES + (long) buffer.length();
+      return OTHER_BYTES + HeapCost.ofBytes(buffer.length());
     }
     if (value instanceof RawJson raw) {
-      return raw.length();
+      return HeapCost.ofBytes(raw.length());
     }
     if (converted || value instanceof Instant) {
       return OTHER_BYTES;
@@ -202,7 +203,7 @@ final class JsonCheck {
 
   private long array(List<?> list, int depth, boolean converted) {
     enter(list, depth);
-    long bytes = ARRAY_BYTES + (long) ELEMENT_BYTES * list.size();
+    long bytes = ARRAY_BYTES + HeapCost.ofBytes((long) ELEMENT_BYTES * list.size());
     int i = 0;
     try {
       for (Object item : list) {
@@ -228,10 +229,10 @@ final class JsonCheck {
     int n = text.length();
     for (int i = 0; i < n; i++) {
       if (text.charAt(i) > 0xFF) {
-        return STRING_BYTES + 2L * n;
+        return STRING_BYTES + HeapCost.ofBytes(2L * n);
       }
     }
-    return STRING_BYTES + n;
+    return STRING_BYTES + HeapCost.ofBytes(n);
   }
 
   private static String clip(String key) {

@@ -9,7 +9,8 @@ public final class Requests {
   /**
    * A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). {@code bytes} is
    * what the payload costs while queued (its length when it is {@link RawJson}, else an estimate
-   * of its heap), counted against the pool's {@code backlogMaxBytes}.
+   * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
+   * pool's {@code backlogMaxBytes}.
    */
   public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
       long bytes) {
