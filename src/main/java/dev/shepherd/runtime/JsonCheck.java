@@ -176,7 +176,7 @@ final class JsonCheck {
     if (converted || value instanceof Instant) {
       return OTHER_BYTES;
     }
-    throw new NotJson("a " + value.getClass().getName() + " is not a JSON value", null);
+    throw new NotJson(value.getClass().getName() + " is not a JSON value", null);
   }
 
   private long object(Map<?, ?> map, int depth, boolean converted) {

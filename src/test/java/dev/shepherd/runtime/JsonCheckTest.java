@@ -58,7 +58,7 @@ class JsonCheckTest {
     void values_json_cannot_carry_are_refused_inside_json_objects_and_converted_elsewhere() {
       assertThatThrownBy(() -> JsonCheck.payload(new JsonObject().put("a",
           new JsonArray().add(new Object())), 64))
-          .hasMessageStartingWith("payload.a[0]: a java.lang.Object is not a JSON value");
+          .hasMessageStartingWith("payload.a[0]: java.lang.Object is not a JSON value");
       assertThatThrownBy(() -> JsonCheck.payload(new JsonObject().put("m", Map.of(1, 2)), 64))
           .hasMessageStartingWith("payload.m: a map key that is not a string");
       // At the top and in plain maps and lists, other objects travel as their string form.
@@ -67,7 +67,7 @@ class JsonCheckTest {
       assertThat(JsonCheck.payload(new JsonObject().put("b", new byte[3]).put("e",
           Thread.State.NEW).put("buf", Buffer.buffer("x")), 64)).isPositive();
       assertThatThrownBy(() -> JsonCheck.payload(new JsonObject().put("set", Set.of()), 64))
-          .hasMessageStartingWith("payload.set: a java.util.");
+          .hasMessageStartingWith("payload.set: java.util.");
     }
 
     @Test
@@ -111,7 +111,7 @@ class JsonCheckTest {
       assertThat(JsonCheck.resultProblem(cyclic)).isEqualTo(
           "result.me.me.me.me.me.me.me.me.me.me.me.me…: contains itself (a cycle)");
       assertThat(JsonCheck.resultProblem(new JsonObject().put("thread", Thread.currentThread())))
-          .isEqualTo("result.thread: a java.lang.Thread is not a JSON value");
+          .isEqualTo("result.thread: java.lang.Thread is not a JSON value");
     }
   }
 }
