@@ -21,8 +21,11 @@ public final class ResultCheck {
 
   private ResultCheck() {}
 
-  /** The failure to answer instead of {@code result}, or null when it can be answered. */
-  static JobError problem(Object result) {
+  /**
+   * The failure to answer instead of {@code result}, or null when it can be answered. Every path
+   * that hands a worker's result to the pool calls it first (local slots, bus completions).
+   */
+  public static JobError problem(Object result) {
     String problem = JsonCheck.resultProblem(result);
     return problem == null ? null : new JobError(CODE, NAME + ": " + problem);
   }
