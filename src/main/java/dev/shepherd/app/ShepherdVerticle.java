@@ -1,5 +1,6 @@
 package dev.shepherd.app;
 
+import dev.shepherd.runtime.MemoryBudget;
 import dev.shepherd.runtime.PoolVerticle;
 import dev.shepherd.web.WebServer;
 import io.vertx.core.DeploymentOptions;
@@ -15,6 +16,8 @@ import java.util.List;
  * answering until every pool has answered every waiting caller).
  */
 public final class ShepherdVerticle extends VerticleBase {
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ShepherdVerticle.class);
   private WebServer web;
 
   @Override
@@ -25,6 +28,8 @@ public final class ShepherdVerticle extends VerticleBase {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
+    MemoryBudget.warnings(config.pools(), config.http().maxBodyBytes(),
+        Runtime.getRuntime().maxMemory()).forEach(LOG::warn);
     List<Future<String>> pools = new ArrayList<>();
     for (JsonObject pool : config.poolJson()) {
       pools.add(vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)));

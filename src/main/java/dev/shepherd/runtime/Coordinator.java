@@ -160,9 +160,10 @@ public final class Coordinator {
     if (countedAsStale(error)) {
       String worker = ((PoolEvent.Completed) event).worker();
       observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
-      LOG.debug("pool {}: ignored completion: {}", name(), error.message());
+      LOG.debug("pool {}: ignored completion: {}", name(), LogText.quote(error.message()));
     } else {
-      LOG.debug("pool {}: ignored fact {}: {}", name(), event, error.message());
+      LOG.debug("pool {}: ignored fact {}: {}", name(), event.getClass().getSimpleName(),
+          LogText.quote(error.message()));
     }
   }
 
@@ -181,13 +182,15 @@ public final class Coordinator {
   /** Submits on the coordinator's context; {@code responder} receives the answers. */
   void submit(Requests.Submit request, Responder responder) {
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
-        request.timeoutMs(), now()));
+        request.timeoutMs(), request.bytes(), now()));
   }
 
   /** A completion reported over the bus: null, or the refusal. */
   PoolError completed(Requests.Completed request) {
+    JobError unencodable = request.error() == null ? ResultCheck.problem(request.result()) : null;
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
-        request.result(), request.error(), now()));
+        unencodable == null ? request.result() : null,
+        unencodable == null ? request.error() : unencodable, now()));
     if (t instanceof Transition.Refused refused) {
       countedAsStale(refused.error());
       return refused.error();

@@ -155,8 +155,17 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
     long start = System.nanoTime();
     Future<?> result;
+    BadRequest undecodable = null;
+    if (job.payload() instanceof RawJson raw) {
+      // Decoded here, on the incarnation's context, so the coordinator never builds the tree.
+      try {
+        job.decodedAs(raw.decodeForWorker());
+      } catch (BadRequest e) {
+        undecodable = e;
+      }
+    }
     try {
-      result = handler.handle(job);
+      result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
     } catch (Throwable t) {
       crash(t);
       return;
@@ -196,6 +205,9 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     public JobError error() {
       if (failure == null) {
         return null;
+      }
+      if (failure instanceof BadRequest bad) {
+        return new JobError(400, bad.getMessage());
       }
       if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
         return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));

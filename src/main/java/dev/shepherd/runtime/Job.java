@@ -14,7 +14,8 @@ import io.vertx.core.internal.ContextInternal;
  */
 public final class Job {
   private final String id;
-  private final Object payload;
+  /** Replaced once by its decoded form, on the incarnation's context, before the handler runs. */
+  private Object payload;
   private final int attempt;
   private final String key;
   private final String worker;
@@ -62,6 +63,11 @@ public final class Job {
 
   public long assignment() {
     return assignment;
+  }
+
+  /** The payload decoded on the incarnation's context (it arrived as raw JSON bytes). */
+  void decodedAs(Object decoded) {
+    this.payload = decoded;
   }
 
   /** Whether the job was cancelled while running (its answer will be discarded). */

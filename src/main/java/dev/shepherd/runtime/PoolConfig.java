@@ -20,7 +20,8 @@ import java.util.List;
 
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
- * runtime needs (the worker class and threading model, the address prefix).
+ * runtime needs (the worker class and threading model, the address prefix, the deepest payload
+ * a submit may carry).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
  * worker.class} has a default.
  */
@@ -29,7 +30,17 @@ public record PoolConfig(
     Class<? extends JobHandler> workerClass,
     ThreadingModel threading,
     JsonObject workerConfig,
-    String addressPrefix) {
+    String addressPrefix,
+    int maxPayloadDepth) {
+
+  /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
+  public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
+  /**
+   * The most {@code maxPayloadDepth} may be: a worker that wraps its payload in a result a few
+   * levels deep still answers well inside what JSON encoding allows (see {@link
+   * JsonCheck#MAX_RESULT_DEPTH}).
+   */
+  public static final int MAX_PAYLOAD_DEPTH = 500;
 
   public String name() {
     return settings.name();
@@ -49,7 +60,7 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
-        "term", "backlogMaxBytes", "hostGraceMs");
+        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -82,7 +93,10 @@ public record PoolConfig(
         new HostSettings(clustered && worker.instances() == 0,
             pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
     String prefix = pool.string("address", "shepherd." + name);
-    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix);
+    int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
+        MAX_PAYLOAD_DEPTH);
+    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
+        maxPayloadDepth);
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */
