@@ -70,6 +70,20 @@ class ClusterFormationTest {
     }
   }
 
+  @Test
+  void a_bad_cluster_variable_stops_the_node_printing_one_line_that_names_it() {
+    java.util.Map<String, String> env = new java.util.HashMap<>(nodes.clusterEnv());
+    env.put(ClusterSettings.MEMBERS, "127.0.0.1:5701-5710");
+
+    ClusterNode node = nodes.start("bad", node(ClusterNodes.freePort(), "jobs",
+        DemoWorker.class.getName()), env, List.of());
+
+    assertThat(node.waitFor(Duration.ofSeconds(60))).isEqualTo(2);
+    assertThat(node.stderr().lines().filter(line -> !line.isBlank())).singleElement().asString()
+        .startsWith("shepherd: invalid configuration: SHEPHERD_CLUSTER_MEMBERS: ")
+        .contains("5701-5710");
+  }
+
   /** A job to the relay pool of the node serving {@code port}: its outcome. */
   private JsonObject relay(int port, String echo) throws Exception {
     String body = new JsonObject().put("payload", new JsonObject().put("echo", echo)).encode();
