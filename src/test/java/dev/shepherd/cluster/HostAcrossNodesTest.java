@@ -64,6 +64,27 @@ class HostAcrossNodesTest {
   }
 
   @Test
+  void a_paused_host_sends_nothing_until_resumed_and_a_killed_one_is_gone() throws Exception {
+    Vertx member = nodes.joinAsMember();
+    FakePool pool = new FakePool(member, "shepherd.jobs");
+    ClusterNode host = nodes.start("h1", ClusterNodes.shippedConf("cluster-host.json"));
+    host.awaitLine("host h1: registered with pool jobs", Duration.ofSeconds(90));
+    eventually().until(() -> pool.heartbeats.size() >= 2);
+
+    host.pause();
+    Thread.sleep(1_500);
+    int whilePaused = pool.heartbeats.size();
+    Thread.sleep(2_000);
+    assertThat(pool.heartbeats).as("a stopped JVM sends nothing").hasSize(whilePaused);
+
+    host.resume();
+    eventually().until(() -> pool.heartbeats.size() > whilePaused);
+    host.kill();
+    assertThat(host.isAlive()).isFalse();
+    assertThat(pool.deregistrations).as("kill -9 leaves no time to deregister").isEmpty();
+  }
+
+  @Test
   void H1_a_second_live_host_with_the_same_id_is_refused_and_its_node_exits_naming_the_field() {
     Vertx member = nodes.joinAsMember();
     FakePool pool = new FakePool(member, "shepherd.jobs");
