@@ -67,7 +67,7 @@ class HostAgentTest {
 
   private HostAgent registered(JsonObject json) {
     HostAgent agent = deploy(json);
-    eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+    eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
     return agent;
   }
 
@@ -116,11 +116,11 @@ class HostAgentTest {
     void a_host_started_before_its_pool_registers_once_the_pool_is_there() {
       pool.close();
       HostAgent agent = deploy(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
-      assertThat(read(agent, agent::phase)).isEqualTo(HostAgent.Phase.REGISTERING);
+      assertThat(read(agent, agent::phase)).isEqualTo(HostMembership.Phase.REGISTERING);
 
       FakePool late = new FakePool(vertx, PREFIX);
 
-      eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+      eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
       assertThat(late.registrations).hasSize(1);
     }
 
@@ -137,7 +137,7 @@ class HostAgentTest {
             .contains("\"h1\"");
       });
       assertThat(read(agent, agent::phase)).as("it does not retry").isEqualTo(
-          HostAgent.Phase.REFUSED);
+          HostMembership.Phase.REFUSED);
       assertThat(pool.registrations).hasSize(1);
     }
 
@@ -152,7 +152,7 @@ class HostAgentTest {
 
       assertThat(pool.heartbeats).allSatisfy(h -> assertThat(h)
           .isEqualTo(new HostMessages.Heartbeat("h1", "local", PREFIX + ".host.h1")));
-      assertThat(read(agent, agent::phase)).isEqualTo(HostAgent.Phase.REGISTERED);
+      assertThat(read(agent, agent::phase)).isEqualTo(HostMembership.Phase.REGISTERED);
     }
 
     @Test
@@ -164,7 +164,7 @@ class HostAgentTest {
       pool.send("h1", 0, new HostCommand.Reregister());
 
       eventually().until(() -> pool.registrations.size() == 2);
-      eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+      eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
       assertThat(read(agent, () -> agent.slots().get("h1/w-0").state()))
           .isEqualTo(HostSlot.State.EMPTY);
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
