@@ -36,6 +36,7 @@ class HostAgentTest {
   private Vertx vertx;
   private FakePool pool;
   private final List<ConfigException> refusals = new CopyOnWriteArrayList<>();
+  private String hostDeployment;
 
   @BeforeEach
   void start() {
@@ -61,7 +62,7 @@ class HostAgentTest {
 
   private HostAgent deploy(JsonObject json) {
     HostAgent agent = new HostAgent(HostConfig.parse(json, "hosts[0]", "unused"), refusals::add);
-    join(vertx.deployVerticle(agent));
+    hostDeployment = join(vertx.deployVerticle(agent));
     return agent;
   }
 
@@ -400,6 +401,24 @@ class HostAgentTest {
         assertThat(s.cause()).contains("crash");
       });
       assertThat(completions()).extracting(HostReport.Completion::assignment).containsExactly(5L);
+    }
+
+    @Test
+    void an_incarnation_undeployed_by_someone_else_is_reported_as_a_crash_for_the_pool_to_decide() {
+      java.util.Set<String> before = new java.util.HashSet<>(vertx.deploymentIDs());
+      registered(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+      java.util.Set<String> added = new java.util.HashSet<>(vertx.deploymentIDs());
+      added.removeAll(before);
+      String incarnation = added.stream().filter(id -> !id.equals(hostDeployment))
+          .findFirst().orElseThrow();
+
+      join(vertx.undeploy(incarnation));
+
+      eventually().until(() -> !pool.reports(HostReport.Stopped.class).isEmpty());
+      assertThat(pool.reports(HostReport.Stopped.class)).singleElement().isEqualTo(
+          new HostReport.Stopped("h1/w-0", 1, Exit.CRASH, "undeployed from outside the pool"));
     }
 
     @Test
