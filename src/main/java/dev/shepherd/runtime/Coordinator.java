@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one pool on one Vert.x context: decodes nothing, decides nothing. It feeds events to the
  * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
- * is touched on this context only; other threads hand work in through the {@link Inbox}.
+ * is touched on this context only; other threads hand work in through the {@link Inbox}, and
+ * everything outside the runtime reaches the pool through its {@link #handle()}.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -42,6 +43,7 @@ public final class Coordinator {
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
+  private final LocalPoolHandle handle;
   private long staleCompletions;
   private long statsTimer = -1;
 
@@ -57,6 +59,7 @@ public final class Coordinator {
     }
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(vertx, this::now, this::apply);
+    this.handle = new LocalPoolHandle(this);
   }
 
   public String name() {
@@ -65,6 +68,11 @@ public final class Coordinator {
 
   public PoolConfig config() {
     return config;
+  }
+
+  /** The in-JVM handle on this pool: how everything outside the runtime reaches it. */
+  public PoolHandle handle() {
+    return handle;
   }
 
   Vertx vertx() {
@@ -211,50 +219,6 @@ public final class Coordinator {
 
   PoolSnapshot snapshot() {
     return pool.snapshot(now()).withStaleCompletions(staleCompletions);
-  }
-
-  // ---- in-JVM API (any thread) ----------------------------------------------------------------
-
-  /**
-   * Submits from any thread; {@code promise} (best created without a context) is completed with
-   * the terminal outcome, or the admission, on the caller's context.
-   */
-  public void submitLocal(Requests.Submit request, Promise<Outcome> promise, boolean admission) {
-    submitLocal(request, (io.vertx.core.Handler<Outcome>) promise::complete, admission);
-  }
-
-  /** Submits from any thread; {@code onAnswer} is called once, on the caller's context. */
-  public void submitLocal(Requests.Submit request, io.vertx.core.Handler<Outcome> onAnswer,
-      boolean admission) {
-    CallbackResponder responder =
-        new CallbackResponder(onAnswer, admission, Vertx.currentContext(), outbox);
-    execute(() -> submit(request, responder));
-  }
-
-  public Future<Boolean> cancelLocal(String job) {
-    Promise<Boolean> promise = Promise.promise();
-    execute(() -> promise.complete(cancel(new Requests.Cancel(job))));
-    return promise.future();
-  }
-
-  /** Rebalances from any thread; fails with {@link PoolErrorException} on a refusal. */
-  public Future<Void> rebalanceLocal(String key, String worker) {
-    Promise<Void> promise = Promise.promise();
-    execute(() -> {
-      PoolError error = rebalance(new Requests.Rebalance(key, worker));
-      if (error == null) {
-        promise.complete();
-      } else {
-        promise.fail(new PoolErrorException(error));
-      }
-    });
-    return promise.future();
-  }
-
-  public Future<PoolSnapshot> snapshotLocal() {
-    Promise<PoolSnapshot> promise = Promise.promise();
-    execute(() -> promise.complete(snapshot()));
-    return promise.future();
   }
 
   /** A completion from a local slot, on the coordinator's context. */
