@@ -12,7 +12,8 @@ import io.vertx.core.internal.VertxInternal;
  * nothing is deployed. Undeploying it stops the pool gracefully (P16): new submits are refused,
  * queued jobs are answered {@code interrupted(POOL_STOPPED)}, running ones get {@code
  * drainTimeoutMs} to finish. Closing Vert.x (as the launcher does on SIGTERM) stops it the same
- * way, before Vert.x undeploys anything.
+ * way, before Vert.x undeploys anything. On a clustered Vert.x the pool announces itself to
+ * every node ({@link PoolAnnouncement}), so any node can serve it (section 8.4).
  */
 public class PoolVerticle extends VerticleBase {
   private Coordinator coordinator;
@@ -42,6 +43,9 @@ public class PoolVerticle extends VerticleBase {
     events = new EventPublisher(coordinator);
     coordinator.observe(events);
     coordinator.observe(new PoolLog(coordinator.name()));
+    if (vertx.isClustered()) {
+      coordinator.observe(new PoolAnnouncer(coordinator));
+    }
     endpoints = new BusEndpoints(coordinator);
     return endpoints.register()
         .onSuccess(v -> {
