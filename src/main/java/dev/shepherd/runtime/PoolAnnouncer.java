@@ -18,7 +18,8 @@ final class PoolAnnouncer implements PoolObserver {
   private final EventBus bus;
   private final String node;
   private MessageConsumer<Object> queries;
-  private long lastAnnounced = Long.MIN_VALUE;
+  /** When it last announced (epoch ms; 0: never). */
+  private long lastAnnounced;
   private boolean over;
 
   PoolAnnouncer(Coordinator coordinator) {
