@@ -38,6 +38,12 @@ final class ClusterNodes implements AfterEachCallback {
         "cluster-nodes-cleanup"));
   }
 
+  /**
+   * The runnable application's logging (the jar carries it; the test class path does not), so
+   * nodes print their INFO lines such as "Shepherd node ready".
+   */
+  private static final Path APP_LOGGING = Path.of("src", "app", "logback.xml").toAbsolutePath();
+
   private final SplittableRandom random = new SplittableRandom();
   private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
   private final int basePort = freePortBlock(random);
@@ -86,7 +92,7 @@ final class ClusterNodes implements AfterEachCallback {
     all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
     all.put("JAVA_HOME", System.getProperty("java.home"));
     all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-        + " -Dlogback.configurationFile=logback.xml -Dshepherd.node=" + name);
+        + " -Dlogback.configurationFile=" + APP_LOGGING + " -Dshepherd.node=" + name);
     all.putIfAbsent("HOSTNAME", name);
     ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
     nodes.add(node);
