@@ -42,7 +42,6 @@ public final class Coordinator {
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
-  private long staleCompletions;
   private long statsTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -167,14 +166,10 @@ public final class Coordinator {
     }
   }
 
-  /** A completion for an assignment the pool no longer holds: counted in the status. */
-  private boolean countedAsStale(PoolError error) {
-    boolean stale = error instanceof PoolError.StaleCompletion
+  /** A completion for an assignment the pool no longer holds (the core counts it). */
+  private static boolean countedAsStale(PoolError error) {
+    return error instanceof PoolError.StaleCompletion
         || error instanceof PoolError.CompletionForUnavailableWorker;
-    if (stale) {
-      staleCompletions++;
-    }
-    return stale;
   }
 
   // ---- requests (coordinator context) ---------------------------------------------------------
@@ -191,11 +186,7 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         unencodable == null ? request.result() : null,
         unencodable == null ? request.error() : unencodable, now()));
-    if (t instanceof Transition.Refused refused) {
-      countedAsStale(refused.error());
-      return refused.error();
-    }
-    return null;
+    return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
   PoolError rebalance(Requests.Rebalance request) {
@@ -210,7 +201,7 @@ public final class Coordinator {
   }
 
   PoolSnapshot snapshot() {
-    return pool.snapshot(now()).withStaleCompletions(staleCompletions);
+    return pool.snapshot(now());
   }
 
   // ---- in-JVM API (any thread) ----------------------------------------------------------------

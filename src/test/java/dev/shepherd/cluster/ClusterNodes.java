@@ -30,6 +30,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * node wrote. A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
  */
 final class ClusterNodes implements AfterEachCallback {
+  /** The runnable application's logging (INFO for Shepherd), which readiness lines rely on. */
+  private static final String APP_LOGBACK =
+      java.nio.file.Path.of("src/app/logback.xml").toAbsolutePath().toString();
+
   /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */
   private static final Set<ClusterNode> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -86,7 +90,7 @@ final class ClusterNodes implements AfterEachCallback {
     all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
     all.put("JAVA_HOME", System.getProperty("java.home"));
     all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-        + " -Dlogback.configurationFile=logback.xml -Dshepherd.node=" + name);
+        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name);
     all.putIfAbsent("HOSTNAME", name);
     ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
     nodes.add(node);
