@@ -92,7 +92,8 @@ final class HealthEndpoints {
     if (s.state() != PoolState.RUNNING) {
       return Status.KO(data.put("reason", "the pool is " + s.state()));
     }
-    if (s.slots().stream().allMatch(slot -> slot.phase() == Phase.RETIRED)) {
+    // H8: a pool of worker hosts only, none registered yet, queues work and is up.
+    if (!s.slots().isEmpty() && s.slots().stream().allMatch(slot -> slot.phase() == Phase.RETIRED)) {
       StringBuilder why = new StringBuilder("every slot is retired:");
       s.slots().forEach(slot -> why.append(' ').append(slot.id()).append(' ')
           .append(slot.retirement()).append(','));
