@@ -20,9 +20,11 @@ import java.util.List;
 
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
- * runtime needs (the worker class and threading model, the address prefix, the tick period).
- * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
- * worker.class} has a default.
+ * runtime needs (the worker class and threading model, the address prefix, the tick period, how
+ * long a worker host may stay silent). {@link #parse} throws a {@link ConfigException} naming the
+ * field; every field but {@code worker.class} has a default.
+ *
+ * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  */
 public record PoolConfig(
     PoolSettings settings,
@@ -30,7 +32,11 @@ public record PoolConfig(
     ThreadingModel threading,
     JsonObject workerConfig,
     String addressPrefix,
-    long tickMs) {
+    long tickMs,
+    long heartbeatTimeoutMs) {
+
+  /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */
+  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
 
   public String name() {
     return settings.name();
@@ -50,7 +56,7 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
-        "term", "backlogMaxBytes", "hostGraceMs");
+        "term", "backlogMaxBytes", "hostGraceMs", "heartbeatTimeoutMs");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -84,8 +90,10 @@ public record PoolConfig(
             pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
     String prefix = pool.string("address", "shepherd." + name);
     long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
+    long heartbeatTimeoutMs =
+        pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
-        tickMs);
+        tickMs, heartbeatTimeoutMs);
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */
