@@ -225,7 +225,8 @@ final class HostDirectory implements PoolObserver {
 
   private void lose(RemoteHost host, String cause) {
     cancelLease(host);
-    LOG.warn("pool {}: host {} is lost: {}", pool(), LogText.quote(host.id), cause);
+    // The pool's own log warns of the loss; this line says why.
+    LOG.info("pool {}: host {} is lost: {}", pool(), LogText.quote(host.id), cause);
     coordinator.report(new PoolEvent.HostLost(host.id, cause, coordinator.now()));
   }
 
