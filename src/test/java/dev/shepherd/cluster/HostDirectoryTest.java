@@ -191,7 +191,7 @@ class HostDirectoryTest {
 
     @Test
     void H5_a_host_silent_for_heartbeatTimeoutMs_is_lost_and_its_job_interrupted_NODE_LOST() {
-      String pool = pool(400);
+      String pool = pool(1_000);
       FakeHost host = fake(pool, "h1", node);
       up(host, pool, 1, 1);
       Future<Outcome> running = submit(pool, PoolFixture.echo("x"));
@@ -203,7 +203,7 @@ class HostDirectoryTest {
           assertThat(i.reason()).isInstanceOfSatisfying(Interruption.WorkerStopped.class, w -> {
             assertThat(w.worker()).isEqualTo("h1/w-0");
             assertThat(w.exit()).isEqualTo(Exit.NODE_LOST);
-            assertThat(w.cause()).contains("no heartbeat").contains("heartbeatTimeoutMs 400");
+            assertThat(w.cause()).contains("no heartbeat").contains("heartbeatTimeoutMs 1000");
           }));
       JsonObject status = status(vertx, pool);
       assertThat(hostState(status, "h1")).isEqualTo("LOST");
@@ -215,7 +215,7 @@ class HostDirectoryTest {
 
     @Test
     void H7_a_lost_host_that_is_heard_again_is_asked_to_register_and_its_late_reports_are_stale() {
-      String pool = pool(400);
+      String pool = pool(1_000);
       FakeHost host = fake(pool, "h1", node);
       up(host, pool, 1, 1);
       Future<Outcome> running = submit(pool, PoolFixture.echo("x"));
@@ -238,12 +238,52 @@ class HostDirectoryTest {
       assertThat(after.getJsonArray("slots")).isEqualTo(lost.getJsonArray("slots"));
 
       host.register(1, 1);
+      long heartbeats = vertx.setPeriodic(100, id -> host.heartbeat());
       eventually().until(() -> host.commands(HostCommand.Deploy.class)
           .contains(new HostCommand.Deploy("h1/w-0", 2)));
       host.report(new HostReport.Created("h1/w-0", 2));
       JsonObject back = awaitStatus(vertx, pool, PoolFixture.idleAt("h1/w-0", 2));
+      vertx.cancelTimer(heartbeats);
       assertThat(hostState(back, "h1")).isEqualTo("UP");
       assertThat(back.getJsonObject("budget").getInteger("restartsInWindow")).isZero();
+    }
+
+    @Test
+    void H6_a_host_lost_past_hostGraceMs_retires_HOST_LOST_then_gets_its_slots_and_keys_back() {
+      JsonObject config = PoolFixture.demoPool("dp" + POOLS.incrementAndGet(), 0)
+          .put("heartbeatTimeoutMs", 1_000).put("hostGraceMs", 300);
+      PoolFixture.deploy(vertx, config);
+      String pool = config.getString("name");
+      FakeHost host = fake(pool, "h1", node);
+      up(host, pool, 1, 1);
+      join(PoolClient.create(vertx, pool).rebalance("user", "h1/w-0"));
+      awaitStatus(vertx, pool, PoolFixture.phaseIs("h1/w-0", "LOST"));
+
+      Outcome waited = join(PoolClient.create(vertx, pool)
+          .outcome(JobRequest.of(PoolFixture.echo("keyed")).withKey("user")));
+
+      assertThat(waited).isInstanceOfSatisfying(Outcome.Interrupted.class, i -> assertThat(
+          i.reason()).isEqualTo(new Interruption.AffinityRetired("h1/w-0",
+              dev.shepherd.core.Retirement.HOST_LOST)));
+      assertThat(slot(status(vertx, pool), "h1/w-0").getString("retirement"))
+          .isEqualTo("HOST_LOST");
+
+      host.heartbeat();
+      eventually().until(() -> host.commands(HostCommand.Reregister.class).size() == 1);
+      host.register(1, 1);
+      eventually().until(() -> host.commands(HostCommand.Deploy.class)
+          .contains(new HostCommand.Deploy("h1/w-0", 2)));
+      long heartbeats = vertx.setPeriodic(100, id -> host.heartbeat());
+      host.report(new HostReport.Created("h1/w-0", 2));
+      awaitStatus(vertx, pool, PoolFixture.idleAt("h1/w-0", 2));
+      Future<Outcome> keyed = PoolClient.create(vertx, pool)
+          .outcome(JobRequest.of(PoolFixture.echo("again")).withKey("user"));
+      HostCommand.Assign assign = awaitAssign(host, 0);
+      assertThat(assign.worker()).isEqualTo("h1/w-0");
+      assertThat(assign.incarnation()).isEqualTo(2);
+      host.report(new HostReport.Completion("h1/w-0", assign.assignment(), "done", null));
+      assertThat(join(keyed)).isInstanceOf(Outcome.Completed.class);
+      vertx.cancelTimer(heartbeats);
     }
 
     @Test
