@@ -3,6 +3,7 @@ package dev.shepherd.app;
 import dev.shepherd.cluster.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.web.HttpConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

@@ -153,6 +153,15 @@ final class HostSlot implements IncarnationOwner {
     return true;
   }
 
+  /** Tells the incarnation it names that a job it runs was cancelled; false when ignored. */
+  boolean cancel(int number, long assignment) {
+    if (current == null || current.incarnation() != number || state != State.RUNNING) {
+      return false;
+    }
+    current.cancel(assignment);
+    return true;
+  }
+
   /** Runs one job on the incarnation it names, if that one runs; false when ignored. */
   boolean assign(HostCommand.Assign assign) {
     if (current == null || current.incarnation() != assign.incarnation()
@@ -229,6 +238,9 @@ final class HostSlot implements IncarnationOwner {
     host.execute(() -> {
       for (HostReport report : reports) {
         host.report(report);
+      }
+      for (IncarnationVerticle.Completion c : done) {
+        incarnation.finishedOne(c.assignment());
       }
       if (incarnation == current) {
         running -= done.size();

@@ -55,6 +55,12 @@ final class RemoteSlot implements SlotHandle {
     host.send(HostCommand.Assign.of(assignment, incarnation));
   }
 
+  /** A running job was cancelled (P17): the host tells the incarnation running it. */
+  @Override
+  public void cancel(long assignment) {
+    host.send(new HostCommand.Cancel(id, incarnation, assignment));
+  }
+
   /** A host's incarnations are its own to undeploy: nothing in this JVM waits for them. */
   @Override
   public Future<Void> undeployed() {

@@ -15,11 +15,12 @@ public record Counters(
     long restarts,
     long staleCompletions,
     long budgetRefusals,
-    long ignoredFacts) {
+    long ignoredFacts,
+    long revives) {
 
   /** The same totals with the runtime's count of refused (stale) completions. */
   public Counters withStaleCompletions(long stale) {
     return new Counters(accepted, rejected, completed, failed, interrupted, cancelled, retried,
-        restarts, stale, budgetRefusals, ignoredFacts);
+        restarts, stale, budgetRefusals, ignoredFacts, revives);
   }
 }

@@ -27,8 +27,17 @@ public sealed interface Effect {
   /** Undeploy incarnation {@code incarnation} of the slot if it is still deployed. */
   record Stop(String worker, int incarnation, Exit reason) implements Effect {}
 
-  /** Deliver a {@link PoolEvent.Tick} at or after {@code at} (restart backoff, drain deadline). */
-  record WakeAt(long at) implements Effect {}
+  /** Keep {@code timer}: apply {@link PoolEvent.TimerFired} with it at or after {@code at}. */
+  record StartTimer(Timer timer, long at) implements Effect {}
+
+  /** Forget {@code timer}: it no longer applies (a fire would be ignored anyway). */
+  record CancelTimer(Timer timer) implements Effect {}
+
+  /**
+   * P17: the job of assignment {@code assignment} was cancelled while running; tell its
+   * incarnation, so a handler that looks can stop early. Its completion is still awaited.
+   */
+  record CancelRunning(String worker, long assignment, String job) implements Effect {}
 
   /** Tell observers (live view, metrics, logs) that something noteworthy happened. */
   record Publish(Notice notice) implements Effect {}

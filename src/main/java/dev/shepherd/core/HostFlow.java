@@ -154,7 +154,8 @@ final class HostFlow {
       return null;
     }
     d.settle(interrupted);
-    d.out.add(new Effect.WakeAt(e.now() + d.settings.hosts().graceMs()));
+    d.out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
+        host.since + d.settings.hosts().graceMs()));
     d.dispatch(e.now());
     return null;
   }
@@ -182,19 +183,20 @@ final class HostFlow {
     return null;
   }
 
-  /** H6: the slots of a host lost for longer than the grace retire with HOST_LOST (P10, P11). */
-  void tick(long now) {
-    if (d.state != PoolState.RUNNING) {
+  /**
+   * H6: the grace of a host lost at {@code since} is over: if it is still lost since then, its
+   * LOST slots retire with HOST_LOST (P10, P11).
+   */
+  void graceOver(Timer.HostGrace timer, long now) {
+    Host host = d.hosts.get(timer.host());
+    if (d.state != PoolState.RUNNING || host == null || host.state != HostState.LOST
+        || host.since != timer.since()) {
+      d.ignoredFacts++;
       return;
     }
-    for (Host host : d.hosts.values()) {
-      if (host.state != HostState.LOST || now - host.since < d.settings.hosts().graceMs()) {
-        continue;
-      }
-      for (Slot slot : host.slots) {
-        if (slot.life == Slot.Life.LOST) {
-          d.retire(slot, Retirement.HOST_LOST);
-        }
+    for (Slot slot : host.slots) {
+      if (slot.life == Slot.Life.LOST) {
+        d.retire(slot, Retirement.HOST_LOST);
       }
     }
   }

@@ -113,6 +113,7 @@ final class JobFlow {
     }
     Job job = slot.running.remove(at);
     d.runningJobs--;
+    d.assignmentEnded(slot, job);
     job.slot = null;
     d.refresh(slot);
     if (job.place == Job.Place.CANCELLED_RUNNING) {
@@ -144,6 +145,7 @@ final class JobFlow {
     }
     d.finish(job, new Outcome.Cancelled(job.id));
     job.place = Job.Place.CANCELLED_RUNNING;
+    d.out.add(new Effect.CancelRunning(job.slot.id, job.token, job.id));
     return null;
   }
 

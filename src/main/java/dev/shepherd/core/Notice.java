@@ -30,6 +30,13 @@ public sealed interface Notice {
       BudgetReaction reaction)
       implements Notice {}
 
+  /**
+   * A retired slot was put back in service as incarnation {@code incarnation}: by an operator, or
+   * by the {@code reviveAfterMs} timer ({@code byOperator} false).
+   */
+  record Revived(String worker, int incarnation, Retirement was, boolean byOperator)
+      implements Notice {}
+
   /** A worker host registered (UP), was lost (LOST), or left (GONE) (H5, H7). */
   record HostChanged(String host, String node, HostState state) implements Notice {}
 

@@ -88,16 +88,33 @@ public final class Pool {
       return hosts.lost(e);
     } else if (event instanceof PoolEvent.HostDeregistered e) {
       return hosts.deregistered(e);
-    } else if (event instanceof PoolEvent.Tick e) {
-      shutdown.tick(e.now());
-      hosts.tick(e.now());
-      slots.tick(e.now());
+    } else if (event instanceof PoolEvent.Revive e) {
+      return slots.revive(e);
+    } else if (event instanceof PoolEvent.TimerFired e) {
+      fired(e.timer(), e.now());
       return null;
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
     }
     throw new AssertionError("unhandled " + event);
+  }
+
+  /** A timer fired: each kind goes to its flow, which ignores (and counts) a stale one. */
+  private void fired(Timer timer, long now) {
+    if (timer instanceof Timer.JobDeadline t) {
+      slots.deadline(t, now);
+    } else if (timer instanceof Timer.BackoffEnd t) {
+      slots.backoffEnded(t, now);
+    } else if (timer instanceof Timer.DrainDeadline) {
+      shutdown.deadline(now);
+    } else if (timer instanceof Timer.HostGrace t) {
+      hosts.graceOver(t, now);
+    } else if (timer instanceof Timer.Revive t) {
+      slots.reviveTimer(t, now);
+    } else {
+      throw new AssertionError("unhandled " + timer);
+    }
   }
 
   public String name() {

@@ -50,6 +50,7 @@ final class PoolData implements SlotView {
   long restarts;
   long budgetRefusals;
   long ignoredFacts;
+  long revives;
 
   /** The effects of the transition under way. */
   ArrayList<Effect> out = new ArrayList<>();
@@ -187,6 +188,16 @@ final class PoolData implements SlotView {
     runningJobs++;
     refresh(slot);
     out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
+    if (timeout > 0) {
+      out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
+    }
+  }
+
+  /** An assignment ended: its job timeout (P14) no longer applies. */
+  void assignmentEnded(Slot slot, Job job) {
+    if (job.deadline != Long.MAX_VALUE) {
+      out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
+    }
   }
 
   // ---- interruption (P9, P13) ----------------------------------------------------------------
@@ -198,6 +209,7 @@ final class PoolData implements SlotView {
   void interruptRunning(Slot slot, Interruption why, List<Job> into) {
     for (Job job : slot.running) {
       runningJobs--;
+      assignmentEnded(slot, job);
       job.slot = null;
       if (job.place == Job.Place.CANCELLED_RUNNING) {
         job.place = Job.Place.DONE;

@@ -157,6 +157,19 @@ public sealed interface PoolError {
     }
   }
 
+  /** A revive named a slot that cannot be revived now; {@code reason} says why. */
+  record ReviveRefused(String worker, String reason) implements PoolError {
+    @Override
+    public String name() {
+      return "REVIVE_REFUSED";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' cannot be revived: " + reason;
+    }
+  }
+
   /** A capacity of zero was advertised (C1). */
   record InvalidCapacity(String worker, int maxConcurrency) implements PoolError {
     @Override

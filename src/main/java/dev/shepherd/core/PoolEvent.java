@@ -137,8 +137,26 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** Time passed: job timeouts (P14), backoff ends (S5) and the drain deadline (P16) fire. */
-  record Tick(long now) implements PoolEvent {}
+  /**
+   * A timer the pool started has expired: a job timeout (P14), a backoff end (S5), the drain
+   * deadline (P16), a lost host's grace (H6), or a revive. A fire that no longer applies changes
+   * nothing.
+   */
+  record TimerFired(Timer timer, long now) implements PoolEvent {
+    public TimerFired {
+      Objects.requireNonNull(timer, "timer");
+    }
+  }
+
+  /**
+   * An operator puts a retired slot back in service with a new incarnation (not a supervisor
+   * restart: the restart budget is not charged).
+   */
+  record Revive(String worker, long now) implements PoolEvent {
+    public Revive {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
 
   /** Graceful stop (P16): refuse new work, interrupt queued jobs, drain running ones. */
   record StopRequested(long now) implements PoolEvent {}

@@ -28,13 +28,15 @@ final class Shutdown {
       return;
     }
     d.drainDeadline = e.now() + d.settings.drainTimeoutMs();
-    d.out.add(new Effect.WakeAt(d.drainDeadline));
+    d.out.add(new Effect.StartTimer(new Timer.DrainDeadline(), d.drainDeadline));
   }
 
-  /** On a tick: a drain that ran out of time ends now. */
-  void tick(long now) {
-    if (d.state == PoolState.DRAINING && now >= d.drainDeadline) {
+  /** The drain deadline fired: a drain that ran out of time ends now. */
+  void deadline(long now) {
+    if (d.state == PoolState.DRAINING) {
       stopNow(now);
+    } else {
+      d.ignoredFacts++;
     }
   }
 

@@ -14,7 +14,7 @@ import java.util.ArrayList;
  * stopped slot is INSTALLING while the supervisor decides, and a sibling may still be installing.
  * A host's slot also moves INSTALLING | RUNNING | BACKING_OFF → LOST when its host is lost,
  * LOST → RETIRED when the grace runs out, and LOST | RETIRED → INSTALLING when the host
- * registers again.
+ * registers again. A revive moves RETIRED → INSTALLING.
  */
 final class Slot {
   /** Internal lifecycle; RUNNING shows as IDLE or ASSIGNED depending on its assignments. */
@@ -89,7 +89,7 @@ final class Slot {
       case RUNNING -> next != Life.RUNNING && (next != Life.LOST || host != null);
       case BACKING_OFF -> next == Life.INSTALLING || next == Life.RETIRED
           || next == Life.BACKING_OFF || (next == Life.LOST && host != null);
-      case RETIRED -> next == Life.RUNNING || (next == Life.INSTALLING && host != null);
+      case RETIRED -> next == Life.RUNNING || next == Life.INSTALLING;
       case LOST -> next == Life.INSTALLING || next == Life.RETIRED;
     };
     if (!legal) {

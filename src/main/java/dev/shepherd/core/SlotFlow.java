@@ -72,7 +72,7 @@ final class SlotFlow {
     if (slot.life != Slot.Life.INSTALLING) {
       return new PoolError.CreationResolvedWhileUnavailable(e.worker(), slot.phase());
     }
-    d.retire(slot, Retirement.CREATION_REJECTED);
+    retireForNow(slot, Retirement.CREATION_REJECTED, e.now());
     shutdown.finishDrainIfIdle(e.now());
     return null;
   }
@@ -117,7 +117,7 @@ final class SlotFlow {
           refused.replacementsRequested(), refused.maximumRestarts(), reaction));
       if (reaction == BudgetReaction.RETIRE_WORKER) {
         d.settle(interrupted);
-        d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+        retireForNow(dead, Retirement.REPLACEMENT_UNAVAILABLE, now);
       } else {
         // P9 answers FAIL jobs with their own stop whatever the supervisor decides; RETRY jobs
         // cannot run again in a stopping pool (as while draining).
@@ -157,43 +157,106 @@ final class SlotFlow {
       } else {
         slot.moveTo(Slot.Life.BACKING_OFF);
         slot.backoffUntil = now + replace.delayMs();
+        d.out.add(new Effect.StartTimer(new Timer.BackoffEnd(slot.id, slot.backoffUntil),
+            slot.backoffUntil));
       }
       d.refresh(slot);
       d.publishPhase(slot);
     }
-    if (replace.delayMs() > 0) {
-      d.out.add(new Effect.WakeAt(now + replace.delayMs()));
+  }
+
+  /**
+   * Retires a slot the budget or a failed creation took out of service (P2, P10); with {@code
+   * reviveAfterMs} it is tried again after that long, the way a circuit breaker half-opens.
+   */
+  private void retireForNow(Slot slot, Retirement reason, long now) {
+    d.retire(slot, reason);
+    long after = d.supervisor.settings().reviveAfterMs();
+    if (after > 0) {
+      d.out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation), now + after));
     }
   }
 
-  // ---- time: backoff ends and job timeouts ---------------------------------------------------
+  // ---- timers: job timeouts, backoff ends, revives --------------------------------------------
 
-  void tick(long now) {
-    if (d.state == PoolState.RUNNING) {
-      for (Slot slot : d.slots) {
-        if (slot.life == Slot.Life.BACKING_OFF && now >= slot.backoffUntil) {
-          slot.incarnation++;
-          slot.moveTo(Slot.Life.INSTALLING);
-          d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
-          d.publishPhase(slot);
-        }
-      }
+  /** P14: an assignment still live at its deadline means a hung incarnation: it is stopped. */
+  void deadline(Timer.JobDeadline timer, long now) {
+    Slot slot = d.slotsById.get(timer.worker());
+    int at = slot == null || slot.life != Slot.Life.RUNNING || d.state == PoolState.STOPPED
+        ? -1 : slot.runningIndex(timer.assignment());
+    if (at < 0) {
+      d.ignoredFacts++;
+      return;
     }
-    for (int i = 0; i < d.slots.size() && d.state != PoolState.STOPPED; i++) {
-      Slot slot = d.slots.get(i);
-      if (slot.life != Slot.Life.RUNNING) {
-        continue;
-      }
-      for (Job job : slot.running) {
-        if (job.deadline <= now) {
-          long limit = job.timeoutMs > 0 ? job.timeoutMs : d.settings.jobTimeoutMs();
-          stop(slot, Exit.TIMEOUT,
-              "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
-          break;
-        }
-      }
+    Job job = slot.running.get(at);
+    long limit = job.timeoutMs > 0 ? job.timeoutMs : d.settings.jobTimeoutMs();
+    stop(slot, Exit.TIMEOUT, "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
+  }
+
+  /** S5: a slot whose backoff ended (and was not decided again meanwhile) is deployed. */
+  void backoffEnded(Timer.BackoffEnd timer, long now) {
+    Slot slot = d.slotsById.get(timer.worker());
+    if (slot == null || d.state != PoolState.RUNNING || slot.life != Slot.Life.BACKING_OFF
+        || slot.backoffUntil != timer.until()) {
+      d.ignoredFacts++;
+      return;
     }
-    d.dispatch(now);
+    slot.incarnation++;
+    slot.moveTo(Slot.Life.INSTALLING);
+    d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
+    d.publishPhase(slot);
+  }
+
+  /** The revive timer of a slot retired as {@code timer.incarnation()} fired. */
+  void reviveTimer(Timer.Revive timer, long now) {
+    Slot slot = d.slotsById.get(timer.worker());
+    if (slot == null || slot.departed || slot.incarnation != timer.incarnation()
+        || revivable(slot) != null) {
+      d.ignoredFacts++;
+      return;
+    }
+    revive(slot, false);
+  }
+
+  /** An operator's revive: a retired slot back in service with a new incarnation. */
+  PoolError revive(PoolEvent.Revive e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null || slot.departed) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    String refusal = revivable(slot);
+    if (refusal != null) {
+      return new PoolError.ReviveRefused(slot.id, refusal);
+    }
+    revive(slot, true);
+    return null;
+  }
+
+  /** Why {@code slot} cannot be revived now, or null. */
+  private String revivable(Slot slot) {
+    if (d.state != PoolState.RUNNING) {
+      return "the pool is " + d.state;
+    }
+    if (!slot.retired()) {
+      return "it is " + slot.phase() + ", not retired";
+    }
+    if (slot.retirement == Retirement.HOST_LOST) {
+      return "its host is lost; it comes back when the host registers again";
+    }
+    return null;
+  }
+
+  private void revive(Slot slot, boolean byOperator) {
+    Retirement was = slot.retirement;
+    d.notRetired++;
+    d.revives++;
+    slot.incarnation++;
+    slot.consecutiveFailures = 0;
+    slot.moveTo(Slot.Life.INSTALLING);
+    d.refresh(slot);
+    d.publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator));
+    d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
+    d.publishPhase(slot);
   }
 
   // ---- remote workers (C1-C4) ----------------------------------------------------------------

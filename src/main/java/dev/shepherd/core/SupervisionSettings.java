@@ -5,8 +5,15 @@ import java.util.Objects;
 /**
  * How stopped slots are replaced (section 4): restart policy (S1), strategy (S3), the restart
  * budget of at most {@code maxRestarts} replacements within a sliding {@code restartWindowMs}
- * ({@link #INFINITE_WINDOW} never forgets, S2), the reaction when it is exceeded (S4), and an
- * optional restart backoff (S5; null = replace at once).
+ * ({@link #INFINITE_WINDOW} never forgets, S2), the reaction when it is exceeded (S4), an
+ * optional restart backoff (S5; null = replace at once), and {@code reviveAfterMs}: how long a
+ * slot retired by the budget (or by a failed creation) waits before it is tried again, the way a
+ * circuit breaker half-opens (0 = never).
+ *
+ * <p>Neither a revive by time nor an operator's revive is a restart: S2's budget counts the
+ * supervisor's replacements only, so a revive neither needs room in the window nor takes any. A
+ * revived slot that fails again meets the budget as it stands: with the window still full, it
+ * retires again at its first stop, and waits {@code reviveAfterMs} once more.
  */
 public record SupervisionSettings(
     RestartPolicy policy,
@@ -14,7 +21,8 @@ public record SupervisionSettings(
     int maxRestarts,
     long restartWindowMs,
     BudgetReaction onBudgetExceeded,
-    BackoffSettings backoff) {
+    BackoffSettings backoff,
+    long reviveAfterMs) {
 
   /** A window that never drops a restart. */
   public static final long INFINITE_WINDOW = Long.MAX_VALUE;
@@ -30,6 +38,16 @@ public record SupervisionSettings(
       throw new ConfigException(
           "supervision.restartWindowMs", restartWindowMs, "must be at least 1 (or infinite)");
     }
+    if (reviveAfterMs < 0) {
+      throw new ConfigException("supervision.reviveAfterMs", reviveAfterMs,
+          "must not be negative (0 = never)");
+    }
+  }
+
+  /** Settings whose retired slots are never revived by time. */
+  public SupervisionSettings(RestartPolicy policy, Strategy strategy, int maxRestarts,
+      long restartWindowMs, BudgetReaction onBudgetExceeded, BackoffSettings backoff) {
+    this(policy, strategy, maxRestarts, restartWindowMs, onBudgetExceeded, backoff, 0);
   }
 
   /** Shepherd's defaults: PERMANENT, ONE_FOR_ONE, 5 restarts in 10 s, retire, no backoff. */

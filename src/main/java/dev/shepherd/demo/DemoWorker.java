@@ -15,12 +15,15 @@ import java.util.Map;
  * WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code spinMs} (burn CPU),
  * {@code fail} (return a failed future), {@code crash} (throw), {@code hang} (never answer),
  * {@code exit} (undeploy itself after answering), {@code echo} (copied into the result). The result
- * is {@code {"worker", "incarnation", "echo"}}.
+ * is {@code {"worker", "incarnation", "echo"}}. A sleep ends early when its job is cancelled.
  *
  * <p>Worker config {@code failStart}: {@code never} (default), {@code always}, or {@code
  * replacements} (only incarnations after the first fail to start).
  */
 public final class DemoWorker implements JobHandler {
+  /** How often a blocking sleep looks whether its job was cancelled. */
+  static final long CANCEL_CHECK_MS = 20;
+  private static final String CANCELLED = "cancelled while sleeping";
   private WorkerContext context;
 
   @Override
@@ -63,18 +66,36 @@ public final class DemoWorker implements JobHandler {
     long sleepMs = payload.getLong("sleepMs", 0L);
     if (sleepMs > 0 && context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
       Promise<Object> later = Promise.promise();
-      context.vertx().setTimer(sleepMs, id -> finish(job, payload).onComplete(later));
+      long timer = context.vertx().setTimer(sleepMs, id -> finish(job, payload).onComplete(later));
+      job.cancelled().onComplete(v -> {
+        if (context.vertx().cancelTimer(timer)) {
+          later.tryFail(CANCELLED);
+        }
+      });
       return later.future();
     }
-    if (sleepMs > 0) {
-      try {
-        Thread.sleep(sleepMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Future.failedFuture("interrupted while sleeping");
-      }
+    if (sleepMs > 0 && !sleep(job, sleepMs)) {
+      return Future.failedFuture(job.isCancelled() ? CANCELLED : "interrupted while sleeping");
     }
     return finish(job, payload);
+  }
+
+  /**
+   * Blocks for {@code ms} unless the job is cancelled meanwhile (checked every {@value
+   * #CANCEL_CHECK_MS} ms: a blocked thread cannot run a callback); true when it slept it all.
+   */
+  private static boolean sleep(Job job, long ms) {
+    long end = System.nanoTime() + ms * 1_000_000;
+    try {
+      for (long left = ms; left > 0 && !job.isCancelled();
+          left = (end - System.nanoTime()) / 1_000_000) {
+        Thread.sleep(Math.min(left, CANCEL_CHECK_MS));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    return !job.isCancelled();
   }
 
   private Future<Object> finish(Job job, JsonObject payload) {

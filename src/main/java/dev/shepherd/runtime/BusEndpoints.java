@@ -53,7 +53,8 @@ final class BusEndpoints {
   }
 
   private void submit(Message<Object> message) {
-    Requests.Submit request = RequestDecoder.submit(message.body());
+    Requests.Submit request = RequestDecoder.submit(message.body(),
+        coordinator.config().maxPayloadDepth());
     coordinator.submit(request, new BusResponder(message, request.replyTo(), bus));
   }
 

@@ -3,6 +3,7 @@ package dev.shepherd.runtime;
 import dev.shepherd.core.Outcome;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Answers a submit that came over the event bus. Without {@code replyTo} the single reply is the
@@ -27,9 +28,18 @@ final class BusResponder implements Responder {
         message.reply(OutcomeJson.encode(outcome));
       }
     } else if (outcome instanceof Outcome.Rejected || replyTo == null) {
-      message.reply(OutcomeJson.encode(outcome));
+      message.reply(encode(outcome));
     } else {
-      bus.send(replyTo, OutcomeJson.encode(outcome));
+      bus.send(replyTo, encode(outcome));
+    }
+  }
+
+  /** The outcome's JSON; never throws, so the submitter is answered whatever the result holds. */
+  private static JsonObject encode(Outcome outcome) {
+    try {
+      return OutcomeJson.encode(outcome);
+    } catch (RuntimeException | StackOverflowError e) {
+      return OutcomeJson.encode(ResultCheck.unsendable(outcome, e));
     }
   }
 }

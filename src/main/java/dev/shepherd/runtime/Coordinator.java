@@ -43,10 +43,10 @@ public final class Coordinator {
   private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
+  private final Timers timers;
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long staleCompletions;
-  private long tickTimer = -1;
   private long statsTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -60,6 +60,7 @@ public final class Coordinator {
       slots.put(id, new LocalSlot(id, this, config));
     }
     this.interpreter = new EffectInterpreter(this);
+    this.timers = new Timers(vertx, this::now, this::apply);
   }
 
   public String name() {
@@ -77,6 +78,10 @@ public final class Coordinator {
   /** The context all of the pool's state lives on. */
   public Context context() {
     return context;
+  }
+
+  Timers timers() {
+    return timers;
   }
 
   Outbox outbox() {
@@ -123,7 +128,6 @@ public final class Coordinator {
 
   void start() {
     interpreter.run(pool.start());
-    tickTimer = vertx.setPeriodic(config.tickMs(), id -> apply(new PoolEvent.Tick(now())));
     statsTimer = vertx.setPeriodic(500, id -> {
       PoolSnapshot snapshot = snapshot();
       observers.forEach(o -> o.onStats(snapshot));
@@ -138,7 +142,7 @@ public final class Coordinator {
 
   /** Called by the interpreter when the pool reached STOPPED. */
   void onStopped() {
-    vertx.cancelTimer(tickTimer);
+    timers.close();
     vertx.cancelTimer(statsTimer);
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
@@ -162,9 +166,10 @@ public final class Coordinator {
     if (countedAsStale(error)) {
       String worker = ((PoolEvent.Completed) event).worker();
       observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
-      LOG.debug("pool {}: ignored completion: {}", name(), error.message());
+      LOG.debug("pool {}: ignored completion: {}", name(), LogText.quote(error.message()));
     } else {
-      LOG.debug("pool {}: ignored fact {}: {}", name(), event, error.message());
+      LOG.debug("pool {}: ignored fact {}: {}", name(), event.getClass().getSimpleName(),
+          LogText.quote(error.message()));
     }
   }
 
@@ -183,13 +188,15 @@ public final class Coordinator {
   /** Submits on the coordinator's context; {@code responder} receives the answers. */
   void submit(Requests.Submit request, Responder responder) {
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
-        request.timeoutMs(), now()));
+        request.timeoutMs(), request.bytes(), now()));
   }
 
   /** A completion reported over the bus: null, or the refusal. */
   PoolError completed(Requests.Completed request) {
+    JobError unencodable = request.error() == null ? ResultCheck.problem(request.result()) : null;
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
-        request.result(), request.error(), now()));
+        unencodable == null ? request.result() : null,
+        unencodable == null ? request.error() : unencodable, now()));
     if (t instanceof Transition.Refused refused) {
       countedAsStale(refused.error());
       return refused.error();

@@ -37,10 +37,12 @@ final class EffectInterpreter {
       slot(deploy.worker()).deploy(deploy.incarnation());
     } else if (effect instanceof Effect.Stop stop) {
       slot(stop.worker()).stop(stop.incarnation(), stop.reason());
-    } else if (effect instanceof Effect.WakeAt wake) {
-      long delay = Math.max(1, wake.at() - coordinator.now());
-      coordinator.vertx().setTimer(delay,
-          id -> coordinator.apply(new dev.shepherd.core.PoolEvent.Tick(coordinator.now())));
+    } else if (effect instanceof Effect.StartTimer start) {
+      coordinator.timers().start(start.timer(), start.at());
+    } else if (effect instanceof Effect.CancelTimer cancel) {
+      coordinator.timers().cancel(cancel.timer());
+    } else if (effect instanceof Effect.CancelRunning cancel) {
+      slot(cancel.worker()).cancel(cancel.assignment());
     } else if (effect instanceof Effect.Publish publish) {
       Notice notice = publish.notice();
       for (PoolObserver observer : coordinator.observers()) {

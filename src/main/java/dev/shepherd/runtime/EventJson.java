@@ -8,11 +8,20 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The JSON form of what a pool publishes on {@code <prefix>.events}: {@code phase}, {@code
- * restart}, {@code retired}, {@code budget}, {@code host}, {@code state}, {@code job} and {@code
- * stats}, each
+ * restart}, {@code retired}, {@code budget}, {@code revive}, {@code host}, {@code state}, {@code
+ * job} and {@code stats}, each
  * with the pool's name and the time ({@code at}, epoch ms).
+ *
+ * <p>Every event is small and can always be encoded, whatever the jobs carry: an event goes to
+ * every live-view client and bridge subscriber, so a megabyte (or a value that cannot be written)
+ * in it would be paid, or fail, once per client. A {@code job} event therefore describes the
+ * outcome without its payload or result, and texts that come from outside (worker messages,
+ * crash causes) are clipped to {@value #MAX_TEXT} characters.
  */
 public final class EventJson {
+  /** Characters of an outside text (message, cause) an event keeps. */
+  public static final int MAX_TEXT = 500;
+
   private EventJson() {}
 
   public static JsonObject notice(String pool, Notice notice, long at) {
@@ -25,13 +34,17 @@ public final class EventJson {
           .put("retirement", p.retirement() == null ? null : p.retirement().name());
     } else if (notice instanceof Notice.RestartDecided r) {
       return json.put("type", "restart").put("worker", r.worker()).put("exit", r.exit().name())
-          .put("cause", r.cause()).put("replaced", new JsonArray(r.replaced()))
+          .put("cause", clip(r.cause())).put("replaced", new JsonArray(r.replaced()))
           .put("delayMs", r.delayMs());
     } else if (notice instanceof Notice.BudgetExceeded b) {
       return json.put("type", "budget").put("worker", b.worker())
           .put("restartsInWindow", b.restartsInWindow())
           .put("replacementsRequested", b.replacementsRequested())
           .put("maximumRestarts", b.maximumRestarts()).put("reaction", b.reaction().name());
+    } else if (notice instanceof Notice.Revived r) {
+      return json.put("type", "revive").put("worker", r.worker())
+          .put("incarnation", r.incarnation()).put("was", r.was().name())
+          .put("by", r.byOperator() ? "operator" : "reviveAfterMs");
     } else if (notice instanceof Notice.HostChanged h) {
       return json.put("type", "host").put("host", h.host()).put("node", h.node())
           .put("state", h.state().name());
@@ -41,8 +54,45 @@ public final class EventJson {
     throw new AssertionError("unhandled " + notice);
   }
 
+  /** A job's outcome, as protocol v1 has it but without {@code payload} or {@code result}. */
   public static JsonObject job(String pool, Outcome outcome, long at) {
-    return base(pool, at).put("type", "job").put("outcome", OutcomeJson.encode(outcome));
+    return base(pool, at).put("type", "job").put("outcome", summary(outcome));
+  }
+
+  static JsonObject summary(Outcome outcome) {
+    JsonObject json = new JsonObject().put("type", OutcomeJson.type(outcome))
+        .put("job", outcome.job());
+    if (outcome instanceof Outcome.Rejected r) {
+      return json.put("reason", r.reason().name()).put("message", clip(r.message()));
+    } else if (outcome instanceof Outcome.Completed c) {
+      return json.put("worker", c.worker()).put("attempts", c.attempts());
+    } else if (outcome instanceof Outcome.Failed f) {
+      return json.put("error", new JsonObject().put("code", f.error().code())
+              .put("message", clip(f.error().message())))
+          .put("worker", f.worker()).put("attempts", f.attempts());
+    } else if (outcome instanceof Outcome.Interrupted i) {
+      return json.put("attempts", i.attempts()).put("reason", clipCauses(
+          OutcomeJson.encode(i.reason())));
+    } else if (outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Cancelled) {
+      return json;
+    }
+    throw new AssertionError("unhandled " + outcome);
+  }
+
+  /** An interruption's JSON with its causes (and those of its {@code last}) clipped. */
+  private static JsonObject clipCauses(JsonObject reason) {
+    if (reason.getValue("cause") instanceof String cause) {
+      reason.put("cause", clip(cause));
+    }
+    if (reason.getValue("last") instanceof JsonObject last) {
+      clipCauses(last);
+    }
+    return reason;
+  }
+
+  static String clip(String text) {
+    return text == null || text.length() <= MAX_TEXT ? text
+        : text.substring(0, MAX_TEXT) + "…(" + text.length() + " chars)";
   }
 
   public static JsonObject stats(PoolSnapshot snapshot, long at) {

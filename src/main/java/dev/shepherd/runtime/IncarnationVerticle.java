@@ -65,6 +65,8 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private String deploymentId;
   /** Owner's context only: assignments handed over and not yet completed. */
   private int inFlight;
+  /** Owner context only: the jobs handed over and not yet completed, by assignment. */
+  private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Completion> completions;
@@ -135,6 +137,8 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
    */
   public void deliver(Job job) {
     inFlight++;
+    job.runsOn(context);
+    running.put(job.assignment(), job);
     if (unordered) {
       context.executeBlocking(() -> {
         run(job, false);
@@ -150,9 +154,18 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       return;
     }
     long start = System.nanoTime();
-    Future<Object> result;
+    Future<?> result;
+    BadRequest undecodable = null;
+    if (job.payload() instanceof RawJson raw) {
+      // Decoded here, on the incarnation's context, so the coordinator never builds the tree.
+      try {
+        job.decodedAs(raw.decodeForWorker());
+      } catch (BadRequest e) {
+        undecodable = e;
+      }
+    }
     try {
-      result = handler.handle(job);
+      result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
     } catch (Throwable t) {
       crash(t);
       return;
@@ -192,6 +205,9 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     public JobError error() {
       if (failure == null) {
         return null;
+      }
+      if (failure instanceof BadRequest bad) {
+        return new JobError(400, bad.getMessage());
       }
       if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
         return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
@@ -239,10 +255,20 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     return exitUndeploy;
   }
 
-  void finishedOne() {
+  /** Owner context: the assignment {@code assignment} completed (its answer is on the way). */
+  public void finishedOne(long assignment) {
+    running.remove(assignment);
     inFlight--;
     if (inFlight <= 0 && idle != null) {
       idle.tryComplete();
+    }
+  }
+
+  /** Owner context: the job of {@code assignment} was cancelled while running. */
+  public void cancel(long assignment) {
+    Job job = running.get(assignment);
+    if (job != null) {
+      job.cancel();
     }
   }
 

@@ -19,8 +19,12 @@ public interface JobHandler {
     return Future.succeededFuture();
   }
 
-  /** Runs one job. */
-  Future<Object> handle(Job job);
+  /**
+   * Runs one job. The future's value is the job's result: an in-JVM {@link PoolClient} gets it as
+   * it is, and over the bus or HTTP a JSON value, map or list is sent as JSON and anything else
+   * as its string form. Declare the future's type you return, such as {@code Future<JsonObject>}.
+   */
+  Future<?> handle(Job job);
 
   /** Called once when the incarnation is undeployed. */
   default Future<Void> stop() {

@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.PoolEvent;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -88,8 +89,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
       if (gone != null) {
         gone.tryComplete();
       }
-      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(), id,
-          incarnation.incarnation(), String.valueOf(cause));
+      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
+          LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
       if (current == incarnation) {
         current = null;
       }
@@ -152,6 +153,14 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
   }
 
   @Override
+  public void cancel(long assignment) {
+    IncarnationVerticle incarnation = current;
+    if (incarnation != null) {
+      incarnation.cancel(assignment);
+    }
+  }
+
+  @Override
   public Future<Void> undeployed() {
     Promise<Void> promise = Promise.promise();
     Future.join(new ArrayList<>(undeploys)).onComplete(ar -> promise.complete());
@@ -164,13 +173,19 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
   public void completed(IncarnationVerticle incarnation,
       List<IncarnationVerticle.Completion> done) {
     long end = System.nanoTime();
+    // Checked here, on the incarnation's thread: a result no answer could carry becomes a failure
+    // before the pool counts it, so every answer, counter and event agrees.
+    JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done);
     coordinator.execute(() -> {
-      for (IncarnationVerticle.Completion c : done) {
-        incarnation.finishedOne();
+      for (int i = 0; i < done.size(); i++) {
+        IncarnationVerticle.Completion c = done.get(i);
+        incarnation.finishedOne(c.assignment());
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }
-        coordinator.localCompleted(id, c.assignment(), c.result(), c.error());
+        JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
+            : c.error();
+        coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error);
       }
     });
   }
@@ -178,17 +193,20 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
   @Override
   public void crashed(IncarnationVerticle incarnation, Throwable cause) {
     StackTraceElement[] trace = cause.getStackTrace();
-    LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), id,
-        incarnation.incarnation(), cause, trace.length == 0 ? "" : " at " + trace[0]);
-    LOG.debug("pool {}: {} incarnation {} crash trace", coordinator.name(), id,
-        incarnation.incarnation(), cause);
+    LOG.warn("pool {}: {} incarnation {} crashed: {}{}", coordinator.name(), LogText.quote(id),
+        incarnation.incarnation(), LogText.quote(cause),
+        trace.length == 0 ? "" : " at " + LogText.quote(trace[0]));
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("pool {}: {} incarnation {} crash trace", coordinator.name(), LogText.quote(id),
+          incarnation.incarnation(), LogText.traceOnly(cause));
+    }
     coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
         incarnation.incarnation(), Exit.CRASH, String.valueOf(cause), coordinator.now())));
   }
 
   @Override
   public void exited(IncarnationVerticle incarnation) {
-    LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), id,
+    LOG.info("pool {}: {} incarnation {} exited normally", coordinator.name(), LogText.quote(id),
         incarnation.incarnation());
     coordinator.execute(() -> coordinator.localFact(new PoolEvent.WorkerStopped(id,
         incarnation.incarnation(), Exit.NORMAL, "the worker undeployed itself",

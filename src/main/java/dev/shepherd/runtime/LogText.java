@@ -43,4 +43,30 @@ public final class LogText {
     }
     return out.append('"').toString();
   }
+
+  /**
+   * {@code failure} made fit for a logged stack trace: the same frames, with its text (and its
+   * causes', a few deep) quoted, so that no message can start a line of its own.
+   */
+  public static Throwable traceOnly(Throwable failure) {
+    return quoted(failure, 0);
+  }
+
+  private static Throwable quoted(Throwable failure, int depth) {
+    if (failure == null || depth > 8) {
+      return null;
+    }
+    Quoted copy = new Quoted(quote(failure), quoted(failure.getCause(), depth + 1));
+    copy.setStackTrace(failure.getStackTrace());
+    return copy;
+  }
+
+  /** A stand-in carrying the quoted text of a throwable and its frames. */
+  static final class Quoted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Quoted(String text, Throwable cause) {
+      super(text, cause, false, true);
+    }
+  }
 }

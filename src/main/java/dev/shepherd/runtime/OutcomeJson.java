@@ -6,6 +6,7 @@ import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.Retirement;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
@@ -14,12 +15,38 @@ public final class OutcomeJson {
   private OutcomeJson() {}
 
   public static JsonObject encode(Outcome outcome) {
+    return encode(outcome, true);
+  }
+
+  /**
+   * The outcome as JSON text. A payload handed back that is still the {@link RawJson} it arrived
+   * in is copied in byte for byte (as the last field), never decoded: answering a refused 1 MiB
+   * payload costs its bytes, not its tree.
+   */
+  public static Buffer toBuffer(Outcome outcome) {
+    Object payload = outcome instanceof Outcome.Rejected r ? r.payload()
+        : outcome instanceof Outcome.Interrupted i ? i.payload() : null;
+    if (!(payload instanceof RawJson raw)) {
+      return encode(outcome, true).toBuffer();
+    }
+    Buffer head = encode(outcome, false).toBuffer();
+    Buffer out = Buffer.buffer(head.length() + raw.length() + 16);
+    out.appendBuffer(head, 0, head.length() - 1);
+    out.appendString(",\"payload\":");
+    raw.appendTo(out);
+    return out.appendByte((byte) '}');
+  }
+
+  private static JsonObject encode(Outcome outcome, boolean withPayload) {
     JsonObject json = new JsonObject().put("type", type(outcome)).put("job", outcome.job());
     if (outcome instanceof Outcome.Accepted) {
       return json;
     } else if (outcome instanceof Outcome.Rejected r) {
-      return json.put("reason", r.reason().name()).put("payload", JsonValues.toJson(r.payload()))
-          .put("message", r.message());
+      json.put("reason", r.reason().name());
+      if (withPayload) {
+        json.put("payload", JsonValues.toJson(r.payload()));
+      }
+      return json.put("message", r.message());
     } else if (outcome instanceof Outcome.Completed c) {
       return json.put("result", JsonValues.toJson(c.result())).put("worker", c.worker())
           .put("attempts", c.attempts());
@@ -28,8 +55,10 @@ public final class OutcomeJson {
               .put("message", f.error().message()))
           .put("worker", f.worker()).put("attempts", f.attempts());
     } else if (outcome instanceof Outcome.Interrupted i) {
-      return json.put("payload", JsonValues.toJson(i.payload())).put("attempts", i.attempts())
-          .put("reason", encode(i.reason()));
+      if (withPayload) {
+        json.put("payload", JsonValues.toJson(i.payload()));
+      }
+      return json.put("attempts", i.attempts()).put("reason", encode(i.reason()));
     } else if (outcome instanceof Outcome.Cancelled) {
       return json;
     }

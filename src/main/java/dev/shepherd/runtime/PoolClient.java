@@ -84,14 +84,16 @@ public final class PoolClient {
    */
   private void send(JobRequest request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    Coordinator local = LocalPools.find(vertx, pool);
     Requests.Submit submit;
     try {
-      submit = validate(request);
+      // A remote pool checks depth against its own limit; here only what could not be sent.
+      submit = validate(request, local != null ? local.config().maxPayloadDepth()
+          : PoolConfig.MAX_PAYLOAD_DEPTH);
     } catch (BadRequest e) {
       onFailure.handle(e);
       return;
     }
-    Coordinator local = LocalPools.find(vertx, pool);
     if (local != null) {
       local.submitLocal(submit, onAnswer, admission);
       return;
@@ -149,15 +151,20 @@ public final class PoolClient {
         .map(reply -> reply.body());
   }
 
-  private static Requests.Submit validate(JobRequest request) {
+  /**
+   * Checks ids, timeout and the payload's depth (on the caller's thread, so the coordinator does
+   * not pay for the walk) and measures the payload for the byte budget.
+   */
+  private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
     checkId("job", request.job());
     checkId("key", request.key());
     if (request.timeoutMs() < 0 || request.timeoutMs() > RequestDecoder.MAX_TIMEOUT_MS) {
       throw new BadRequest("timeoutMs: must be between 1 and " + RequestDecoder.MAX_TIMEOUT_MS
           + ", or 0 for the pool's default (was " + request.timeoutMs() + ")");
     }
+    long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
     return new Requests.Submit(request.job(), request.payload(), request.key(), null,
-        request.timeoutMs());
+        request.timeoutMs(), bytes);
   }
 
   private static void checkId(String field, String value) {

@@ -20,9 +20,10 @@ import java.util.List;
 
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
- * runtime needs (the worker class and threading model, the address prefix, the tick period, how
- * long a worker host may stay silent). {@link #parse} throws a {@link ConfigException} naming the
- * field; every field but {@code worker.class} has a default.
+ * runtime needs (the worker class and threading model, the address prefix, the deepest payload
+ * a submit may carry, how long a worker host may stay silent).
+ * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
+ * worker.class} has a default.
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  */
@@ -32,9 +33,17 @@ public record PoolConfig(
     ThreadingModel threading,
     JsonObject workerConfig,
     String addressPrefix,
-    long tickMs,
+    int maxPayloadDepth,
     long heartbeatTimeoutMs) {
 
+  /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
+  public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
+  /**
+   * The most {@code maxPayloadDepth} may be: a worker that wraps its payload in a result a few
+   * levels deep still answers well inside what JSON encoding allows (see {@link
+   * JsonCheck#MAX_RESULT_DEPTH}).
+   */
+  public static final int MAX_PAYLOAD_DEPTH = 500;
   /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */
   public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
 
@@ -55,8 +64,8 @@ public record PoolConfig(
   public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
-        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs", "tickMs",
-        "term", "backlogMaxBytes", "hostGraceMs", "heartbeatTimeoutMs");
+        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
+        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth", "heartbeatTimeoutMs");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -89,11 +98,12 @@ public record PoolConfig(
         new HostSettings(clustered && worker.instances() == 0,
             pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
     String prefix = pool.string("address", "shepherd." + name);
-    long tickMs = pool.longValue("tickMs", 100, 1, 60_000);
+    int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
+        MAX_PAYLOAD_DEPTH);
     long heartbeatTimeoutMs =
         pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
-        tickMs, heartbeatTimeoutMs);
+        maxPayloadDepth, heartbeatTimeoutMs);
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */
@@ -110,7 +120,7 @@ public record PoolConfig(
 
   private static SupervisionSettings supervision(ConfigReader sup) {
     sup.onlyFields("policy", "strategy", "maxRestarts", "restartWindowMs", "onBudgetExceeded",
-        "restartBackoff");
+        "restartBackoff", "reviveAfterMs");
     long window = "infinite".equals(sup.raw("restartWindowMs"))
         ? SupervisionSettings.INFINITE_WINDOW
         : sup.longValue("restartWindowMs", 10_000, 1, Long.MAX_VALUE);
@@ -133,7 +143,8 @@ public record PoolConfig(
         sup.intValue("maxRestarts", 5, 0, 1_000_000),
         window,
         sup.enumValue("onBudgetExceeded", BudgetReaction.class, BudgetReaction.RETIRE_WORKER),
-        backoff);
+        backoff,
+        sup.longValue("reviveAfterMs", 0, 0, Long.MAX_VALUE / 4));
   }
 
   private static AffinitySelector selector(ConfigReader affinity) {

@@ -26,6 +26,9 @@ final class PoolLog implements PoolObserver {
       LOG.warn("pool {}: restart budget exceeded by {}: {} in window + {} requested > {}; {}",
           pool, b.worker(), b.restartsInWindow(), b.replacementsRequested(),
           b.maximumRestarts(), b.reaction());
+    } else if (notice instanceof Notice.Revived r) {
+      LOG.info("pool {}: {} revived as incarnation {} (was retired {}) by {}", pool, r.worker(),
+          r.incarnation(), r.was(), r.byOperator() ? "an operator" : "supervision.reviveAfterMs");
     } else if (notice instanceof Notice.HostChanged h) {
       if (h.state() == dev.shepherd.core.HostState.LOST) {
         LOG.warn("pool {}: host {} (node {}) lost", pool, LogText.quote(h.host()), h.node());

@@ -9,7 +9,12 @@ import java.util.Set;
  * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
  * whose message names the field: not an object, unknown or missing fields, wrong types, and the
  * limits of section 7 ({@code job}/{@code key} 1–256 characters, {@code timeoutMs} a positive
- * integer). {@code null} for an optional field means absent.
+ * integer), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code null} for an
+ * optional field means absent.
+ *
+ * <p>A submit that arrives as bytes (an HTTP body, a bus message holding text or a buffer) keeps
+ * its payload in those bytes ({@link RawJson}, read by {@link RawSubmitReader}); one that arrives
+ * decoded has its payload walked once ({@link JsonCheck}) for depth and size.
  */
 public final class RequestDecoder {
   static final int MAX_ID_LENGTH = 256;
@@ -36,8 +41,21 @@ public final class RequestDecoder {
     throw new BadRequest("body: must be a JSON object");
   }
 
+  /** A submit with the default {@code maxPayloadDepth}. */
   public static Requests.Submit submit(Object body) {
-    JsonObject json = object(body);
+    return submit(body, PoolConfig.DEFAULT_MAX_PAYLOAD_DEPTH);
+  }
+
+  /** A submit whose payload may be nested at most {@code maxPayloadDepth} levels deep. */
+  public static Requests.Submit submit(Object body, int maxPayloadDepth) {
+    JsonObject json;
+    if (body instanceof io.vertx.core.buffer.Buffer buffer) {
+      json = RawSubmitReader.envelope(buffer, maxPayloadDepth);
+    } else if (body instanceof String text) {
+      json = RawSubmitReader.envelope(io.vertx.core.buffer.Buffer.buffer(text), maxPayloadDepth);
+    } else {
+      json = object(body);
+    }
     only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs"));
     if (!json.containsKey("payload")) {
       throw new BadRequest("payload: is required (any JSON value)");
@@ -57,7 +75,9 @@ public final class RequestDecoder {
             + timeoutMs + ")");
       }
     }
-    return new Requests.Submit(job, json.getValue("payload"), key, replyTo, timeoutMs);
+    Object payload = json.getValue("payload");
+    long bytes = JsonCheck.payload(payload, maxPayloadDepth);
+    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes);
   }
 
   public static Requests.Completed completed(Object body) {

@@ -6,8 +6,20 @@ import dev.shepherd.core.JobError;
 public final class Requests {
   private Requests() {}
 
-  /** A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). */
-  public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs) {}
+  /**
+   * A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). {@code bytes} is
+   * what the payload costs while queued (its length when it is {@link RawJson}, else an estimate
+   * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
+   * pool's {@code backlogMaxBytes}.
+   */
+  public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+      long bytes) {
+
+    /** A submit whose payload is not counted against the byte budget. */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs) {
+      this(job, payload, key, replyTo, timeoutMs, 0);
+    }
+  }
 
   /** A completion reported over the bus; {@code error} null means {@code result}. */
   public record Completed(String worker, long assignment, Object result, JobError error) {}

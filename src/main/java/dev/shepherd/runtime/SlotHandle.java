@@ -19,6 +19,9 @@ public interface SlotHandle {
 
   void assign(Effect.Assign assignment);
 
+  /** The job of {@code assignment} was cancelled while running: tell the incarnation running it. */
+  void cancel(long assignment);
+
   /** Completes when every incarnation this slot started is undeployed. */
   io.vertx.core.Future<Void> undeployed();
 }

@@ -1,17 +1,26 @@
 package dev.shepherd.web;
 
+import dev.shepherd.runtime.LogText;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Errors that are not outcomes: {@code {"error": NAME, "message": …}} with their status. */
+/**
+ * Errors that are not outcomes: {@code {"error": NAME, "message": …}} with their status. Every
+ * HTTP error the server gives has this body, including those given before routing (a foreign
+ * {@code Host}, a malformed URI, a request the HTTP decoder could not read).
+ */
 final class HttpErrors {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
+
   private HttpErrors() {}
 
   static void send(RoutingContext ctx, int status, String name, String message) {
-    if (ctx.response().ended() || ctx.response().closed()) {
-      return;
-    }
-    json(ctx, status, new JsonObject().put("error", name).put("message", message));
+    send(ctx.response(), status, name, message);
   }
 
   static void badRequest(RoutingContext ctx, String message) {
@@ -23,12 +32,48 @@ final class HttpErrors {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    if (ctx.response().ended() || ctx.response().closed()) {
+    json(ctx.response(), status, body);
+  }
+
+  static void send(HttpServerResponse response, int status, String name, String message) {
+    json(response, status, new JsonObject().put("error", name).put("message", message));
+  }
+
+  /**
+   * The error, then the connection closed: for requests whose body will not be read (it could be
+   * large) or that the decoder could not frame, so nothing that follows can be trusted.
+   */
+  static void sendAndClose(HttpServerRequest request, int status, String name, String message) {
+    HttpServerResponse response = request.response();
+    if (response.ended() || response.closed()) {
+      request.connection().close();
       return;
     }
-    ctx.response().setStatusCode(status)
+    response.putHeader("Connection", "close");
+    json(response, status, new JsonObject().put("error", name).put("message", message))
+        .onComplete(ar -> request.connection().close());
+  }
+
+  /**
+   * Writes {@code body}; one that cannot be encoded (nested beyond the JSON encoder's limit) is
+   * answered 500 {@code ENCODING_FAILED} instead, so the caller is never left waiting.
+   */
+  private static Future<Void> json(HttpServerResponse response, int status, JsonObject body) {
+    if (response.ended() || response.closed()) {
+      return Future.succeededFuture();
+    }
+    String text;
+    try {
+      text = body.encode();
+    } catch (RuntimeException e) {
+      LOG.warn("an HTTP answer could not be encoded as JSON: {}", LogText.quote(e.toString()));
+      status = 500;
+      text = new JsonObject().put("error", "ENCODING_FAILED")
+          .put("message", "the answer could not be encoded as JSON").encode();
+    }
+    return response.setStatusCode(status)
         .putHeader("Content-Type", "application/json; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
-        .end(body.encode());
+        .end(text);
   }
 }

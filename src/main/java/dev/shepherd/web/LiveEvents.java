@@ -2,6 +2,7 @@ package dev.shepherd.web;
 
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.SnapshotJson;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -20,17 +21,23 @@ import org.slf4j.LoggerFactory;
  * {@code GET /api/pools/<name>/events}, a plain WebSocket for the live view: on connect one
  * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then every event the pool
  * publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. A client that
- * cannot keep up loses events (never the periodic {@code stats}, which heal its picture); what
- * it sends is ignored.
+ * cannot keep up loses events while its write queue is full (the next periodic {@code stats}
+ * heals its picture), and one that reads nothing for {@code http.idleTimeoutMs} is closed (1008),
+ * so no client makes the server queue without bound. What it sends is ignored. An event that
+ * cannot be encoded as JSON is skipped.
  */
 final class LiveEvents {
   private static final Logger LOG = LoggerFactory.getLogger(LiveEvents.class);
 
   private final Vertx vertx;
+  private final SameOrigin sameOrigin;
+  private final long slowLimitMs;
   private final Set<ServerWebSocket> sockets = ConcurrentHashMap.newKeySet();
 
-  LiveEvents(Vertx vertx) {
+  LiveEvents(Vertx vertx, SameOrigin sameOrigin, long slowLimitMs) {
     this.vertx = vertx;
+    this.sameOrigin = sameOrigin;
+    this.slowLimitMs = slowLimitMs;
   }
 
   void handle(RoutingContext ctx) {
@@ -46,15 +53,17 @@ final class LiveEvents {
           + " new WebSocket(\"ws://…/api/pools/" + name + "/events\")");
       return;
     }
-    if (!SameOrigin.allows(ctx)) {
+    String refused = sameOrigin.refusal(ctx.request());
+    if (refused != null) {
       HttpErrors.send(ctx, 403, "FORBIDDEN",
-          "Origin: a page from another origin may not read this pool's events");
+          refused + ": a page from another origin may not read this pool's events");
       return;
     }
     Context context = vertx.getOrCreateContext();
     ctx.request().toWebSocket().onComplete(ar -> {
       if (ar.failed()) {
-        LOG.debug("WebSocket upgrade for pool {} failed: {}", name, ar.cause().toString());
+        LOG.debug("WebSocket upgrade for pool {} failed: {}", LogText.quote(name),
+            LogText.quote(ar.cause().toString()));
         return;
       }
       stream(ar.result(), pool, context);
@@ -66,10 +75,11 @@ final class LiveEvents {
     sockets.add(ws);
     List<JsonObject> held = new ArrayList<>();
     boolean[] live = {false};
+    long[] fullSince = {-1};
     MessageConsumer<JsonObject> consumer = vertx.eventBus().localConsumer(
         pool.config().addresses().events(), message -> {
           if (live[0]) {
-            send(ws, message.body());
+            send(ws, message.body(), fullSince);
           } else {
             held.add(message.body());
           }
@@ -78,7 +88,7 @@ final class LiveEvents {
       sockets.remove(ws);
       consumer.unregister();
     });
-    ws.exceptionHandler(e -> LOG.debug("live view socket: {}", e.toString()));
+    ws.exceptionHandler(e -> LOG.debug("live view socket: {}", LogText.quote(e.toString())));
     ws.handler(buffer -> { });
     consumer.completion()
         .compose(v -> pool.snapshotLocal())
@@ -86,23 +96,39 @@ final class LiveEvents {
           if (ar.failed() || ws.isClosed()) {
             return;
           }
-          ws.writeTextMessage(new JsonObject().put("type", "snapshot").put("pool", pool.name())
+          send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
               .put("at", System.currentTimeMillis())
-              .put("snapshot", SnapshotJson.encode(ar.result())).encode());
+              .put("snapshot", SnapshotJson.encode(ar.result())), fullSince);
           live[0] = true;
-          held.forEach(event -> send(ws, event));
+          held.forEach(event -> send(ws, event, fullSince));
           held.clear();
         }));
   }
 
-  private static void send(ServerWebSocket ws, JsonObject event) {
+  /** {@code fullSince}: when this socket's write queue was first seen full, or -1. */
+  private void send(ServerWebSocket ws, JsonObject event, long[] fullSince) {
     if (ws.isClosed()) {
       return;
     }
-    if (ws.writeQueueFull() && !"stats".equals(event.getString("type"))) {
+    long now = System.nanoTime() / 1_000_000;
+    if (ws.writeQueueFull()) {
+      if (fullSince[0] < 0) {
+        fullSince[0] = now;
+      } else if (now - fullSince[0] >= slowLimitMs) {
+        ws.close((short) 1008, "too slow: events were not read");
+      }
       return;
     }
-    ws.writeTextMessage(event.encode());
+    fullSince[0] = -1;
+    String text;
+    try {
+      text = event.encode();
+    } catch (RuntimeException e) {
+      LOG.debug("live view: skipped a {} event that cannot be encoded: {}",
+          LogText.quote(event.getValue("type")), LogText.quote(e.toString()));
+      return;
+    }
+    ws.writeTextMessage(text);
   }
 
   /** Closes every live-view socket (the server is stopping). */

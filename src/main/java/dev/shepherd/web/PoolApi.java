@@ -9,15 +9,18 @@ import dev.shepherd.runtime.OutcomeJson;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.RequestDecoder;
 import dev.shepherd.runtime.Requests;
+import dev.shepherd.runtime.ResultCheck;
 import dev.shepherd.runtime.SnapshotJson;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.impl.RoutingContextInternal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -57,6 +60,10 @@ final class PoolApi {
     List<Future<JsonObject>> snapshots = new ArrayList<>();
     pools.forEach(p -> snapshots.add(p.snapshotLocal().map(SnapshotJson::encode)));
     Future.all(snapshots).onComplete(ar -> {
+      if (ar.failed()) {
+        ctx.fail(ar.cause());
+        return;
+      }
       JsonArray array = new JsonArray();
       snapshots.forEach(f -> array.add(f.result()));
       HttpErrors.json(ctx, 200, new JsonObject().put("pools", array));
@@ -66,7 +73,8 @@ final class PoolApi {
   private void one(RoutingContext ctx) {
     Coordinator pool = pool(ctx);
     if (pool != null) {
-      pool.snapshotLocal().onSuccess(s -> HttpErrors.json(ctx, 200, SnapshotJson.encode(s)));
+      pool.snapshotLocal().onSuccess(s -> HttpErrors.json(ctx, 200, SnapshotJson.encode(s)))
+          .onFailure(ctx::fail);
     }
   }
 
@@ -82,10 +90,17 @@ final class PoolApi {
     }
     Requests.Submit request;
     try {
-      request = RequestDecoder.submit(ctx.body().buffer());
+      // Read as bytes: the payload stays the RawJson it arrived as, and its length is what it
+      // counts against the pool's byte budget while queued.
+      request = RequestDecoder.submit(ctx.body().buffer(), pool.config().maxPayloadDepth());
     } catch (BadRequest e) {
       HttpErrors.badRequest(ctx, e.getMessage());
       return;
+    }
+    // The request stays open until the job's outcome; without this its body buffer (up to twice
+    // the body's size as it grew) would be held beside the payload's own copy all that time.
+    if (ctx instanceof RoutingContextInternal internal) {
+      internal.setBody(null);
     }
     if (request.replyTo() != null) {
       HttpErrors.badRequest(ctx, "replyTo: is for event-bus submitters; use ?wait=false");
@@ -108,7 +123,19 @@ final class PoolApi {
     } else {
       status = 200;
     }
-    HttpErrors.json(ctx, status, OutcomeJson.encode(outcome));
+    Buffer body;
+    try {
+      body = OutcomeJson.toBuffer(outcome);
+    } catch (RuntimeException | StackOverflowError e) {
+      body = OutcomeJson.toBuffer(ResultCheck.unsendable(outcome, e));
+    }
+    if (ctx.response().ended() || ctx.response().closed()) {
+      return;
+    }
+    ctx.response().setStatusCode(status)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
+        .end(body);
   }
 
   private void cancel(RoutingContext ctx) {
@@ -122,7 +149,7 @@ final class PoolApi {
       return;
     }
     pool.cancelLocal(job).onSuccess(cancelled -> HttpErrors.json(ctx, 200,
-        new JsonObject().put("job", job).put("cancelled", cancelled)));
+        new JsonObject().put("job", job).put("cancelled", cancelled))).onFailure(ctx::fail);
   }
 
   private void rebalance(RoutingContext ctx) {

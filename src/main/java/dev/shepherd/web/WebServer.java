@@ -1,13 +1,13 @@
 package dev.shepherd.web;
 
-import dev.shepherd.app.HttpConfig;
+import dev.shepherd.runtime.LogText;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +16,11 @@ import org.slf4j.LoggerFactory;
  * The HTTP server (section 7): the live view's static files from {@code webroot/} on the
  * classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}), the
  * SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
- * /ready}. Binds loopback unless configured otherwise; state-changing requests need the bearer
- * token when one is configured; request bodies over {@code maxBodyBytes} are refused with 413.
+ * /ready}. Binds loopback unless configured otherwise and answers only to its own {@code Host}
+ * names; pages of other origins may not change pools or open its sockets; state-changing requests
+ * need the bearer token when one is configured; request bodies over {@code maxBodyBytes} are
+ * refused with 413; connections that hold a socket without sending requests are closed. HTTP/1.1
+ * only. Every error has the JSON body {@code {"error", "message"}}.
  */
 public final class WebServer {
   private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
@@ -25,32 +28,40 @@ public final class WebServer {
   private final Vertx vertx;
   private final HttpConfig config;
   private final BearerToken token;
+  private final AllowedHosts hosts;
+  private final SameOrigin sameOrigin;
   private final LiveEvents live;
   private final MetricsEndpoint metrics;
   private final HealthEndpoints health;
+  private final ConnectionDeadlines deadlines;
   private HttpServer server;
 
   public WebServer(Vertx vertx, HttpConfig config) {
     this.vertx = vertx;
     this.config = config;
     this.token = new BearerToken(config.token());
-    this.live = new LiveEvents(vertx);
+    this.hosts = AllowedHosts.of(config.host(), config.allowedHosts());
+    this.sameOrigin = new SameOrigin(hosts, this::servingPort);
+    this.live = new LiveEvents(vertx, sameOrigin, config.idleTimeoutMs());
     this.metrics = new MetricsEndpoint(vertx);
     this.health = new HealthEndpoints(vertx);
+    this.deadlines = new ConnectionDeadlines(vertx, config.headerTimeoutMs(),
+        config.idleTimeoutMs());
   }
 
   public Future<HttpServer> start() {
     Router router = Router.router(vertx);
     router.route().handler(WebServer::securityHeaders);
-    // WebSocket and SockJS routes come before the body handler, which must not read their
-    // upgrade requests and polling bodies.
+    BodyReader bodies = new BodyReader(config.maxBodyBytes());
+    // The WebSocket route comes before the body reader, which must not read upgrade requests.
     router.get("/api/pools/:pool/events").handler(live::handle);
     if (config.bridge().enabled()) {
-      router.route("/eventbus/*").handler(SameOrigin::guard);
+      router.route("/eventbus/*").handler(sameOrigin::guard);
+      router.post("/eventbus/*").handler(bodies::handle); // SockJS xhr_send, within the limit
       router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, config.bridge(), token)
           .router());
     }
-    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
+    router.route("/api/*").handler(bodies::handle);
     router.route("/api/*").handler(this::authorize);
     new PoolApi(vertx).mount(router);
     router.get("/metrics").handler(metrics::handle);
@@ -61,18 +72,26 @@ public final class WebServer {
     router.route().last().handler(ctx ->
         HttpErrors.send(ctx, 404, "NOT_FOUND", "no route for " + ctx.request().path()));
     router.route().failureHandler(this::failure);
+    RequestGate gate = new RequestGate(hosts, this::servingPort, deadlines, router);
+    // No cleartext HTTP/2: browsers never use it, and the deadlines count one request at a time.
+    server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(false))
+        .connectionHandler(deadlines::opened)
+        .invalidRequestHandler(gate::invalid)
+        .exceptionHandler(e -> LOG.debug("HTTP connection: {}", LogText.quote(e.toString())))
+        .requestHandler(gate);
     return metrics.sync()
-        .compose(v -> vertx.createHttpServer()
-            .requestHandler(router)
-            .listen(config.port(), config.host()))
-        .onSuccess(s -> {
-          server = s;
-          LOG.info("Shepherd is serving http://{}:{}/", config.host(), s.actualPort());
-        });
+        .compose(v -> server.listen(config.port(), config.host()))
+        .onSuccess(s -> LOG.info("Shepherd is serving http://{}:{}/", config.host(),
+            s.actualPort()));
   }
 
   public int port() {
-    return server == null ? -1 : server.actualPort();
+    return server == null || server.actualPort() == 0 ? -1 : server.actualPort();
+  }
+
+  /** The port requests arrive on: the configured one, or the one picked for port 0. */
+  private int servingPort() {
+    return config.port() != 0 || server == null ? config.port() : server.actualPort();
   }
 
   public Future<Void> close() {
@@ -89,8 +108,8 @@ public final class WebServer {
   }
 
   /**
-   * State-changing requests come from this origin (or from no browser at all), and carry the
-   * bearer token when one is configured.
+   * State-changing requests come from a page of this server (or from no browser at all), and
+   * carry the bearer token when one is configured.
    */
   private void authorize(RoutingContext ctx) {
     HttpMethod method = ctx.request().method();
@@ -98,9 +117,10 @@ public final class WebServer {
       ctx.next();
       return;
     }
-    if (!SameOrigin.allows(ctx)) {
+    String refused = sameOrigin.refusal(ctx.request());
+    if (refused != null) {
       HttpErrors.send(ctx, 403, "FORBIDDEN",
-          "Origin: pages from another origin may not change a pool");
+          refused + ": pages from another origin may not change a pool");
       return;
     }
     if (!token.required()) {
@@ -118,18 +138,23 @@ public final class WebServer {
 
   private void failure(RoutingContext ctx) {
     int status = ctx.statusCode();
+    String path = ctx.request().path();
     if (status == 413) {
       HttpErrors.send(ctx, 413, "PAYLOAD_TOO_LARGE",
           "request bodies are limited to " + config.maxBodyBytes() + " bytes");
-    } else if (status == 400) {
-      HttpErrors.badRequest(ctx, "body: unreadable request");
     } else if (status == 404) {
-      HttpErrors.send(ctx, 404, "NOT_FOUND", "no route for " + ctx.request().path());
+      HttpErrors.send(ctx, 404, "NOT_FOUND", "no route for " + path);
     } else if (status == 405) {
       HttpErrors.send(ctx, 405, "METHOD_NOT_ALLOWED",
-          ctx.request().method() + " is not allowed on " + ctx.request().path());
+          ctx.request().method() + " is not allowed on " + path);
+    } else if (status >= 400 && status < 500) {
+      LOG.debug("HTTP {} {} refused with {}: {}", ctx.request().method(), LogText.quote(path),
+          status, LogText.quote(String.valueOf(ctx.failure())));
+      HttpErrors.send(ctx, status, status == 400 ? "BAD_REQUEST" : "REFUSED",
+          "request: refused (HTTP " + status + ")");
     } else {
-      LOG.error("HTTP {} {} failed", ctx.request().method(), ctx.request().path(), ctx.failure());
+      LOG.error("HTTP {} {} failed", ctx.request().method(), LogText.quote(path),
+          ctx.failure());
       HttpErrors.send(ctx, 500, "INTERNAL_ERROR", "the server failed to answer this request");
     }
   }

@@ -356,6 +356,29 @@ class HostDirectoryTest {
     }
 
     @Test
+    void P17_cancelling_a_job_running_on_a_host_sends_it_a_cancel_and_its_answer_frees_the_slot() {
+      String pool = pool(60_000);
+      FakeHost host = fake(pool, "h1", node);
+      up(host, pool, 1, 1);
+      JsonObject before = status(vertx, pool);
+      Future<Outcome> running = PoolClient.create(vertx, pool)
+          .outcome(JobRequest.of(PoolFixture.echo("x")).withJob("to-cancel"));
+      HostCommand.Assign assign = awaitAssign(host, 0);
+
+      assertThat(join(PoolClient.create(vertx, pool).cancel("to-cancel"))).isTrue();
+
+      assertThat(join(running)).isEqualTo(new Outcome.Cancelled("to-cancel"));
+      eventually().until(() -> !host.commands(HostCommand.Cancel.class).isEmpty());
+      assertThat(host.commands(HostCommand.Cancel.class)).containsExactly(
+          new HostCommand.Cancel("h1/w-0", 1, assign.assignment()));
+      assertThat(slot(status(vertx, pool), "h1/w-0").getInteger("inFlight")).isEqualTo(1);
+      host.report(new HostReport.Completion("h1/w-0", assign.assignment(), "late", null));
+      JsonObject after = status(vertx, pool);
+      assertThat(slot(after, "h1/w-0").getInteger("inFlight")).isZero();
+      assertThat(counter(after, "completed")).isEqualTo(counter(before, "completed"));
+    }
+
+    @Test
     void C4_a_host_reporting_about_another_hosts_slot_changes_nothing() {
       String pool = pool(60_000);
       FakeHost h1 = fake(pool, "h1", node);

@@ -98,7 +98,7 @@ class MultiJvmHostsTest {
         .put("worker", new JsonObject().put("class", ConcurrencyWorker.class.getName())
             .put("instances", 0))
         .put("backlogCapacity", 5_000).put("interruption", interruption).put("maxAttempts", 5)
-        .put("jobTimeoutMs", 30_000).put("tickMs", 20);
+        .put("jobTimeoutMs", 30_000);
   }
 
   /** Starts a host node with 2 slots of capacity 2, heartbeats every 250 ms. */

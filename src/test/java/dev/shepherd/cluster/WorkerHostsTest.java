@@ -194,6 +194,21 @@ class WorkerHostsTest {
   }
 
   @Test
+  void P17_cancelling_a_job_running_on_a_host_ends_it_there_and_frees_the_slot() {
+    JsonObject pool = hostsOnlyPool();
+    readyHost(pool, "h1", 1);
+    PoolClient client = PoolClient.create(vertx, name(pool));
+    Future<Outcome> running = client.outcome(JobRequest.of(sleep(60_000)).withJob("long"));
+    awaitStatus(vertx, name(pool), PoolFixture.running("h1/w-0", "long"));
+
+    assertThat(join(client.cancel("long"))).isTrue();
+
+    assertThat(join(running)).isEqualTo(new Outcome.Cancelled("long"));
+    awaitStatus(vertx, name(pool), PoolFixture.idleAt("h1/w-0", 1));
+    assertThat(run(pool, JobRequest.of(echo("next")))).isInstanceOf(Outcome.Completed.class);
+  }
+
+  @Test
   void H8_a_host_that_leaves_takes_its_slots_and_the_pool_queues_again_until_one_comes() {
     JsonObject pool = hostsOnlyPool();
     HostAgent agent = readyHost(pool, "h1", 2);

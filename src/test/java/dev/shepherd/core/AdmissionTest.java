@@ -22,7 +22,8 @@ class AdmissionTest {
       List<Effect> effects = fx.submit("j1");
       assertThat(effects).containsExactly(
           new Effect.Respond(Fixture.reply("j1"), new Outcome.Accepted("j1")),
-          new Effect.Assign("w-0", fx.token("j1"), "j1", Fixture.payload("j1"), 1, null));
+          new Effect.Assign("w-0", fx.token("j1"), "j1", Fixture.payload("j1"), 1, null),
+          new Effect.StartTimer(new Timer.JobDeadline("w-0", fx.token("j1")), 30_000));
     }
 
     @Test

@@ -34,7 +34,7 @@ class BackoffTest {
     void S5_without_backoff_the_replacement_is_deployed_at_once() {
       Fixture fx = Fixture.pool(1).running();
       List<Effect> effects = fx.at(1000).crash("w-0");
-      assertThat(Fixture.only(effects, Effect.WakeAt.class)).isEmpty();
+      assertThat(Fixture.only(effects, Effect.StartTimer.class)).isEmpty();
       assertThat(Fixture.only(effects, Effect.Deploy.class)).hasSize(1);
       assertThat(Fixture.notices(effects, Notice.RestartDecided.class).get(0).delayMs()).isZero();
     }
@@ -47,8 +47,8 @@ class BackoffTest {
           new Effect.Stop("w-0", 1, Exit.CRASH),
           new Effect.Publish(new Notice.RestartDecided(
               "w-0", Exit.CRASH, "cause", List.of("w-0"), 100)),
-          new Effect.Publish(new Notice.PhaseChanged("w-0", Phase.BACKING_OFF, 1, 1100L, null)),
-          new Effect.WakeAt(1100));
+          new Effect.StartTimer(new Timer.BackoffEnd("w-0", 1100), 1100),
+          new Effect.Publish(new Notice.PhaseChanged("w-0", Phase.BACKING_OFF, 1, 1100L, null)));
       PoolSnapshot.SlotStatus slot = fx.slot("w-0");
       assertThat(slot.phase()).isEqualTo(Phase.BACKING_OFF);
       assertThat(slot.backoffUntil()).isEqualTo(1100L);

@@ -77,9 +77,12 @@ class CompletionTest {
     void P8_completion_answers_completed_with_result_worker_and_attempts() {
       Fixture fx = Fixture.pool(2).running();
       fx.submitAll("j1", "j2");
+      long token = fx.token("j2");
       List<Effect> effects = fx.complete("j2");
-      assertThat(effects).containsExactly(new Effect.Respond(Fixture.reply("j2"),
-          new Outcome.Completed("j2", Fixture.result("j2"), "w-1", 1)));
+      assertThat(effects).containsExactly(
+          new Effect.CancelTimer(new Timer.JobDeadline("w-1", token)),
+          new Effect.Respond(Fixture.reply("j2"),
+              new Outcome.Completed("j2", Fixture.result("j2"), "w-1", 1)));
       assertThat(fx.pool.holds("j2")).isFalse();
       assertThat(fx.counters().completed()).isEqualTo(1);
     }
@@ -89,7 +92,8 @@ class CompletionTest {
       Fixture fx = Fixture.pool(1).running();
       fx.submitAll("j1", "j2");
       List<Effect> effects = fx.complete("j1");
-      assertThat(effects.get(0)).isInstanceOf(Effect.Respond.class);
+      assertThat(effects.get(0)).isInstanceOf(Effect.CancelTimer.class);
+      assertThat(effects.get(1)).isInstanceOf(Effect.Respond.class);
       assertThat(placed(effects)).containsExactly("j2@w-0");
     }
 

@@ -29,9 +29,9 @@ class CoreFindingsTest {
         pool.apply(new PoolEvent.WorkerStopped("w-0", 1, Exit.CRASH, "boom", 10)).effects();
 
     assertThat(pool.phase("w-0")).isEqualTo(Phase.BACKING_OFF);
-    assertThat(stopped).contains(new Effect.WakeAt(110));
-    assertThat(pool.apply(new PoolEvent.Tick(109)).effects()).isEmpty();
-    assertThat(pool.apply(new PoolEvent.Tick(110)).effects())
+    Timer end = new Timer.BackoffEnd("w-0", 110);
+    assertThat(stopped).contains(new Effect.StartTimer(end, 110));
+    assertThat(pool.apply(new PoolEvent.TimerFired(end, 110)).effects())
         .contains(new Effect.Deploy("w-0", 2));
     assertThat(pool.phase("w-0")).isEqualTo(Phase.INSTALLING);
     PoolInvariants.check(pool);

@@ -58,7 +58,12 @@ class ExhaustivenessTest {
         fx.hostRegistered("h1", "n1", 1, 1);
         return new PoolEvent.HostDeregistered("h1", 0);
       });
-      samples.put(PoolEvent.Tick.class, fx -> new PoolEvent.Tick(1));
+      samples.put(PoolEvent.TimerFired.class,
+          fx -> new PoolEvent.TimerFired(new Timer.JobDeadline("w-0", fx.token("j1")), 1));
+      samples.put(PoolEvent.Revive.class, fx -> {
+        fx.creationFailed("w-1");
+        return new PoolEvent.Revive("w-1", 1);
+      });
       samples.put(PoolEvent.StopRequested.class, fx -> new PoolEvent.StopRequested(0));
     }
 
@@ -125,6 +130,8 @@ class ExhaustivenessTest {
       fx.refuse(new PoolEvent.Rebalance("k", "w-0", 0));
       fx.submit("e");
       fx.crash("w-1");
+      fx.apply(new PoolEvent.Revive("w-0", 0));
+      fx.refuse(new PoolEvent.Revive("w-0", 0));
     }
 
     /** A host registers, is refused twice, is lost, and is asked about while unknown. */
@@ -139,7 +146,7 @@ class ExhaustivenessTest {
       fx.hostLost("h1");
     }
 
-    /** Replacement, backoff with WakeAt, attempts exhausted, budget refusal, pool stop. */
+    /** Replacement, backoff timers, attempts exhausted, budget refusal, pool stop. */
     private void supervision() {
       Fixture fx = run(Fixture.pool(2).retry(1).budget(1, 10_000)
           .backoff(new BackoffSettings(10, 100, 2, 0, 1000, 1)));

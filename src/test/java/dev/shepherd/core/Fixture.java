@@ -32,6 +32,8 @@ final class Fixture {
   private final List<PoolError> refusals = new ArrayList<>();
   private final Set<String> open = new HashSet<>();
   private final Map<String, Effect.Assign> lastAssign = new HashMap<>();
+  /** Timers the pool started and has not cancelled, in the order started, with their expiry. */
+  private final Map<Timer, Long> timers = new java.util.LinkedHashMap<>();
   private long now;
 
   private Fixture(PoolSettings settings, boolean checking) {
@@ -81,6 +83,7 @@ final class Fixture {
     private long windowMs;
     private BudgetReaction reaction;
     private BackoffSettings backoff;
+    private long reviveAfterMs;
     private boolean checking = true;
 
     private Builder(int slots) {
@@ -165,6 +168,11 @@ final class Fixture {
       return this;
     }
 
+    Builder reviveAfter(long ms) {
+      reviveAfterMs = ms;
+      return this;
+    }
+
     Builder backoff(BackoffSettings value) {
       backoff = value;
       return this;
@@ -188,7 +196,8 @@ final class Fixture {
 
     PoolSettings settings() {
       return settings.withSupervision(
-          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff));
+          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff,
+              reviveAfterMs));
     }
 
     /** Started: every slot INSTALLING, its first Deploy returned by {@link #startEffects()}. */
@@ -230,6 +239,7 @@ final class Fixture {
       fail("expected " + event + " to apply, was refused: " + refused.error());
     }
     List<Effect> effects = t.effects();
+    keepTimers(effects);
     if (checking) {
       log.addAll(effects);
       track(effects);
@@ -251,6 +261,23 @@ final class Fixture {
     refusals.add(error);
     PoolInvariants.check(pool);
     return error;
+  }
+
+  /** What the runtime's timer keeper does with StartTimer and CancelTimer. */
+  private void keepTimers(List<Effect> effects) {
+    for (Effect effect : effects) {
+      if (effect instanceof Effect.StartTimer start) {
+        timers.remove(start.timer());
+        timers.put(start.timer(), start.at());
+      } else if (effect instanceof Effect.CancelTimer cancel) {
+        timers.remove(cancel.timer());
+      }
+    }
+  }
+
+  /** Timers waiting, with their expiry (what a runtime would hold). */
+  Map<Timer, Long> timers() {
+    return Map.copyOf(timers);
   }
 
   private void track(List<Effect> effects) {
@@ -335,9 +362,30 @@ final class Fixture {
     return stopped(worker, Exit.CRASH);
   }
 
+  /**
+   * Time passes to {@code at}: every timer due by then fires, earliest first (in the order
+   * started among equals), as the runtime would fire them; returns all their effects.
+   */
   List<Effect> tick(long at) {
     at(at);
-    return apply(new PoolEvent.Tick(now));
+    List<Effect> effects = new ArrayList<>();
+    for (Timer due = nextDue(); due != null; due = nextDue()) {
+      timers.remove(due);
+      effects.addAll(apply(new PoolEvent.TimerFired(due, now)));
+    }
+    return effects;
+  }
+
+  private Timer nextDue() {
+    Timer first = null;
+    long firstAt = Long.MAX_VALUE;
+    for (Map.Entry<Timer, Long> entry : timers.entrySet()) {
+      if (entry.getValue() <= now && entry.getValue() < firstAt) {
+        first = entry.getKey();
+        firstAt = entry.getValue();
+      }
+    }
+    return first;
   }
 
   List<Effect> cancel(String job) {

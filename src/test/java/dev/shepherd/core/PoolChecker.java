@@ -100,7 +100,7 @@ final class PoolChecker implements SequenceRunner.Harness {
 
   @Override
   public Transition apply(PoolEvent event) {
-    boolean refusable = !(event instanceof PoolEvent.Submit || event instanceof PoolEvent.Tick
+    boolean refusable = !(event instanceof PoolEvent.Submit || event instanceof PoolEvent.TimerFired
         || event instanceof PoolEvent.Cancel || event instanceof PoolEvent.StopRequested);
     String before = refusable ? pool.fingerprint() : null;
     int backlogBefore = pool.backlogLength();
@@ -110,7 +110,7 @@ final class PoolChecker implements SequenceRunner.Harness {
     Transition transition = pool.apply(event);
     PoolSnapshot after = pool.snapshot(now);
     if (transition instanceof Transition.Refused refused) {
-      require(refusable, "submits, cancels, ticks and stop requests are never refused",
+      require(refusable, "submits, cancels, timers and stop requests are never refused",
           () -> event + " -> " + refused);
       require(before.equals(pool.fingerprint()), "refused events change nothing",
           () -> refused.error() + "\nbefore:\n" + before + "\nafter:\n" + pool.fingerprint());

@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 
 /**
  * Plays the runtime around a pool for property tests: it reads the effects of each transition the
@@ -26,7 +25,7 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER
+    HOST_DEREGISTER, REVIVE
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -63,7 +62,10 @@ final class PoolDriver {
   private final List<Object[]> spent = new ArrayList<>();
   /** Accepted job ids not yet answered terminally. */
   private final LinkedHashSet<String> unanswered = new LinkedHashSet<>();
-  private final TreeSet<Long> wakes = new TreeSet<>();
+  /** Timers the pool started and has not cancelled, with their expiry, in the order started. */
+  private final Map<Timer, Long> timers = new LinkedHashMap<>();
+  /** Timers that fired or were cancelled: material for stale fires. */
+  private final List<Timer> spentTimers = new ArrayList<>();
   /** Every slot id the pool has had, configured and registered. */
   private final LinkedHashSet<String> known = new LinkedHashSet<>();
   private final LinkedHashSet<String> departed = new LinkedHashSet<>();
@@ -142,6 +144,7 @@ final class PoolDriver {
       case HOST_REGISTER -> hostRegister();
       case HOST_LOST -> new PoolEvent.HostLost(anyHost(), "lost", now);
       case HOST_DEREGISTER -> new PoolEvent.HostDeregistered(anyHost(), now);
+      case REVIVE -> new PoolEvent.Revive(anyWorker(10), now);
     };
   }
 
@@ -242,21 +245,60 @@ final class PoolDriver {
     return new PoolEvent.WorkerStopped(worker, latest.getOrDefault(worker, 1), exit(), "odd", now);
   }
 
+  /**
+   * Time passes, and a timer fires as the runtime would fire it: the earliest one due, after a
+   * small step, a jump to the next expiry, or a long jump; sometimes a stale one (fired or
+   * cancelled before), which must change nothing; and when none is due, time just moves.
+   */
   PoolEvent tick() {
     int draw = rnd.nextInt(100);
-    if (draw < 30) {
-      return new PoolEvent.Tick(now);
-    } else if (draw < 62) {
+    if (draw < 10 && !spentTimers.isEmpty()) {
+      return new PoolEvent.TimerFired(element(spentTimers), now);
+    } else if (draw < 40) {
       now += 1 + rnd.nextInt(5);
-    } else if (draw < 80 && !wakes.isEmpty()) {
-      Long wake = wakes.ceiling(now);
-      now = wake != null ? wake : now + 1;
+    } else if (draw < 75) {
+      Long next = nextExpiry();
+      now = next != null ? Math.max(now, next) : now + 1;
     } else if (draw < 95) {
       now += 10 + rnd.nextInt(200);
     } else {
       now += 1_000 + rnd.nextInt(100_000);
     }
-    return new PoolEvent.Tick(now);
+    Timer due = nextDue();
+    if (due == null) {
+      return new PoolEvent.TimerFired(spentTimers.isEmpty()
+          ? new Timer.JobDeadline("ghost", 1) : element(spentTimers), now);
+    }
+    return fire(due);
+  }
+
+  private PoolEvent.TimerFired fire(Timer timer) {
+    timers.remove(timer);
+    spentTimers.add(timer);
+    return new PoolEvent.TimerFired(timer, now);
+  }
+
+  /** The earliest timer due now (the first started among equals), or null. */
+  private Timer nextDue() {
+    Timer first = null;
+    long firstAt = Long.MAX_VALUE;
+    for (Map.Entry<Timer, Long> entry : timers.entrySet()) {
+      if (entry.getValue() <= now && entry.getValue() < firstAt) {
+        first = entry.getKey();
+        firstAt = entry.getValue();
+      }
+    }
+    return first;
+  }
+
+  private Long nextExpiry() {
+    Long next = null;
+    for (long at : timers.values()) {
+      if (next == null || at < next) {
+        next = at;
+      }
+    }
+    return next;
   }
 
   private PoolEvent cancel() {
@@ -375,18 +417,23 @@ final class PoolDriver {
     }
     deploying.forEach((worker, incarnation) ->
         events.add(new PoolEvent.WorkerCreated(worker, incarnation, now)));
-    Long wake = wakes.ceiling(now + 1);
-    now = wake != null ? wake : now + 1;
-    events.add(new PoolEvent.Tick(now));
+    if (events.isEmpty()) {
+      Long next = nextExpiry();
+      now = next != null ? Math.max(now, next) : now + 1;
+      Timer due = nextDue();
+      if (due != null) {
+        events.add(fire(due));
+      }
+    }
     return events;
   }
 
-  /** A stop request, then a tick past the drain deadline. */
+  /** A stop request, then its drain deadline firing. */
   List<PoolEvent> stopAndDrain() {
     List<PoolEvent> events = new ArrayList<>();
     events.add(new PoolEvent.StopRequested(now));
     now += settings.drainTimeoutMs() + 1;
-    events.add(new PoolEvent.Tick(now));
+    events.add(new PoolEvent.TimerFired(new Timer.DrainDeadline(), now));
     return events;
   }
 
@@ -469,8 +516,13 @@ final class PoolDriver {
       } else {
         retired.remove(change.worker());
       }
-    } else if (effect instanceof Effect.WakeAt e) {
-      wakes.add(e.at());
+    } else if (effect instanceof Effect.StartTimer e) {
+      timers.remove(e.timer());
+      timers.put(e.timer(), e.at());
+    } else if (effect instanceof Effect.CancelTimer e) {
+      if (timers.remove(e.timer()) != null) {
+        spentTimers.add(e.timer());
+      }
     } else if (effect instanceof Effect.Respond e) {
       if (e.outcome() instanceof Outcome.Accepted) {
         unanswered.add(e.outcome().job());

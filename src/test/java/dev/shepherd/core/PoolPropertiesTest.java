@@ -159,7 +159,7 @@ class PoolPropertiesTest {
             } else if (effect instanceof Effect.Deploy deploy && deploy.incarnation() > 1) {
               kinds.add("deploy:replacement");
             } else if (effect instanceof Effect.Stop stop) {
-              if (stop.reason() == Exit.TIMEOUT && event instanceof PoolEvent.Tick) {
+              if (stop.reason() == Exit.TIMEOUT && event instanceof PoolEvent.TimerFired) {
                 kinds.add("timeout-stop");
               } else if (stop.reason() == Exit.SIBLING_RESTART
                   && !(event instanceof PoolEvent.WorkerStopped e

@@ -11,20 +11,20 @@ final class PoolScenarios {
   // Weights per mille, in PoolDriver.Kind order:
   //   SUBMIT COMPLETE COMPLETE_BAD CREATE CREATE_FAIL CREATE_BAD STOP STOP_BAD TICK CANCEL
   //   REBALANCE CAPACITY REGISTER DEREGISTER STOP_REQUESTED HOST_REGISTER HOST_LOST
-  //   HOST_DEREGISTER
+  //   HOST_DEREGISTER REVIVE
   static final PoolDriver.Profile MIXED = profile("mixed",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8}, 30);
   static final PoolDriver.Profile KEYED = profile("keyed",
-      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0}, 85);
+      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0}, 85);
   static final PoolDriver.Profile SUPERVISION = profile("supervision",
-      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0}, 30);
+      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15}, 30);
   static final PoolDriver.Profile CAPACITY = profile("capacity",
-      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0}, 40);
+      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0}, 40);
   static final PoolDriver.Profile SHUTDOWN = profile("shutdown",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5}, 30);
   /** Worker hosts coming, being lost, coming back and leaving, with keyed and unkeyed work. */
   static final PoolDriver.Profile HOSTS = profile("hosts",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12}, 50);
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3}, 50);
 
   private static PoolDriver.Profile profile(String name, int[] weights, int keyed) {
     return new PoolDriver.Profile(name, weights, keyed);
@@ -63,7 +63,8 @@ final class PoolScenarios {
         policy(rnd),
         Strategy.values()[rnd.nextInt(Strategy.values().length)],
         maxRestarts, window,
-        rnd.nextInt(4) == 0 ? BudgetReaction.STOP_POOL : BudgetReaction.RETIRE_WORKER, backoff);
+        rnd.nextInt(4) == 0 ? BudgetReaction.STOP_POOL : BudgetReaction.RETIRE_WORKER, backoff,
+        rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(300) : 0);
     AffinitySelector selector = switch (rnd.nextInt(3)) {
       case 0 -> Selectors.rendezvous();
       case 1 -> Selectors.roundRobin();
@@ -111,7 +112,7 @@ final class PoolScenarios {
         + " maxAttempts=" + s.maxAttempts() + " jobTimeoutMs=" + s.jobTimeoutMs() + " drainMs="
         + s.drainTimeoutMs() + " term=" + s.term() + " supervision=" + v.policy() + "/"
         + v.strategy() + " max=" + v.maxRestarts() + " windowMs=" + v.restartWindowMs() + " "
-        + v.onBudgetExceeded() + " backoff=" + v.backoff() + " limits=" + s.limits()
+        + v.onBudgetExceeded() + " backoff=" + v.backoff() + " revive=" + v.reviveAfterMs() + " limits=" + s.limits()
         + " hosts=" + s.hosts();
   }
 }

@@ -116,6 +116,7 @@ final class ReferencePool {
   private long restarts;
   private long budgetRefusals;
   private long ignoredFacts;
+  private long revives;
   private List<Effect> out;
 
   ReferencePool(PoolSettings settings) {
@@ -171,9 +172,11 @@ final class ReferencePool {
       return hostLost(e);
     } else if (event instanceof PoolEvent.HostDeregistered e) {
       return hostDeregistered(e);
-    } else if (event instanceof PoolEvent.Tick e) {
-      tick(e.now());
+    } else if (event instanceof PoolEvent.TimerFired e) {
+      fired(e.timer(), e.now());
       return null;
+    } else if (event instanceof PoolEvent.Revive e) {
+      return revive(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
       stopRequested(e.now());
       return null;
@@ -294,6 +297,7 @@ final class ReferencePool {
           : new PoolError.StaleCompletion(e.worker(), tokens, e.assignment());
     }
     slot.running.remove(job);
+    ended(slot, job);
     if (!job.cancelled) {
       line.remove(job);
       if (e.error() == null) {
@@ -317,11 +321,19 @@ final class ReferencePool {
     if (job == null) {
       return;
     }
+    boolean running = !job.queued;
     line.remove(job);
     job.cancelled = true;
     cancelled++;
     out.add(new Effect.Respond(job.replyTo, new Outcome.Cancelled(job.id)));
     left(job);
+    if (running) {
+      for (RSlot slot : slots) {
+        if (slot.running.contains(job)) {
+          out.add(new Effect.CancelRunning(slot.id, job.token, job.id));
+        }
+      }
+    }
   }
 
   private PoolError rebalance(PoolEvent.Rebalance e) {
@@ -394,7 +406,7 @@ final class ReferencePool {
     if (slot.life != Life.INSTALLING) {
       return new PoolError.CreationResolvedWhileUnavailable(e.worker(), phase(slot));
     }
-    retire(slot, Retirement.CREATION_REJECTED);
+    retireForNow(slot, Retirement.CREATION_REJECTED, e.now());
     finishDrainIfIdle(e.now());
     return null;
   }
@@ -457,7 +469,7 @@ final class ReferencePool {
           replaced.size(), supervision.maxRestarts(), supervision.onBudgetExceeded())));
       if (supervision.onBudgetExceeded() == BudgetReaction.RETIRE_WORKER) {
         settle(held);
-        retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
+        retireForNow(dead, Retirement.REPLACEMENT_UNAVAILABLE, now);
         dispatch(now);
       } else {
         // P9: FAIL answers the stop itself whatever the decision; RETRY cannot run again.
@@ -499,11 +511,10 @@ final class ReferencePool {
       } else {
         slot.life = Life.BACKING_OFF;
         slot.backoffUntil = now + delay;
+        out.add(new Effect.StartTimer(new Timer.BackoffEnd(slot.id, slot.backoffUntil),
+            slot.backoffUntil));
       }
       publishPhase(slot);
-    }
-    if (delay > 0) {
-      out.add(new Effect.WakeAt(now + delay));
     }
   }
 
@@ -529,6 +540,7 @@ final class ReferencePool {
   private List<RJob> takeRunning(RSlot slot, Interruption why) {
     List<RJob> held = new ArrayList<>();
     for (RJob job : new ArrayList<>(slot.running)) {
+      ended(slot, job);
       if (!job.cancelled) {
         job.interruption = why;
         held.add(job);
@@ -591,47 +603,114 @@ final class ReferencePool {
 
   // ---- time (P14, S5, P16) ---------------------------------------------------------------------
 
-  private void tick(long now) {
-    if (state == PoolState.DRAINING && now >= drainDeadline) {
-      stopNow();
-    }
-    if (state == PoolState.RUNNING) {
-      for (RHost host : hosts) {
-        if (host.state == HostState.LOST && now - host.since >= settings.hosts().graceMs()) {
-          for (String id : host.slots) {
-            RSlot slot = slot(id);
-            if (slot.life == Life.LOST) {
-              retire(slot, Retirement.HOST_LOST);
-            }
+  private void fired(Timer timer, long now) {
+    if (timer instanceof Timer.JobDeadline t) {
+      RSlot slot = slot(t.worker());
+      RJob job = null;
+      if (slot != null && slot.life == Life.RUNNING && state != PoolState.STOPPED) {
+        for (RJob held : slot.running) {
+          if (held.token == t.assignment()) {
+            job = held;
           }
         }
       }
-    }
-    if (state == PoolState.RUNNING) {
-      for (RSlot slot : slots) {
-        if (slot.life == Life.BACKING_OFF && now >= slot.backoffUntil) {
-          slot.incarnation++;
-          slot.life = Life.INSTALLING;
-          out.add(new Effect.Deploy(slot.id, slot.incarnation));
-          publishPhase(slot);
+      if (job == null) {
+        ignoredFacts++;
+        return;
+      }
+      long limit = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
+      stop(slot, Exit.TIMEOUT, "job '" + job.id + "' ran past its timeout of " + limit + " ms",
+          now);
+    } else if (timer instanceof Timer.BackoffEnd t) {
+      RSlot slot = slot(t.worker());
+      if (slot == null || state != PoolState.RUNNING || slot.life != Life.BACKING_OFF
+          || slot.backoffUntil != t.until()) {
+        ignoredFacts++;
+        return;
+      }
+      slot.incarnation++;
+      slot.life = Life.INSTALLING;
+      out.add(new Effect.Deploy(slot.id, slot.incarnation));
+      publishPhase(slot);
+    } else if (timer instanceof Timer.DrainDeadline) {
+      if (state == PoolState.DRAINING) {
+        stopNow();
+      } else {
+        ignoredFacts++;
+      }
+    } else if (timer instanceof Timer.HostGrace t) {
+      RHost host = host(t.host());
+      if (state != PoolState.RUNNING || host == null || host.state != HostState.LOST
+          || host.since != t.since()) {
+        ignoredFacts++;
+        return;
+      }
+      for (String id : host.slots) {
+        RSlot slot = slot(id);
+        if (slot.life == Life.LOST) {
+          retire(slot, Retirement.HOST_LOST);
         }
       }
-    }
-    for (int i = 0; i < slots.size() && state != PoolState.STOPPED; i++) {
-      RSlot slot = slots.get(i);
-      if (slot.life != Life.RUNNING) {
-        continue;
+    } else if (timer instanceof Timer.Revive t) {
+      RSlot slot = slot(t.worker());
+      if (slot == null || slot.departed || slot.incarnation != t.incarnation()
+          || revivable(slot) != null) {
+        ignoredFacts++;
+        return;
       }
-      for (RJob job : slot.running) {
-        if (job.deadline <= now) {
-          long limit = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
-          stop(slot, Exit.TIMEOUT,
-              "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
-          break;
-        }
-      }
+      revive(slot, false);
+    } else {
+      throw new AssertionError("unhandled " + timer);
     }
-    dispatch(now);
+  }
+
+  // ---- revive ----------------------------------------------------------------------------------
+
+  private PoolError revive(PoolEvent.Revive e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null || slot.departed) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    String refusal = revivable(slot);
+    if (refusal != null) {
+      return new PoolError.ReviveRefused(slot.id, refusal);
+    }
+    revive(slot, true);
+    return null;
+  }
+
+  private String revivable(RSlot slot) {
+    if (state != PoolState.RUNNING) {
+      return "the pool is " + state;
+    }
+    if (slot.life != Life.RETIRED) {
+      return "it is " + phase(slot) + ", not retired";
+    }
+    if (slot.retirement == Retirement.HOST_LOST) {
+      return "its host is lost; it comes back when the host registers again";
+    }
+    return null;
+  }
+
+  private void revive(RSlot slot, boolean byOperator) {
+    Retirement was = slot.retirement;
+    revives++;
+    slot.incarnation++;
+    slot.failures = 0;
+    slot.retirement = null;
+    slot.life = Life.INSTALLING;
+    out.add(new Effect.Publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator)));
+    out.add(new Effect.Deploy(slot.id, slot.incarnation));
+    publishPhase(slot);
+  }
+
+  /** A slot the budget or a failed creation retired is revived later, if so configured. */
+  private void retireForNow(RSlot slot, Retirement reason, long now) {
+    retire(slot, reason);
+    long after = settings.supervision().reviveAfterMs();
+    if (after > 0) {
+      out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation), now + after));
+    }
   }
 
   // ---- graceful stop (P16, S4) -----------------------------------------------------------------
@@ -648,7 +727,7 @@ final class ReferencePool {
       return;
     }
     drainDeadline = now + settings.drainTimeoutMs();
-    out.add(new Effect.WakeAt(drainDeadline));
+    out.add(new Effect.StartTimer(new Timer.DrainDeadline(), drainDeadline));
   }
 
   private void finishDrainIfIdle(long now) {
@@ -779,6 +858,16 @@ final class ReferencePool {
     job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
     slot.running.add(job);
     out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
+    if (timeout > 0) {
+      out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
+    }
+  }
+
+  /** An assignment ended: its job timeout no longer applies. */
+  private void ended(RSlot slot, RJob job) {
+    if (job.deadline != Long.MAX_VALUE) {
+      out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
+    }
   }
 
   /** C2: running, capacity known, fewer assignments than it. */
@@ -1048,7 +1137,8 @@ final class ReferencePool {
       return null;
     }
     settle(held);
-    out.add(new Effect.WakeAt(e.now() + settings.hosts().graceMs()));
+    out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
+        host.since + settings.hosts().graceMs()));
     dispatch(e.now());
     return null;
   }
@@ -1137,7 +1227,7 @@ final class ReferencePool {
       }
     }
     Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
-        cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts);
+        cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts, revives);
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
         List.copyOf(hostStatuses));

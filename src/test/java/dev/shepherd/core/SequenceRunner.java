@@ -151,7 +151,8 @@ final class SequenceRunner {
         now = event.now();
       }
       harness.apply(new PoolEvent.StopRequested(now));
-      harness.apply(new PoolEvent.Tick(now + settings.drainTimeoutMs() + 1));
+      harness.apply(new PoolEvent.TimerFired(new Timer.DrainDeadline(),
+          now + settings.drainTimeoutMs() + 1));
       harness.finish();
       return null;
     } catch (AssertionError | RuntimeException failure) {

@@ -27,7 +27,7 @@ class ShutdownTest {
               new Outcome.Interrupted("q1", Fixture.payload("q1"), 0, STOPPED)),
           new Effect.Respond(Fixture.reply("q2"),
               new Outcome.Interrupted("q2", Fixture.payload("q2"), 0, STOPPED)),
-          new Effect.WakeAt(5100));
+          new Effect.StartTimer(new Timer.DrainDeadline(), 5100));
       assertThat(fx.pool.state()).isEqualTo(PoolState.DRAINING);
       assertThat(fx.pool.holds("run")).isTrue();
       assertThat(STOPPED.kind()).isEqualTo("POOL_STOPPED");

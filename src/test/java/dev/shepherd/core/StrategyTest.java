@@ -161,7 +161,7 @@ class StrategyTest {
           new Outcome.Interrupted("a", Fixture.payload("a"), 1, stopped),
           new Outcome.Interrupted("b", Fixture.payload("b"), 1, stopped),
           new Outcome.Interrupted("q", Fixture.payload("q"), 0, stopped));
-      assertThat(Fixture.only(effects, Effect.WakeAt.class)).as("no drain").isEmpty();
+      assertThat(Fixture.only(effects, Effect.StartTimer.class)).as("no drain").isEmpty();
       assertThat(Fixture.only(effects, Effect.Stop.class))
           .contains(new Effect.Stop("w-1", 1, Exit.NORMAL));
       assertThat(Fixture.notices(effects)).contains(

@@ -70,13 +70,20 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Starts {@code main} with the test classpath under the given {@code java}. */
   public static ChildJvm start(Path java, Class<?> main, String... args) {
+    return start(java, List.of(), main, args);
+  }
+
+  /** The same with more JVM options (system properties, say) after the defaults. */
+  public static ChildJvm start(Path java, List<String> jvmOptions, Class<?> main,
+      String... args) {
     try {
       Path dir = Files.createTempDirectory("shepherd-child");
       Path out = dir.resolve("stdout.txt");
       Path err = dir.resolve("stderr.txt");
       List<String> command = new ArrayList<>(List.of(java.toString(),
-          "-Xmx256m", "-XX:TieredStopAtLevel=1",
-          "-cp", System.getProperty("java.class.path"), main.getName()));
+          "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+      command.addAll(jvmOptions);
+      command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
       command.addAll(List.of(args));
       Process process = new ProcessBuilder(command)
           .redirectOutput(out.toFile())

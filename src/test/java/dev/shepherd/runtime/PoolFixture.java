@@ -45,7 +45,6 @@ public final class PoolFixture {
         .put("interruption", "FAIL")
         .put("jobTimeoutMs", 10_000)
         .put("drainTimeoutMs", 1_000)
-        .put("tickMs", 20)
         .put("supervision", new JsonObject()
             .put("policy", "PERMANENT")
             .put("strategy", "ONE_FOR_ONE")

@@ -226,7 +226,8 @@ class LiveViewBrowserTest {
     awaitLive("fragile");
     submitFromPanel("crash", null);
     await().atMost(10, SECONDS).until(() -> tiles().stream().anyMatch(t ->
-        t.getText().contains("reason: REPLACEMENT_UNAVAILABLE")));
+        t.getText().contains("reason: REPLACEMENT_UNAVAILABLE")
+            && t.getText().contains("restart budget exceeded: 1 restart in 10 s")));
     await().atMost(5, SECONDS).until(() -> {
       List<String> lines = logLines();
       return lines.stream().anyMatch(l -> l.contains("BUDGET") && l.contains("restart budget"))
@@ -348,6 +349,37 @@ class LiveViewBrowserTest {
       assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
       assertThat(tiles()).allMatch(WebElement::isDisplayed);
       browser.screenshot("live-view-narrow");
+    } finally {
+      browser.viewport(1280, 800);
+    }
+  }
+
+  @Test
+  void retirement_reasons_wrap_between_words_never_inside_one_on_a_narrow_screen() {
+    browser.viewport(360, 800);
+    try {
+      open("broken");
+      await().atMost(10, SECONDS).until(() -> tiles().size() == 2 && tiles().stream()
+          .allMatch(t -> t.getText().contains("its worker failed to start")));
+      // Each piece of a reason name between its underscores lies on one line of the tile.
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> pieces = (List<Map<String, Object>>) js(
+          "return Array.from(document.querySelectorAll('#tiles .reason-name')).flatMap(name =>"
+              + "  Array.from(name.childNodes).filter(n => n.nodeType === 3).map(n => {"
+              + "    const r = document.createRange(); r.selectNodeContents(n);"
+              + "    return {text: n.textContent, lines: r.getClientRects().length,"
+              + "      inside: r.getBoundingClientRect().right"
+              + "        <= name.closest('li').getBoundingClientRect().right}; }));");
+      assertThat(pieces).extracting(p -> p.get("text"))
+          .contains("CREATION_", "REJECTED");
+      assertThat(pieces).allSatisfy(p -> {
+        assertThat(((Number) p.get("lines")).intValue()).as("lines of %s", p.get("text"))
+            .isEqualTo(1);
+        assertThat(p.get("inside")).as("%s inside its tile", p.get("text")).isEqualTo(true);
+      });
+      Number overflow = (Number) js(
+          "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+      assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
     } finally {
       browser.viewport(1280, 800);
     }

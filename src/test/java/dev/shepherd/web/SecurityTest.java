@@ -3,7 +3,6 @@ package dev.shepherd.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shepherd.app.HttpConfig;
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -59,6 +59,11 @@ final class Sockets implements AutoCloseable {
     socket.writeTextMessage(frame.encode());
   }
 
+  /** Sends {@code text} as it is, JSON or not. */
+  void sendText(String text) {
+    socket.writeTextMessage(text);
+  }
+
   List<JsonObject> received() {
     return received;
   }

@@ -1,4 +1,4 @@
-package dev.shepherd.app;
+package dev.shepherd.web;
 
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.json.JsonArray;
@@ -8,18 +8,38 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The HTTP server: where it binds (loopback unless told otherwise), the request body limit, and
- * an optional bearer token required for state-changing requests (config {@code token}, or the
+ * The HTTP server's configuration ({@code http} in {@code conf/config.json}): whether it runs,
+ * where it binds (loopback unless told otherwise), which {@code Host} names it answers to, the
+ * request body limit, how long a connection may sit idle or take to send a request's headers, an
+ * optional bearer token required for state-changing requests (config {@code token}, or the
  * environment variable named by {@code tokenEnv}, default {@code SHEPHERD_TOKEN}), and which pool
  * addresses the SockJS event-bus bridge at {@code /eventbus} lets through ({@code bridge}).
- * {@code enabled: false} serves no HTTP at all (a worker host of a cluster, say).
+ *
+ * <p>{@code allowedHosts} lists extra {@code host} or {@code host:port} names besides the
+ * defaults (see {@link AllowedHosts}); {@code "*"} answers to any {@code Host} and gives up the
+ * protection against DNS rebinding.
  */
-public record HttpConfig(String host, int port, int maxBodyBytes, String token, Bridge bridge,
-    boolean enabled) {
+public record HttpConfig(boolean enabled, String host, int port, int maxBodyBytes, String token,
+    Bridge bridge, List<String> allowedHosts, int idleTimeoutMs, int headerTimeoutMs) {
 
-  /** Without bridge settings: the default bridge. */
+  public static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+  public static final int DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+  private static final List<String> FIELDS = List.of("allowedHosts", "bridge", "enabled",
+      "headerTimeoutMs", "host", "idleTimeoutMs", "maxBodyBytes", "port", "token", "tokenEnv");
+
+  public HttpConfig {
+    allowedHosts = List.copyOf(allowedHosts);
+  }
+
+  /** Enabled, with default hosts, timeouts and bridge. */
   public HttpConfig(String host, int port, int maxBodyBytes, String token) {
-    this(host, port, maxBodyBytes, token, Bridge.DEFAULT, true);
+    this(host, port, maxBodyBytes, token, Bridge.DEFAULT);
+  }
+
+  /** Enabled, with default hosts and timeouts. */
+  public HttpConfig(String host, int port, int maxBodyBytes, String token, Bridge bridge) {
+    this(true, host, port, maxBodyBytes, token, bridge, List.of(), DEFAULT_IDLE_TIMEOUT_MS,
+        DEFAULT_HEADER_TIMEOUT_MS);
   }
 
   /**
@@ -88,11 +108,14 @@ public record HttpConfig(String host, int port, int maxBodyBytes, String token, 
   public static HttpConfig parse(JsonObject json) {
     JsonObject http = json == null ? new JsonObject() : json;
     for (String field : http.fieldNames()) {
-      if (!Set.of("enabled", "host", "port", "maxBodyBytes", "token", "tokenEnv", "bridge")
-          .contains(field)) {
-        throw new ConfigException("http." + field, http.getValue(field), "unknown field;"
-            + " expected one of [bridge, enabled, host, maxBodyBytes, port, token, tokenEnv]");
+      if (!FIELDS.contains(field)) {
+        throw new ConfigException("http." + field, http.getValue(field),
+            "unknown field; expected one of " + FIELDS);
       }
+    }
+    Object enabled = http.getValue("enabled", true);
+    if (!(enabled instanceof Boolean on)) {
+      throw new ConfigException("http.enabled", enabled, "must be true or false");
     }
     String host = string(http, "host", "127.0.0.1");
     int port = integer(http, "port", 8080, 0, 65535);
@@ -103,11 +126,33 @@ public record HttpConfig(String host, int port, int maxBodyBytes, String token, 
       String fromEnv = System.getenv(env);
       token = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.trim();
     }
-    Object enabled = http.getValue("enabled", true);
-    if (!(enabled instanceof Boolean on)) {
-      throw new ConfigException("http.enabled", enabled, "must be true or false");
+    int idle = integer(http, "idleTimeoutMs", DEFAULT_IDLE_TIMEOUT_MS, 100, 86_400_000);
+    int headers = integer(http, "headerTimeoutMs", DEFAULT_HEADER_TIMEOUT_MS, 100, 86_400_000);
+    return new HttpConfig(on, host, port, maxBody, token, Bridge.parse(http.getValue("bridge")),
+        allowedHosts(http.getValue("allowedHosts")), idle, headers);
+  }
+
+  /** Each entry is checked here, so a typo stops start-up rather than refusing every request. */
+  private static List<String> allowedHosts(Object value) {
+    if (value == null) {
+      return List.of();
     }
-    return new HttpConfig(host, port, maxBody, token, Bridge.parse(http.getValue("bridge")), on);
+    if (!(value instanceof JsonArray array)) {
+      throw new ConfigException("http.allowedHosts", value,
+          "must be a JSON array of host names or addresses (\"host\" or \"host:port\"), or"
+          + " [\"*\"] for any");
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      Object item = array.getValue(i);
+      String problem = item instanceof String text ? AllowedHosts.problem(text)
+          : "must be a string";
+      if (problem != null) {
+        throw new ConfigException("http.allowedHosts[" + i + "]", item, problem);
+      }
+      out.add((String) item);
+    }
+    return out;
   }
 
   private static String string(JsonObject json, String field, String fallback) {

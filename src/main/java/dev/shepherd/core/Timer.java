@@ -1,0 +1,25 @@
+package dev.shepherd.core;
+
+/**
+ * A timer the pool asks the runtime to keep ({@link Effect.StartTimer}); when it expires the
+ * runtime applies {@link PoolEvent.TimerFired} with it. Each carries what fences it: a fire that
+ * no longer applies (the assignment ended, the slot moved on, the host came back) is ignored and
+ * counted, so the runtime never has to be exact about cancelling.
+ */
+public sealed interface Timer {
+
+  /** P14: assignment {@code assignment} of {@code worker} runs past its job timeout. */
+  record JobDeadline(String worker, long assignment) implements Timer {}
+
+  /** S5: the restart backoff of {@code worker} that was to end at {@code until} is over. */
+  record BackoffEnd(String worker, long until) implements Timer {}
+
+  /** P16: the graceful stop's drain is out of time. */
+  record DrainDeadline() implements Timer {}
+
+  /** H6: host {@code host}, lost at {@code since}, has been away for the grace. */
+  record HostGrace(String host, long since) implements Timer {}
+
+  /** A slot retired as incarnation {@code incarnation} is tried again ({@code reviveAfterMs}). */
+  record Revive(String worker, int incarnation) implements Timer {}
+}

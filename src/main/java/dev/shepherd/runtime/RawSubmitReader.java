@@ -1,0 +1,143 @@
+package dev.shepherd.runtime;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.jackson.JacksonCodec;
+import java.io.IOException;
+
+/**
+ * Reads a submit body from its bytes without building the payload's tree: one streaming pass
+ * checks the syntax of the whole body and the payload's nesting depth, decodes the envelope's
+ * small fields, and keeps the payload as the {@link RawJson} bytes it arrived in. A payload that
+ * is refused (too deep, or the pool is full) never costs more heap than its bytes.
+ *
+ * <p>The result is the envelope as a {@code JsonObject} for {@link RequestDecoder} to validate
+ * like any other: {@code payload} holds the RawJson (or null), other fields their scalar value,
+ * and a field holding an object or array an empty one (its content is skipped: such a field is
+ * refused anyway, and the message only needs its kind).
+ */
+final class RawSubmitReader {
+  private RawSubmitReader() {}
+
+  /** The envelope of {@code body}; a {@link BadRequest} naming the field when malformed. */
+  static JsonObject envelope(Buffer body, int maxPayloadDepth) {
+    try (JsonParser parser = JacksonCodec.createParser(body)) {
+      JsonToken token = parser.nextToken();
+      if (token == null) {
+        throw new BadRequest("body: must be a JSON object (the body is empty)");
+      }
+      if (parser.currentTokenLocation().getByteOffset() < 0) {
+        throw new BadRequest("body: must be JSON in UTF-8");
+      }
+      if (token != JsonToken.START_OBJECT) {
+        throw new BadRequest("body: must be a JSON object");
+      }
+      JsonObject envelope = new JsonObject();
+      token = parser.nextToken();
+      while (token == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        if (envelope.containsKey(name)) {
+          throw new BadRequest(clip(name) + ": appears twice");
+        }
+        JsonToken value = parser.nextToken();
+        if (name.equals("payload")) {
+          token = payload(parser, value, body, maxPayloadDepth, envelope);
+        } else {
+          envelope.put(name, scalar(parser, value));
+          token = parser.nextToken();
+        }
+      }
+      if (token != JsonToken.END_OBJECT) {
+        throw new BadRequest("body: must be a JSON object");
+      }
+      if (parser.nextToken() != null) {
+        throw new BadRequest("body: not valid JSON (content after the object)");
+      }
+      return envelope;
+    } catch (IOException | DecodeException e) {
+      throw new BadRequest("body: not valid JSON (" + firstLine(e.getMessage()) + ")");
+    }
+  }
+
+  /**
+   * Skips the payload, refusing it past {@code maxDepth} levels, and keeps its bytes: from its
+   * first byte to the start of the next token, less the separator. Returns that next token.
+   */
+  private static JsonToken payload(JsonParser parser, JsonToken value, Buffer body, int maxDepth,
+      JsonObject envelope) throws IOException {
+    long start = parser.currentTokenLocation().getByteOffset();
+    if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+      int depth = 1;
+      checkDepth(depth, maxDepth);
+      while (depth > 0) {
+        JsonToken t = parser.nextToken();
+        if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+          checkDepth(++depth, maxDepth);
+        } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+          depth--;
+        } else if (t == null) {
+          throw new BadRequest("body: not valid JSON (it ends inside the payload)");
+        }
+      }
+    }
+    JsonToken next = parser.nextToken();
+    if (value == JsonToken.VALUE_NULL) {
+      envelope.put("payload", null);
+      return next;
+    }
+    long end = next == null ? body.length() : parser.currentTokenLocation().getByteOffset();
+    while (end > start && separator(body.getByte((int) end - 1))) {
+      end--;
+    }
+    envelope.put("payload", new RawJson(body.getBytes((int) start, (int) end)));
+    return next;
+  }
+
+  private static void checkDepth(int depth, int maxDepth) {
+    if (depth > maxDepth) {
+      throw new BadRequest("payload: nested more than " + maxDepth
+          + " levels deep (the pool's maxPayloadDepth)");
+    }
+  }
+
+  private static boolean separator(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ',';
+  }
+
+  /** A field other than the payload: its scalar value, or an empty object or array. */
+  private static Object scalar(JsonParser parser, JsonToken value) throws IOException {
+    return switch (value) {
+      case VALUE_STRING -> parser.getText();
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      case START_OBJECT -> {
+        parser.skipChildren();
+        yield new JsonObject();
+      }
+      case START_ARRAY -> {
+        parser.skipChildren();
+        yield new JsonArray();
+      }
+      default -> throw new BadRequest("body: not valid JSON (unexpected " + value + ")");
+    };
+  }
+
+  private static String clip(String name) {
+    return name.length() > 40 ? name.substring(0, 40) + "…" : name;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unparseable";
+    }
+    int end = message.indexOf('\n');
+    String line = end < 0 ? message : message.substring(0, end);
+    return line.length() > 120 ? line.substring(0, 120) + "…" : line;
+  }
+}

@@ -1,0 +1,105 @@
+// The control panel: submit demo jobs, rebalance a key, and the access token they carry.
+import { $, el } from './dom.js';
+import { ARGS, payload, submitSummary } from './demojobs.js';
+
+const TOKEN_KEY = 'shepherd.token';
+
+/**
+ * Wires the panel. `pool()` answers the pool shown; `onNote(kindClass, kind, text)` puts a line
+ * of the page's own in the event log.
+ */
+export function startControls({ pool, onNote }) {
+  $('job-kind').addEventListener('change', updateArg);
+  $('submit-form').addEventListener('submit', (e) => submitJobs(e, pool()).catch((x) => result(String(x), false)));
+  $('rebalance-form').addEventListener('submit', (e) => rebalance(e, pool(), onNote).catch((x) => result(String(x), false)));
+  const token = $('token');
+  token.value = sessionStorage.getItem(TOKEN_KEY) || '';
+  token.addEventListener('change', () => sessionStorage.setItem(TOKEN_KEY, token.value.trim()));
+  updateArg();
+}
+
+/** Offers the slots of the pool shown as rebalance targets. */
+export function fillWorkers(snapshot) {
+  const select = $('rebalance-worker');
+  const ids = snapshot ? snapshot.slots.map((s) => s.id) : [];
+  const have = Array.from(select.options).map((o) => o.value);
+  if (have.join() === ids.join()) return;
+  const current = select.value;
+  select.replaceChildren(...ids.map((id) => {
+    const o = el('option', null, id);
+    o.value = id;
+    return o;
+  }));
+  if (ids.includes(current)) select.value = current;
+}
+
+function updateArg() {
+  const spec = ARGS[$('job-kind').value];
+  const input = $('job-arg');
+  $('job-arg-row').hidden = !spec;
+  input.disabled = !spec;
+  if (spec) {
+    $('job-arg-label').textContent = spec.label;
+    input.type = spec.type;
+    input.value = spec.value;
+  }
+}
+
+function headers() {
+  const h = { 'Content-Type': 'application/json' };
+  const token = $('token').value.trim();
+  if (token) h.Authorization = `Bearer ${token}`;
+  return h;
+}
+
+function result(text, ok) {
+  const r = $('control-result');
+  r.textContent = text;
+  r.className = `result ${ok ? 'ok' : 'err'}`;
+}
+
+async function post(path, body) {
+  const res = await fetch(path, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+  let json = {};
+  try {
+    json = await res.json();
+  } catch (e) {
+    // not JSON: the status says enough
+  }
+  return { status: res.status, json };
+}
+
+async function submitJobs(ev, pool) {
+  ev.preventDefault();
+  const kind = $('job-kind').value;
+  const arg = $('job-arg').value;
+  if (kind === 'sleep' && !(Number(arg) >= 0)) {
+    result('Sleep (ms): enter a number of milliseconds', false);
+    return;
+  }
+  const count = Math.max(1, Math.min(100, Number($('job-count').value) || 1));
+  const key = $('job-key').value.trim();
+  const body = { payload: payload(kind, arg) };
+  if (key) body.key = key;
+  const path = `/api/pools/${encodeURIComponent(pool)}/jobs?wait=false`;
+  const answers = await Promise.all(Array.from({ length: count }, () =>
+    post(path, body).catch((e) => ({ status: 0, json: { message: String(e) } }))));
+  result(...submitSummary(answers));
+}
+
+async function rebalance(ev, pool, onNote) {
+  ev.preventDefault();
+  const key = $('rebalance-key').value.trim();
+  const worker = $('rebalance-worker').value;
+  if (!key) {
+    result('Key: enter the key to move', false);
+    return;
+  }
+  const { status, json } = await post(`/api/pools/${encodeURIComponent(pool)}/rebalance`, { key, worker });
+  if (status === 200) {
+    result(`key ${json.key} now goes to ${json.worker}`, true);
+    onNote('phase', 'rebalance', `key ${json.key} bound to ${json.worker}`);
+  } else {
+    result(`${json.error || status}: ${json.message || ''}`, false);
+  }
+}

@@ -1,0 +1,121 @@
+// The event log's lines: which events make a line, its words, and how a burst of alike lines
+// folds into one. Pure functions over plain data, no DOM; newest line first.
+import { clock, human, plural } from './format.js';
+import { interruption, retirementWords } from './reasons.js';
+
+export const LOG_LIMIT = 250;
+/** Alike job lines closer than this fold into the newest one. */
+export const FOLD_MS = 3000;
+
+export function emptyLog() {
+  return { lines: [], nextId: 1, lastAt: 0 };
+}
+
+/**
+ * The log with `line` ({at, kindClass, kind, text, group?, local?}) on top. A line with the same
+ * group as the top one, within FOLD_MS, replaces it and counts it, so a flood of rejections stays
+ * one line and restarts and retirements stay in view. `lastAt` is the time of the newest event of
+ * the server logged; the page's own lines (`local`) do not move it.
+ */
+export function append(log, line) {
+  const top = log.lines[0];
+  const lastAt = line.local ? log.lastAt : Math.max(log.lastAt, line.at);
+  if (line.group && top && top.group === line.group && line.at - top.at < FOLD_MS) {
+    const count = top.count + 1;
+    const folded = { ...top, at: line.at, count, base: line.text, text: `${line.text} (and ${count - 1} more like it)` };
+    return { ...log, lines: [folded, ...log.lines.slice(1)], lastAt };
+  }
+  const entry = { id: log.nextId, at: line.at, kindClass: line.kindClass, kind: line.kind,
+    text: line.text, base: line.text, group: line.group || null, count: 1 };
+  const lines = [entry, ...log.lines];
+  if (lines.length > LOG_LIMIT) lines.length = LOG_LIMIT;
+  return { lines, nextId: log.nextId + 1, lastAt };
+}
+
+/** Whether the log already holds a line with this time and text (a replayed event). */
+export function holds(log, line) {
+  return log.lines.some((l) => l.at === line.at && l.base === line.text);
+}
+
+/**
+ * The log line an event of the pool makes, or null for events that make none. `model` is the
+ * page's model before the event (for the slot's host and the budget refusal behind a retirement).
+ */
+export function lineFor(event, model) {
+  const at = event.at;
+  switch (event.type) {
+    case 'budget':
+      return { at, kindClass: 'budget', kind: 'budget',
+        text: `restart budget refused replacing ${event.worker}: ${event.restartsInWindow} in window`
+          + ` + ${event.replacementsRequested} requested > ${event.maximumRestarts}; ${event.reaction}` };
+    case 'state':
+      return { at, kindClass: 'state', kind: 'state', text: `pool ${event.pool} is ${event.state}` };
+    case 'retired': {
+      const slot = { id: event.worker, retirement: event.retirement, host: hostOf(model, event.worker) };
+      const refusal = model.budgetRefusals[event.worker];
+      const words = retirementWords(slot, { retirement: event.retirement, budget: refusal || null },
+        model.lastExits[event.worker]);
+      return { at, kindClass: 'retired', kind: 'retired',
+        text: `${event.worker} retired: ${event.retirement}${words ? ` (${words})` : ''}` };
+    }
+    case 'phase':
+      if (event.phase === 'BACKING_OFF') {
+        return { at, kindClass: 'phase', kind: 'backoff',
+          text: `${event.worker} backs off until ${clock(event.backoffUntil)}` };
+      }
+      if (event.phase === 'IDLE' && event.incarnation > 1) {
+        return { at, kindClass: 'phase', kind: 'up', text: `${event.worker} incarnation ${event.incarnation} is up` };
+      }
+      if (event.phase === 'LOST') {
+        const host = hostOf(model, event.worker);
+        return { at, kindClass: 'lost', kind: 'lost',
+          text: `${event.worker} lost: ${host ? `host ${host}` : 'its host'} is unreachable` };
+      }
+      return null;
+    case 'restart': {
+      const replaced = event.replaced || [];
+      const cause = event.cause ? ` (${event.cause})` : '';
+      const delay = event.delayMs > 0 ? ` in ${human(event.delayMs)}` : '';
+      const what = replaced.length ? `replacing ${replaced.join(', ')}${delay}` : 'not replaced';
+      return { at, kindClass: 'restart', kind: 'restart', text: `${event.worker} stopped: ${event.exit}${cause}; ${what}` };
+    }
+    case 'job':
+      return jobLine(event);
+    default:
+      return null;
+  }
+}
+
+function jobLine(event) {
+  const o = event.outcome || {};
+  let text;
+  switch (o.type) {
+    case 'rejected':
+      text = `job ${o.job} rejected: ${o.reason}`;
+      break;
+    case 'interrupted':
+      text = `job ${o.job} interrupted: ${interruption(o.reason)} after ${o.attempts} attempt(s)`;
+      break;
+    case 'failed':
+      text = `job ${o.job} failed on ${o.worker}: ${o.error ? o.error.message : ''}`;
+      break;
+    case 'cancelled':
+      text = `job ${o.job} cancelled`;
+      break;
+    default:
+      text = `job ${o.job}: ${o.type}`;
+  }
+  const why = o.reason ? (o.reason.kind || o.reason) : '';
+  return { at: event.at, kindClass: o.type || 'job', kind: o.type || 'job', text, group: `${o.type}:${why}` };
+}
+
+/** The line that says where the replayed events of a history frame end. */
+export function historyLine(at, count) {
+  return { at, kindClass: 'connection', kind: 'history',
+    text: `the ${plural(count, 'line')} below happened before this connection (replayed by the server)` };
+}
+
+function hostOf(model, worker) {
+  const slot = model.snapshot && model.snapshot.slots.find((s) => s.id === worker);
+  return slot ? slot.host || null : null;
+}
