@@ -18,8 +18,13 @@ final class HazelcastMembership implements Membership {
   private final HazelcastClusterManager manager;
   private UUID registration;
 
-  HazelcastMembership(HazelcastClusterManager manager) {
+  private HazelcastMembership(HazelcastClusterManager manager) {
     this.manager = manager;
+  }
+
+  /** {@code manager} is vertx-hazelcast's (see {@link Membership#of}). */
+  static Membership of(io.vertx.core.spi.cluster.ClusterManager manager) {
+    return new HazelcastMembership((HazelcastClusterManager) manager);
   }
 
   @Override

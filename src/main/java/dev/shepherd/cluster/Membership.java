@@ -1,9 +1,6 @@
 package dev.shepherd.cluster;
 
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.ClusterManager;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.function.Consumer;
 
 /**
@@ -12,6 +9,8 @@ import java.util.function.Consumer;
  * ids (a new one each time a JVM starts).
  */
 interface Membership {
+  /** The cluster manager of vertx-hazelcast, named so that no other path loads the class. */
+  String HAZELCAST_MANAGER = "io.vertx.spi.cluster.hazelcast.HazelcastClusterManager";
 
   /** Whether {@code node} is a member now. */
   boolean isMember(String node);
@@ -26,33 +25,20 @@ interface Membership {
   void close();
 
   /**
-   * The membership of {@code vertx}: Hazelcast's members when it is clustered with Hazelcast;
-   * another cluster manager's node list (no word of departures: heartbeats find those); every
-   * node when it is not clustered (a host in the same JVM is never lost by membership).
+   * The membership {@code manager} knows: Hazelcast's members, with word of departures, when it
+   * is vertx-hazelcast's; another cluster manager's node list otherwise (no word of departures:
+   * heartbeats find those). vertx-hazelcast is an optional dependency, so it is looked for by name.
    */
-  static Membership of(Vertx vertx) {
-    ClusterManager manager = ((VertxInternal) vertx).clusterManager();
-    if (manager instanceof HazelcastClusterManager hazelcast) {
-      return new HazelcastMembership(hazelcast);
-    }
-    if (manager != null) {
-      return new Membership() {
-        @Override
-        public boolean isMember(String node) {
-          return manager.getNodes().contains(node);
-        }
-
-        @Override
-        public void watch(Consumer<String> onLeft) {}
-
-        @Override
-        public void close() {}
-      };
+  static Membership of(ClusterManager manager) {
+    for (Class<?> type = manager.getClass(); type != null; type = type.getSuperclass()) {
+      if (type.getName().equals(HAZELCAST_MANAGER)) {
+        return HazelcastMembership.of(manager);
+      }
     }
     return new Membership() {
       @Override
       public boolean isMember(String node) {
-        return true;
+        return manager.getNodes().contains(node);
       }
 
       @Override

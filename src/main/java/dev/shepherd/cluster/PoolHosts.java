@@ -9,7 +9,9 @@ import dev.shepherd.runtime.PoolExtension;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -21,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * hosts") describes it: it consumes {@code <prefix>.register}, {@code .heartbeat}, {@code
  * .deregister} and the batch form of {@code .completed}, decodes each body with {@link HostCodec}
  * ({@code fail(400, …)} naming the field, nothing changed), and hands it to the pool's {@link
- * HostDirectory}; it watches the cluster's membership for nodes that leave. Every pool runs one
- * (it is a {@link PoolExtension}), so a pool takes hosts with no configuration of its own.
+ * HostDirectory}; it watches the cluster's membership for nodes that leave. Every pool on a
+ * clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with no
+ * configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
+ * cluster), and the pool's addresses are exactly those of protocol v1.
  */
 public final class PoolHosts implements PoolExtension {
   private static final Logger LOG = LoggerFactory.getLogger(PoolHosts.class);
@@ -38,8 +42,12 @@ public final class PoolHosts implements PoolExtension {
 
   @Override
   public Future<Void> start(Coordinator coordinator) {
+    ClusterManager cluster = ((VertxInternal) coordinator.vertx()).clusterManager();
+    if (cluster == null) {
+      return Future.succeededFuture();
+    }
     this.coordinator = coordinator;
-    membership = Membership.of(coordinator.vertx());
+    membership = Membership.of(cluster);
     directory = new HostDirectory(coordinator, membership);
     coordinator.observe(directory);
     Addresses a = coordinator.config().addresses();
@@ -55,6 +63,9 @@ public final class PoolHosts implements PoolExtension {
 
   @Override
   public Future<Void> stop() {
+    if (coordinator == null) {
+      return Future.succeededFuture();
+    }
     coordinator.handleCompletionBatches(null);
     membership.close();
     directory.close();

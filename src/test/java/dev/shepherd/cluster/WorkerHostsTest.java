@@ -226,6 +226,24 @@ class WorkerHostsTest {
   }
 
   @Test
+  void a_pool_on_a_vertx_that_is_not_clustered_takes_no_hosts_and_keeps_protocol_v1() {
+    Vertx local = Vertx.vertx();
+    try {
+      PoolFixture.deployReady(local, PoolFixture.demoPool("alone", 1));
+      io.vertx.core.eventbus.ReplyException noHosts = PoolFixture.refused(local,
+          "shepherd.alone.register", new JsonObject());
+      assertThat(noHosts.failureType())
+          .isEqualTo(io.vertx.core.eventbus.ReplyFailure.NO_HANDLERS);
+      io.vertx.core.eventbus.ReplyException batch = PoolFixture.refused(local,
+          "shepherd.alone.completed", new JsonObject().put("host", "h1")
+              .put("items", new JsonArray()));
+      assertThat(batch.failureCode()).isEqualTo(400);
+    } finally {
+      join(local.close());
+    }
+  }
+
+  @Test
   void H1_a_second_live_host_with_the_same_id_on_another_node_is_refused_naming_its_id() {
     JsonObject pool = hostsOnlyPool();
     readyHost(pool, "h1", 1);
