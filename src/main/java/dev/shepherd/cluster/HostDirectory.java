@@ -1,6 +1,7 @@
 package dev.shepherd.cluster;
 
 import dev.shepherd.core.HostState;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
@@ -9,6 +10,7 @@ import dev.shepherd.core.SlotSpec;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolObserver;
+import dev.shepherd.runtime.ResultCheck;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -165,7 +167,7 @@ final class HostDirectory implements PoolObserver {
     int refused = 0;
     for (HostReport report : batch.items()) {
       PoolError error = report.worker().startsWith(own)
-          ? coordinator.report(report.toEvent(now))
+          ? coordinator.report(event(report, now))
           : new PoolError.UnknownWorker(report.worker());
       if (error != null) {
         refused++;
@@ -177,6 +179,20 @@ final class HostDirectory implements PoolObserver {
           batch.items().size(), LogText.quote(batch.host()));
     }
     return refused;
+  }
+
+  /**
+   * The pool's event for {@code report}. A result no answer could carry becomes the job's failure
+   * here, where it enters the pool, as a local slot's would.
+   */
+  private static PoolEvent event(HostReport report, long now) {
+    if (report instanceof HostReport.Completion c && c.error() == null) {
+      JobError unsendable = ResultCheck.problem(c.result());
+      if (unsendable != null) {
+        return new PoolEvent.Completed(c.worker(), c.assignment(), null, unsendable, now);
+      }
+    }
+    return report.toEvent(now);
   }
 
   /** A host leaves on purpose: its slots depart. Null, or why not (it is not known). */

@@ -379,6 +379,25 @@ class HostDirectoryTest {
     }
 
     @Test
+    void a_result_from_a_host_that_no_answer_could_carry_is_the_jobs_failure() {
+      String pool = pool(60_000);
+      FakeHost host = fake(pool, "h1", node);
+      up(host, pool, 1, 1);
+      Future<Outcome> running = submit(pool, PoolFixture.echo("x"));
+      HostCommand.Assign assign = awaitAssign(host, 0);
+      io.vertx.core.json.JsonArray deep = new io.vertx.core.json.JsonArray();
+      for (int i = 0; i < 1_000; i++) {
+        deep = new io.vertx.core.json.JsonArray().add(deep);
+      }
+
+      host.report(new HostReport.Completion("h1/w-0", assign.assignment(), deep, null));
+
+      assertThat(join(running)).isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(
+          f.error().message()).startsWith("RESULT_NOT_ENCODABLE: "));
+      assertThat(phase(status(vertx, pool), "h1/w-0")).isEqualTo("IDLE");
+    }
+
+    @Test
     void C4_a_host_reporting_about_another_hosts_slot_changes_nothing() {
       String pool = pool(60_000);
       FakeHost h1 = fake(pool, "h1", node);
