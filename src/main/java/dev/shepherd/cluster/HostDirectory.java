@@ -39,8 +39,6 @@ final class HostDirectory implements PoolObserver {
   private final long heartbeatTimeoutMs;
   private final long term;
   private final Map<String, RemoteHost> hosts = new LinkedHashMap<>();
-  private long refusedReports;
-  private long reregisterRequests;
 
   HostDirectory(Coordinator coordinator, Membership membership) {
     this.coordinator = coordinator;
@@ -139,7 +137,6 @@ final class HostDirectory implements PoolObserver {
   void heartbeat(HostMessages.Heartbeat hb) {
     RemoteHost host = hosts.get(hb.host());
     if (host == null || host.state != HostState.UP || !host.node.equals(hb.node())) {
-      reregisterRequests++;
       LOG.info("pool {}: heartbeat from host {} on node {}, which the pool does not have {};"
               + " asking it to register again", pool(), LogText.quote(hb.host()),
           LogText.quote(hb.node()), host == null ? "at all" : host.state == HostState.UP
@@ -174,7 +171,6 @@ final class HostDirectory implements PoolObserver {
       }
     }
     if (refused > 0) {
-      refusedReports += refused;
       LOG.debug("pool {}: {} of {} reports from host {} were stale", pool(), refused,
           batch.items().size(), LogText.quote(batch.host()));
     }
@@ -270,26 +266,5 @@ final class HostDirectory implements PoolObserver {
   /** Stops every lease (the pool has stopped). */
   void close() {
     hosts.values().forEach(this::cancelLease);
-  }
-
-  // ---- what tests and status read (coordinator context) --------------------------------------
-
-  long refusedReports() {
-    return refusedReports;
-  }
-
-  long reregisterRequests() {
-    return reregisterRequests;
-  }
-
-  /** Command messages sent to hosts, and the commands they carried. */
-  long[] sentCommands() {
-    long messages = 0;
-    long commands = 0;
-    for (RemoteHost host : hosts.values()) {
-      messages += host.sentMessages();
-      commands += host.sentCommands();
-    }
-    return new long[] {messages, commands};
   }
 }

@@ -31,8 +31,6 @@ final class RemoteHost {
   private final long term;
   private ArrayList<HostCommand> pending = new ArrayList<>();
   private boolean scheduled;
-  private long sentMessages;
-  private long sentCommands;
 
   RemoteHost(String id, String node, String address, Context context, EventBus bus, long term) {
     this.id = id;
@@ -64,17 +62,7 @@ final class RemoteHost {
     }
     ArrayList<HostCommand> items = pending;
     pending = new ArrayList<>(Math.max(8, items.size()));
-    sentMessages++;
-    sentCommands += items.size();
     bus.send(address, HostCodec.encode(new HostCommand.Batch(term, items)));
-  }
-
-  long sentMessages() {
-    return sentMessages;
-  }
-
-  long sentCommands() {
-    return sentCommands;
   }
 
   @Override
