@@ -1,5 +1,7 @@
 package dev.shepherd.app;
 
+import dev.shepherd.cluster.ClusterSettings;
+import dev.shepherd.cluster.ClusterSetup;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.web.Metrics;
 import io.vertx.core.Vertx;
@@ -23,9 +25,30 @@ import java.nio.file.Path;
  * (SIGTERM) drains every pool and then exits with status 0. Vert.x starts with Micrometer metrics
  * (Prometheus) enabled unless {@code -options} configure metrics themselves, so {@code GET
  * /metrics} has Vert.x's meters beside the pools' own.
+ *
+ * <p>With {@code -cluster}, Vert.x joins the Hazelcast cluster the environment describes ({@link
+ * ClusterSettings}: {@code SHEPHERD_CLUSTER_MEMBERS}, {@code _HOST}, {@code _NAME}, {@code
+ * _PORT}; a bad value is an invalid configuration), and the configuration may hold {@code
+ * hosts}. When a pool refuses a worker host's id (another live host has it), the node stops and
+ * exits with status 3, printing one line that names {@code hosts[i].id}.
  */
 public final class Main implements VertxApplicationHooks {
   static final int INVALID_CONFIGURATION = 2;
+  static final int HOST_REFUSED = 3;
+
+  private final boolean clustered;
+  private volatile ClusterSettings cluster;
+  /** The status a stop after a successful start exits with. */
+  private volatile int exitStatus;
+
+  /** The hooks of a node that is not clustered. */
+  public Main() {
+    this(false);
+  }
+
+  Main(boolean clustered) {
+    this.clustered = clustered;
+  }
 
   public static void main(String[] args) {
     System.setProperty("hazelcast.logging.type", "slf4j");
@@ -35,7 +58,7 @@ public final class Main implements VertxApplicationHooks {
       System.err.println("shepherd: invalid configuration: -conf: " + unreadable);
       System.exit(INVALID_CONFIGURATION);
     }
-    int code = new VertxApplication(args, new Main()).launch();
+    int code = new VertxApplication(args, new Main(clustered(args))).launch();
     if (code != 0) {
       System.exit(code);
     }
@@ -46,7 +69,10 @@ public final class Main implements VertxApplicationHooks {
     JsonObject effective;
     try {
       effective = Launch.effectiveConfig(config);
-      AppConfig.parse(effective);
+      AppConfig.parse(effective, clustered);
+      if (clustered) {
+        cluster = ClusterSettings.fromEnvironment(System.getenv());
+      }
     } catch (ConfigException | DecodeException | ClassCastException e) {
       System.err.println("shepherd: invalid configuration: " + e.getMessage());
       System.exit(INVALID_CONFIGURATION);
@@ -57,14 +83,35 @@ public final class Main implements VertxApplicationHooks {
 
   /**
    * After a graceful stop (SIGTERM: the pools drained, every waiting caller answered), exit 0
-   * rather than the JVM's 143. Only once the application had deployed: a failed start keeps its
-   * own non-zero status.
+   * rather than the JVM's 143 (or 3 after a refused host). Only once the application had
+   * deployed: a failed start keeps its own non-zero status.
    */
   @Override
   public void afterVertxStopped(HookContext context) {
     if (context.deploymentId() != null) {
-      Runtime.getRuntime().halt(0);
+      Runtime.getRuntime().halt(exitStatus);
     }
+  }
+
+  /** Whether the arguments ask for a clustered Vert.x. */
+  static boolean clustered(String[] args) {
+    for (String arg : args) {
+      if (arg.equals("-cluster") || arg.equals("--cluster") || arg.equals("-c")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A pool refused a worker host's id: one line naming the field, then a graceful stop (pools on
+   * this node drain) and exit status 3. From a thread of its own, so the stop can use the
+   * event loop this is called on.
+   */
+  private void hostRefused(ConfigException refusal) {
+    System.err.println("shepherd: refused by the cluster: " + refusal.getMessage());
+    exitStatus = HOST_REFUSED;
+    new Thread(() -> System.exit(HOST_REFUSED), "shepherd-exit").start();
   }
 
   /** Why the {@code -conf} argument is neither a JSON file nor a JSON object, or null. */
@@ -112,12 +159,18 @@ public final class Main implements VertxApplicationHooks {
     if (options.getMetricsOptions() == null || !options.getMetricsOptions().isEnabled()) {
       options.setMetricsOptions(Metrics.vertxMetricsOptions());
     }
-    return Vertx.builder().with(options);
+    VertxBuilder builder = Vertx.builder().with(options);
+    if (clustered) {
+      ClusterSettings settings = cluster;
+      builder.withClusterManager(ClusterSetup.clusterManager(settings != null ? settings
+          : ClusterSettings.fromEnvironment(System.getenv())));
+    }
+    return builder;
   }
 
   @Override
   public java.util.function.Supplier<? extends io.vertx.core.Deployable> verticleSupplier() {
-    return ShepherdVerticle::new;
+    return () -> new ShepherdVerticle(this::hostRefused);
   }
 
   @Override

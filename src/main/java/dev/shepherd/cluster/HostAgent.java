@@ -13,11 +13,8 @@ import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
@@ -36,47 +33,22 @@ import org.slf4j.LoggerFactory;
  * itself: restarts, timeouts and dispatch are the pool's.
  *
  * <p>A second live host with the same id is refused by the pool ({@code 409 DUPLICATE_HOST}):
- * the agent stops and hands {@code onRefused} an error naming {@code hosts[i].id}.
+ * the agent stops its slots and hands {@code onRefused} an error naming {@code hosts[i].id}.
  */
 public final class HostAgent extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(HostAgent.class);
-  /** Time between two registration attempts. */
-  static final long REGISTER_RETRY_MS = 1_000;
-  /** How long a registration or deregistration waits for the pool's answer. */
-  static final long REQUEST_TIMEOUT_MS = 2_000;
   /** How long leaving waits for incarnations to undeploy (a blocked worker thread may never). */
   static final long UNDEPLOY_GRACE_MS = 5_000;
-
-  /** Where the host is with its pool. Moves only through {@link #moveTo}. */
-  enum Phase {
-    STARTING,
-    /** Asking the pool to take its slots, every second until answered. */
-    REGISTERING,
-    /** The pool took its slots: heartbeats run. */
-    REGISTERED,
-    /** The pool refused its id: it does nothing more. */
-    REFUSED,
-    /** It deregistered (or is doing so): it does nothing more. */
-    LEFT
-  }
 
   private final HostConfig config;
   private final Handler<ConfigException> onRefused;
   private final Map<String, HostSlot> slots = new LinkedHashMap<>();
-  private final Addresses addresses;
-  private Phase phase = Phase.STARTING;
-  private long term;
-  private String node;
+  private HostMembership membership;
   private Inbox inbox;
   private Outbox outbox;
   private HostReports reports;
   private Context deployFrom;
   private MessageConsumer<Object> commands;
-  private long heartbeatTimer = -1;
-  private long retryTimer = -1;
-  /** Bumped by every registration round, so the answers of an older round are ignored. */
-  private int round;
-  private int attempts;
   private long ignoredCommands;
   private final Closeable leaveOnClose = completion ->
       context.runOnContext(v -> leave().onComplete(completion));
@@ -88,7 +60,6 @@ public final class HostAgent extends VerticleBase {
   public HostAgent(HostConfig config, Handler<ConfigException> onRefused) {
     this.config = config;
     this.onRefused = onRefused;
-    this.addresses = new Addresses(config.address());
   }
 
   public String id() {
@@ -120,29 +91,16 @@ public final class HostAgent extends VerticleBase {
     inbox.offer(task);
   }
 
+  /** Queues a report for this turn's message, unless the host is done with its pool. */
   void report(HostReport report) {
-    if (phase != Phase.LEFT && phase != Phase.REFUSED) {
+    if (!membership.over()) {
       reports.add(report);
     }
   }
 
+  /** Whether the host refused or left: an incarnation undeployed now is not news to the pool. */
   boolean leaving() {
-    return phase == Phase.LEFT || phase == Phase.REFUSED;
-  }
-
-  private void moveTo(Phase next) {
-    boolean legal = switch (phase) {
-      case STARTING -> next == Phase.REGISTERING || next == Phase.LEFT;
-      case REGISTERING -> next != Phase.STARTING;
-      case REGISTERED -> next == Phase.REGISTERING || next == Phase.LEFT;
-      case REFUSED -> next == Phase.LEFT;
-      case LEFT -> false;
-    };
-    if (!legal) {
-      throw new IllegalStateException("host " + config.id() + ": illegal move " + phase + " -> "
-          + next);
-    }
-    phase = next;
+    return membership.over();
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -150,10 +108,12 @@ public final class HostAgent extends VerticleBase {
   @Override
   public Future<?> start() {
     ClusterManager cluster = ((VertxInternal) vertx).clusterManager();
-    node = cluster == null ? "local" : cluster.getNodeId();
+    membership = new HostMembership(vertx, config,
+        cluster == null ? "local" : cluster.getNodeId(), this::refused);
     deployFrom = ((VertxInternal) vertx).createEventLoopContext();
     outbox = new Outbox(context);
-    reports = new HostReports(context, vertx.eventBus(), addresses.completed(), config.id());
+    reports = new HostReports(context, vertx.eventBus(),
+        new Addresses(config.address()).completed(), config.id());
     inbox = new Inbox(context, () -> {
       outbox.flush();
       reports.flush();
@@ -164,7 +124,7 @@ public final class HostAgent extends VerticleBase {
     commands = vertx.eventBus().consumer(config.hostAddress(), this::onCommands);
     return commands.completion().onSuccess(v -> {
       ((VertxInternal) vertx).addCloseHook(leaveOnClose);
-      register();
+      membership.register();
     });
   }
 
@@ -176,23 +136,11 @@ public final class HostAgent extends VerticleBase {
 
   /** Deregisters (if registered), then stops every incarnation. */
   private Future<Void> leave() {
-    if (phase == Phase.LEFT) {
+    if (membership.phase() == HostMembership.Phase.LEFT) {
       return Future.succeededFuture();
     }
-    boolean tellPool = phase == Phase.REGISTERED || phase == Phase.REGISTERING;
-    moveTo(Phase.LEFT);
-    cancelTimers();
+    Future<Void> told = membership.leave();
     reports.drop();
-    Future<Void> told = Future.succeededFuture();
-    if (tellPool) {
-      told = vertx.eventBus().request(addresses.deregister(),
-              HostCodec.encode(new HostMessages.Deregister(config.id())),
-              new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
-          .onSuccess(m -> LOG.info("host {}: left pool {}", config.id(), config.pool()))
-          .onFailure(e -> LOG.info("host {}: pool {} did not answer its deregistration ({});"
-              + " it finds the host gone by itself", config.id(), config.pool(), e.getMessage()))
-          .<Void>mapEmpty().recover(e -> Future.succeededFuture());
-    }
     return told.compose(v -> stopIncarnations()).eventually(() -> commands.unregister());
   }
 
@@ -210,110 +158,19 @@ public final class HostAgent extends VerticleBase {
     return done.future();
   }
 
-  private void cancelTimers() {
-    vertx.cancelTimer(heartbeatTimer);
-    vertx.cancelTimer(retryTimer);
-    heartbeatTimer = -1;
-    retryTimer = -1;
-  }
-
-  // ---- registration --------------------------------------------------------------------------
-
-  /** Starts a registration round: asks the pool every second until it answers. */
-  private void register() {
-    moveTo(Phase.REGISTERING);
-    cancelTimers();
-    round++;
-    attempts = 0;
-    attemptRegistration(round);
-  }
-
-  private void attemptRegistration(int thisRound) {
-    if (phase != Phase.REGISTERING || thisRound != round) {
-      return;
-    }
-    attempts++;
-    List<HostMessages.SlotOffer> offers = new ArrayList<>();
-    for (String id : slots.keySet()) {
-      offers.add(new HostMessages.SlotOffer(id, config.worker().maxConcurrency()));
-    }
-    HostMessages.Register body = new HostMessages.Register(config.id(), node,
-        config.hostAddress(), offers, config.heartbeatMs());
-    vertx.eventBus().request(addresses.register(), HostCodec.encode(body),
-            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
-        .onComplete(ar -> {
-          if (phase != Phase.REGISTERING || thisRound != round) {
-            return;
-          }
-          if (ar.succeeded()) {
-            registered(ar.result(), thisRound);
-          } else {
-            registrationFailed(ar.cause(), thisRound);
-          }
-        });
-  }
-
-  private void registered(Message<Object> reply, int thisRound) {
-    HostMessages.Registered answer;
-    try {
-      answer = HostCodec.decodeRegistered(reply.body());
-    } catch (BadRequest e) {
-      LOG.warn("host {}: pool {} answered its registration with a malformed body ({});"
-          + " retrying", config.id(), config.pool(), e.getMessage());
-      retryLater(thisRound);
-      return;
-    }
-    term = Math.max(term, answer.term());
-    moveTo(Phase.REGISTERED);
-    heartbeatTimer = vertx.setPeriodic(config.heartbeatMs(), id -> heartbeat());
-    LOG.info("host {}: registered with pool {} at {} ({} slots, term {}, node {})", config.id(),
-        config.pool(), config.address(), slots.size(), answer.term(), node);
-  }
-
-  private void registrationFailed(Throwable cause, int thisRound) {
-    if (cause instanceof ReplyException reply
-        && reply.failureType() == ReplyFailure.RECIPIENT_FAILURE
-        && reply.failureCode() == 409 && String.valueOf(reply.getMessage())
-            .startsWith("DUPLICATE_HOST")) {
-      refused(reply.getMessage());
-      return;
-    }
-    if (attempts == 1) {
-      LOG.info("host {}: no answer from pool {} at {} yet ({}); registering again every {} ms",
-          config.id(), config.pool(), addresses.register(), cause.getMessage(),
-          REGISTER_RETRY_MS);
-    } else {
-      LOG.debug("host {}: registration attempt {} failed: {}", config.id(), attempts,
-          cause.getMessage());
-    }
-    retryLater(thisRound);
-  }
-
-  private void retryLater(int thisRound) {
-    retryTimer = vertx.setTimer(REGISTER_RETRY_MS, id -> attemptRegistration(thisRound));
-  }
-
   private void refused(String reason) {
-    moveTo(Phase.REFUSED);
-    cancelTimers();
     ConfigException error = new ConfigException(config.path() + ".id", config.id(),
         "another live host of pool " + config.pool() + " has this id (" + reason + ")");
     LOG.error("host {}: {}", config.id(), error.getMessage());
+    reports.drop();
     stopIncarnations();
     onRefused.handle(error);
-  }
-
-  private void heartbeat() {
-    if (phase == Phase.REGISTERED) {
-      vertx.eventBus().send(addresses.heartbeat(), HostCodec.encode(
-          new HostMessages.Heartbeat(config.id(), node, config.hostAddress())));
-    }
   }
 
   // ---- commands ------------------------------------------------------------------------------
 
   private void onCommands(Message<Object> message) {
-    if (leaving()) {
+    if (membership.over()) {
       return;
     }
     HostCommand.Batch batch;
@@ -327,19 +184,18 @@ public final class HostAgent extends VerticleBase {
       }
       return;
     }
-    if (batch.term() < term) {
+    if (!membership.admits(batch.term())) {
       ignoredCommands += batch.items().size();
       LOG.debug("host {}: ignored {} commands of term {} (the pool's term is {})", config.id(),
-          batch.items().size(), batch.term(), term);
+          batch.items().size(), batch.term(), membership.term());
       return;
     }
-    term = batch.term();
     for (HostCommand command : batch.items()) {
       if (!carryOut(command)) {
         ignoredCommands++;
         LOG.debug("host {}: ignored {}", config.id(), command);
       }
-      if (leaving()) {
+      if (membership.over()) {
         return;
       }
     }
@@ -351,10 +207,9 @@ public final class HostAgent extends VerticleBase {
       LOG.info("host {}: pool {} asks it to register again; stopping its incarnations",
           config.id(), config.pool());
       slots.values().forEach(HostSlot::reset);
-      register();
+      membership.register();
       return true;
-    }
-    if (command instanceof HostCommand.Assign assign) {
+    } else if (command instanceof HostCommand.Assign assign) {
       HostSlot slot = slots.get(assign.worker());
       return slot != null && slot.assign(assign);
     } else if (command instanceof HostCommand.Deploy deploy) {
@@ -370,22 +225,18 @@ public final class HostAgent extends VerticleBase {
     throw new AssertionError("unhandled " + command);
   }
 
-  // ---- what tests and status read (host context) ---------------------------------------------
+  // ---- what tests read (host context) --------------------------------------------------------
 
-  Phase phase() {
-    return phase;
+  HostMembership.Phase phase() {
+    return membership.phase();
   }
 
   long term() {
-    return term;
+    return membership.term();
   }
 
   long ignoredCommands() {
     return ignoredCommands;
-  }
-
-  HostReports reports() {
-    return reports;
   }
 
   Map<String, HostSlot> slots() {

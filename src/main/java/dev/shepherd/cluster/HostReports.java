@@ -16,8 +16,6 @@ final class HostReports {
   private final String host;
   private ArrayList<HostReport> pending = new ArrayList<>();
   private boolean scheduled;
-  private long sentMessages;
-  private long sentItems;
 
   HostReports(Context context, EventBus bus, String address, String host) {
     this.context = context;
@@ -43,21 +41,11 @@ final class HostReports {
     }
     ArrayList<HostReport> items = pending;
     pending = new ArrayList<>(Math.max(8, items.size()));
-    sentMessages++;
-    sentItems += items.size();
     bus.send(address, HostCodec.encode(new HostReport.Batch(host, items)));
   }
 
   /** Drops what is queued (the host left its pool: it is stale to the pool). */
   void drop() {
     pending.clear();
-  }
-
-  long sentMessages() {
-    return sentMessages;
-  }
-
-  long sentItems() {
-    return sentItems;
   }
 }

@@ -46,7 +46,6 @@ public final class Coordinator {
   private final Timers timers;
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
-  private long staleCompletions;
   private long statsTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -173,14 +172,10 @@ public final class Coordinator {
     }
   }
 
-  /** A completion for an assignment the pool no longer holds: counted in the status. */
-  private boolean countedAsStale(PoolError error) {
-    boolean stale = error instanceof PoolError.StaleCompletion
+  /** A completion for an assignment the pool no longer holds (the core counts it). */
+  private static boolean countedAsStale(PoolError error) {
+    return error instanceof PoolError.StaleCompletion
         || error instanceof PoolError.CompletionForUnavailableWorker;
-    if (stale) {
-      staleCompletions++;
-    }
-    return stale;
   }
 
   // ---- requests (coordinator context) ---------------------------------------------------------
@@ -197,11 +192,7 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         unencodable == null ? request.result() : null,
         unencodable == null ? request.error() : unencodable, now()));
-    if (t instanceof Transition.Refused refused) {
-      countedAsStale(refused.error());
-      return refused.error();
-    }
-    return null;
+    return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
   PoolError rebalance(Requests.Rebalance request) {
@@ -216,7 +207,7 @@ public final class Coordinator {
   }
 
   PoolSnapshot snapshot() {
-    return pool.snapshot(now()).withStaleCompletions(staleCompletions);
+    return pool.snapshot(now());
   }
 
   // ---- in-JVM API (any thread) ----------------------------------------------------------------

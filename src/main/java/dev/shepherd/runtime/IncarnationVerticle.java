@@ -22,7 +22,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   /**
    * Where an incarnation is in its life. Moves happen on several threads (a crash on the
    * incarnation's, a stop on its owner's), through {@link #moveTo} alone. Legal moves: RUNNING
-   * to any other; EXITING to EXITED, CRASHED or STOPPED; RELEASED to CRASHED or STOPPED; CRASHED
+   * to EXITING, RELEASED, CRASHED or STOPPED; EXITING to EXITED, CRASHED or STOPPED; RELEASED to CRASHED or STOPPED; CRASHED
    * and EXITED to STOPPED; STOPPED is final.
    */
   enum Life {
@@ -45,7 +45,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
 
     boolean mayMoveTo(Life next) {
       return switch (this) {
-        case RUNNING -> next != RUNNING;
+        case RUNNING -> next != RUNNING && next != EXITED;
         case EXITING -> next == EXITED || next == CRASHED || next == STOPPED;
         case RELEASED -> next == CRASHED || next == STOPPED;
         case CRASHED, EXITED -> next == STOPPED;

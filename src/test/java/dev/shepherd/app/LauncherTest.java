@@ -47,7 +47,9 @@ class LauncherTest {
             + "}]}", "pools[1].name", "\"a\""),
         Arguments.of("{\"http\": {\"port\": 70000}, \"pools\": [{" + DEMO + "}]}", "http.port",
             "70000"),
-        Arguments.of("{\"pool\": []}", "pool", "[]"));
+        Arguments.of("{\"pool\": []}", "pool", "[]"),
+        Arguments.of("{\"hosts\": [{\"pool\": \"jobs\", " + DEMO + "}]}", "hosts",
+            "-cluster"));
   }
 
   @ParameterizedTest(name = "{1}")

@@ -9,22 +9,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster node in a child JVM on loopback, started with the test classpath and the {@code
- * SHEPHERD_CLUSTER_*} environment of the test's own cluster; its output goes to files. It can be
- * killed ({@code SIGKILL}), paused ({@code SIGSTOP}) and resumed ({@code SIGCONT}); {@link
- * #close()} kills it, and a shutdown hook kills whatever a failed test left running.
+ * One Shepherd node in a process of its own, started through {@code docker/entrypoint.sh} (what
+ * the compose file runs), its output in files so a chatty node never blocks on a pipe. The
+ * entrypoint execs the JVM, so {@link #pid()} is the JVM's: faults are signals to it ({@link
+ * #kill()} is {@code kill -9}, {@link #pause()} / {@link #resume()} are {@code -STOP} / {@code
+ * -CONT}). {@link #close()} always ends it.
  */
 final class ClusterNode implements AutoCloseable {
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly)));
-  }
+  static final Path ENTRYPOINT = Path.of("docker", "entrypoint.sh").toAbsolutePath();
 
   private final String name;
   private final Process process;
@@ -38,58 +33,28 @@ final class ClusterNode implements AutoCloseable {
     this.stderr = stderr;
   }
 
-  /** Starts {@code main} with {@code args} as a member of cluster {@code cluster}. */
-  static ClusterNode start(String name, String cluster, int basePort, Class<?> main,
-      String... args) {
+  /**
+   * Starts the entrypoint with {@code env} added to this JVM's environment, behind {@code
+   * wrapper} (e.g. {@code ip netns exec ns1}) when it is not empty.
+   */
+  static ClusterNode start(String name, Path dir, Map<String, String> env, List<String> wrapper) {
     try {
-      Path dir = Files.createTempDirectory("shepherd-node-" + name);
-      Path out = dir.resolve("stdout.txt");
-      Path err = dir.resolve("stderr.txt");
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx160m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-          "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-          "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-          "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-          "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-          "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-          "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-          "-Dhazelcast.phone.home.enabled=false",
-          "-cp", System.getProperty("java.class.path"), main.getName()));
-      command.addAll(List.of(args));
+      Path out = dir.resolve(name + ".out");
+      Path err = dir.resolve(name + ".err");
+      List<String> command = new ArrayList<>(wrapper);
+      command.add(ENTRYPOINT.toString());
       ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectOutput(out.toFile()).redirectError(err.toFile());
-      Map<String, String> env = builder.environment();
-      env.put(ClusterSettings.NAME, cluster);
-      env.put(ClusterSettings.PORT, String.valueOf(basePort));
-      env.put(ClusterSettings.MEMBERS, "127.0.0.1");
-      env.put(ClusterSettings.HOST, "127.0.0.1");
-      env.put("HZ_PHONE_HOME_ENABLED", "false");
-      Process process = builder.start();
-      LIVE.add(process);
-      return new ClusterNode(name, process, out, err);
+          .redirectOutput(out.toFile())
+          .redirectError(err.toFile());
+      builder.environment().putAll(env);
+      return new ClusterNode(name, builder.start(), out, err);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Waits for an output line starting with {@code prefix}; returns the rest of it. */
-  String awaitLine(String prefix, Duration limit) {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (String line : stdout().split("\n")) {
-        if (line.startsWith(prefix)) {
-          return line.substring(prefix.length()).trim();
-        }
-      }
-      if (!process.isAlive()) {
-        throw new AssertionError(name + " exited with " + process.exitValue() + " before "
-            + prefix + "\n" + output());
-      }
-      sleep(50);
-    }
-    throw new AssertionError(name + " printed no " + prefix + " within " + limit + "\n"
-        + output());
+  String name() {
+    return name;
   }
 
   long pid() {
@@ -100,36 +65,54 @@ final class ClusterNode implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** SIGKILL, and waits for the process to be gone. */
+  /**
+   * Waits until a line of the node's output contains {@code text}; fails at once, with the
+   * output, if the node exits first.
+   */
+  void awaitLine(String text, Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (output().lines().anyMatch(line -> line.contains(text))) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError(name + " exited with status " + process.exitValue()
+            + " before printing \"" + text + "\"\n" + output());
+      }
+      sleep(50);
+    }
+    throw new AssertionError(name + " did not print \"" + text + "\" within " + limit + "\n"
+        + output());
+  }
+
+  /** {@code kill -9}: the JVM dies at once, its sockets are closed by the kernel. */
   void kill() {
     process.destroyForcibly();
-    try {
-      process.waitFor(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    LIVE.remove(process);
+    waitFor(Duration.ofSeconds(10));
   }
 
-  /** SIGSTOP: the JVM hangs as a whole, sockets open. */
+  /** {@code kill -STOP}: the JVM hangs, its sockets stay open. */
   void pause() {
-    signal("-STOP");
+    signal("STOP");
   }
 
-  /** SIGCONT. */
+  /** {@code kill -CONT}. */
   void resume() {
-    signal("-CONT");
+    signal("CONT");
   }
 
-  private void signal(String signal) {
+  /** SIGTERM: a graceful stop. */
+  void terminate() {
+    process.destroy();
+  }
+
+  /** The exit status; fails if the node is still running after {@code limit}. */
+  int waitFor(Duration limit) {
     try {
-      Process kill = new ProcessBuilder("kill", signal, String.valueOf(process.pid()))
-          .redirectErrorStream(true).start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new AssertionError("kill " + signal + " " + process.pid() + " failed");
+      if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError(name + " did not exit within " + limit + "\n" + output());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return process.exitValue();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
@@ -140,33 +123,62 @@ final class ClusterNode implements AutoCloseable {
     return read(stdout);
   }
 
+  String stderr() {
+    return read(stderr);
+  }
+
+  /** Everything the node printed: its standard output, then its standard error. */
   String output() {
-    return "--- " + name + " stdout:\n" + stdout() + "\n--- " + name + " stderr:\n"
-        + read(stderr);
+    return stdout() + stderr();
   }
 
-  private static String read(Path file) {
+  private void signal(String signal) {
     try {
-      return Files.readString(file, StandardCharsets.UTF_8);
+      int status = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid()))
+          .inheritIO().start().waitFor();
+      if (status != 0) {
+        throw new AssertionError("kill -" + signal + " " + pid() + " failed: " + status);
+      }
     } catch (IOException e) {
-      return "<unreadable: " + e + ">";
-    }
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
   }
 
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      return "<unreadable: " + e + ">";
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Ends the node if it still runs (a paused one too: SIGKILL needs no CONT). */
   @Override
   public void close() {
     if (process.isAlive()) {
-      kill();
+      process.destroyForcibly();
+      try {
+        process.waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-    LIVE.remove(process);
+  }
+
+  @Override
+  public String toString() {
+    return name + "(pid " + pid() + ")";
   }
 }

@@ -36,6 +36,7 @@ class HostAgentTest {
   private Vertx vertx;
   private FakePool pool;
   private final List<ConfigException> refusals = new CopyOnWriteArrayList<>();
+  private String hostDeployment;
 
   @BeforeEach
   void start() {
@@ -61,13 +62,13 @@ class HostAgentTest {
 
   private HostAgent deploy(JsonObject json) {
     HostAgent agent = new HostAgent(HostConfig.parse(json, "hosts[0]", "unused"), refusals::add);
-    join(vertx.deployVerticle(agent));
+    hostDeployment = join(vertx.deployVerticle(agent));
     return agent;
   }
 
   private HostAgent registered(JsonObject json) {
     HostAgent agent = deploy(json);
-    eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+    eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
     return agent;
   }
 
@@ -116,11 +117,11 @@ class HostAgentTest {
     void a_host_started_before_its_pool_registers_once_the_pool_is_there() {
       pool.close();
       HostAgent agent = deploy(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
-      assertThat(read(agent, agent::phase)).isEqualTo(HostAgent.Phase.REGISTERING);
+      assertThat(read(agent, agent::phase)).isEqualTo(HostMembership.Phase.REGISTERING);
 
       FakePool late = new FakePool(vertx, PREFIX);
 
-      eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+      eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
       assertThat(late.registrations).hasSize(1);
     }
 
@@ -137,7 +138,7 @@ class HostAgentTest {
             .contains("\"h1\"");
       });
       assertThat(read(agent, agent::phase)).as("it does not retry").isEqualTo(
-          HostAgent.Phase.REFUSED);
+          HostMembership.Phase.REFUSED);
       assertThat(pool.registrations).hasSize(1);
     }
 
@@ -152,7 +153,7 @@ class HostAgentTest {
 
       assertThat(pool.heartbeats).allSatisfy(h -> assertThat(h)
           .isEqualTo(new HostMessages.Heartbeat("h1", "local", PREFIX + ".host.h1")));
-      assertThat(read(agent, agent::phase)).isEqualTo(HostAgent.Phase.REGISTERED);
+      assertThat(read(agent, agent::phase)).isEqualTo(HostMembership.Phase.REGISTERED);
     }
 
     @Test
@@ -164,7 +165,7 @@ class HostAgentTest {
       pool.send("h1", 0, new HostCommand.Reregister());
 
       eventually().until(() -> pool.registrations.size() == 2);
-      eventually().until(() -> read(agent, agent::phase) == HostAgent.Phase.REGISTERED);
+      eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
       assertThat(read(agent, () -> agent.slots().get("h1/w-0").state()))
           .isEqualTo(HostSlot.State.EMPTY);
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
@@ -400,6 +401,24 @@ class HostAgentTest {
         assertThat(s.cause()).contains("crash");
       });
       assertThat(completions()).extracting(HostReport.Completion::assignment).containsExactly(5L);
+    }
+
+    @Test
+    void an_incarnation_undeployed_by_someone_else_is_reported_as_a_crash_for_the_pool_to_decide() {
+      java.util.Set<String> before = new java.util.HashSet<>(vertx.deploymentIDs());
+      registered(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+      java.util.Set<String> added = new java.util.HashSet<>(vertx.deploymentIDs());
+      added.removeAll(before);
+      String incarnation = added.stream().filter(id -> !id.equals(hostDeployment))
+          .findFirst().orElseThrow();
+
+      join(vertx.undeploy(incarnation));
+
+      eventually().until(() -> !pool.reports(HostReport.Stopped.class).isEmpty());
+      assertThat(pool.reports(HostReport.Stopped.class)).singleElement().isEqualTo(
+          new HostReport.Stopped("h1/w-0", 1, Exit.CRASH, "undeployed from outside the pool"));
     }
 
     @Test

@@ -15,7 +15,12 @@ import dev.shepherd.runtime.PoolObserver;
 import dev.shepherd.testworkers.ConcurrencyWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +30,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A pool coordinated in this JVM with {@code worker.instances: 0} and two worker hosts in child
- * JVMs on loopback (2 slots × {@code maxConcurrency} 2 each), each test on a cluster of its own:
+ * JVMs on loopback (2 slots × {@code maxConcurrency} 2 each), started through the docker
+ * entrypoint as a host node of the cluster is, each test on a cluster of its own:
  * the hosts share the load within their capacity (H2, H3), a host killed with {@code kill -9}
  * loses no job and comes back when restarted (H5, H7), and a host paused with {@code kill -STOP}
  * is lost by its lease, its late completions are stale, and it registers again (H5, H7).
@@ -44,20 +50,13 @@ class MultiJvmHostsTest {
   /** How long each job of the paused-host test runs: past the pause's start, not its end. */
   private static final long JOB_MS = 1_500;
 
-  private final List<ClusterNode> nodes = new ArrayList<>();
+  @RegisterExtension
+  final ClusterNodes nodes = new ClusterNodes();
   private final Map<String, Long> lostAtNanos = new ConcurrentHashMap<>();
   private final AtomicLong commandMessages = new AtomicLong();
   private final AtomicLong reportMessages = new AtomicLong();
-  private String cluster;
-  private int basePort;
   private Vertx vertx;
   private Submitters submitters;
-
-  @AfterEach
-  void stop() {
-    nodes.forEach(ClusterNode::close);
-    ClusteredVertx.close(vertx);
-  }
 
   private static ConditionFactory eventually(Duration limit) {
     return await().atMost(limit).pollInterval(Duration.ofMillis(50));
@@ -65,9 +64,7 @@ class MultiJvmHostsTest {
 
   /** The pool of hosts alone, coordinated in this JVM, and the submitters' side. */
   private void coordinator(JsonObject pool) {
-    cluster = ClusterPorts.uniqueName("multi");
-    basePort = ClusterPorts.freeBase();
-    vertx = ClusteredVertx.start(cluster, basePort);
+    vertx = nodes.joinAsMember();
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       if (ctx.message().address().startsWith(ADDRESSES.prefix() + ".host.")) {
         commandMessages.incrementAndGet();
@@ -101,14 +98,18 @@ class MultiJvmHostsTest {
         .put("jobTimeoutMs", 30_000);
   }
 
-  /** Starts a host node with 2 slots of capacity 2, heartbeats every 250 ms. */
-  private ClusterNode host(String id) {
-    JsonObject hosts = new JsonObject().put("hosts", new io.vertx.core.json.JsonArray().add(
-        new JsonObject().put("pool", POOL).put("id", id).put("heartbeatMs", 250)
+  /**
+   * Starts node {@code name}, a host {@code id} with 2 slots of capacity 2 and heartbeats every
+   * 250 ms, and waits until it says it registered.
+   */
+  private ClusterNode host(String name, String id) {
+    JsonObject conf = new JsonObject().put("http", new JsonObject().put("enabled", false))
+        .put("hosts", new JsonArray().add(new JsonObject().put("pool", POOL).put("id", id)
+            .put("heartbeatMs", 250)
             .put("worker", new JsonObject().put("class", ConcurrencyWorker.class.getName())
                 .put("instances", 2).put("maxConcurrency", 2).put("threading", "EVENT_LOOP"))));
-    ClusterNode node = ClusterNode.start(id, cluster, basePort, HostNodeMain.class, hosts.encode());
-    nodes.add(node);
+    ClusterNode node = nodes.start(name, conf);
+    node.awaitLine("host " + id + ": registered with pool " + POOL, NODE_START);
     return node;
   }
 
@@ -135,9 +136,7 @@ class MultiJvmHostsTest {
         return hostsKnown(last[0], hosts) && ready.test(last[0]);
       });
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      StringBuilder output = new StringBuilder();
-      nodes.forEach(n -> output.append(n.output()).append('\n'));
-      throw new AssertionError("hosts not ready: " + last[0] + "\n" + output, e);
+      throw new AssertionError("host " + host + " not ready: " + last[0], e);
     }
     return last[0];
   }
@@ -183,10 +182,8 @@ class MultiJvmHostsTest {
   @Test
   void H2_H3_two_hosts_alone_complete_1000_jobs_between_them_never_above_a_slots_capacity() {
     coordinator(pool("RETRY"));
-    ClusterNode h1 = host("h1");
-    ClusterNode h2 = host("h2");
-    h1.awaitLine("READY", NODE_START);
-    h2.awaitLine("READY", NODE_START);
+    host("h1", "h1");
+    host("h2", "h2");
     awaitReady("h1", 1);
     awaitReady("h2", 1);
     long commandsBefore = commandMessages.get();
@@ -220,10 +217,8 @@ class MultiJvmHostsTest {
   @Test
   void H5_H7_kill_9_of_a_host_mid_load_loses_no_job_and_the_restarted_host_serves_again() {
     coordinator(pool("RETRY"));
-    ClusterNode h1 = host("h1");
-    ClusterNode h2 = host("h2");
-    h1.awaitLine("READY", NODE_START);
-    h2.awaitLine("READY", NODE_START);
+    ClusterNode h1 = host("h1", "h1");
+    host("h2", "h2");
     awaitReady("h1", 1);
     awaitReady("h2", 1);
 
@@ -246,8 +241,7 @@ class MultiJvmHostsTest {
     // 2-core machine; a heartbeat lease (5 s here) could never pass this.
     assertThat(lostAfterMs).as("ms from kill -9 to LOST").isLessThan(3_000);
 
-    ClusterNode back = host("h1");
-    back.awaitLine("READY", NODE_START);
+    host("h1-again", "h1");
     awaitReady("h1", 2);
     List<String> more = submit("b2", 200, 5);
     awaitAnswered(more, Duration.ofSeconds(60));
@@ -260,10 +254,8 @@ class MultiJvmHostsTest {
   @Test
   void H5_H7_a_paused_host_is_lost_by_its_lease_its_late_completions_are_stale_and_it_comes_back() {
     coordinator(pool("FAIL").put("heartbeatTimeoutMs", 1_500));
-    ClusterNode h1 = host("h1");
-    ClusterNode h2 = host("h2");
-    h1.awaitLine("READY", NODE_START);
-    h2.awaitLine("READY", NODE_START);
+    ClusterNode h1 = host("h1", "h1");
+    host("h2", "h2");
     awaitReady("h1", 1);
     awaitReady("h2", 1);
 
@@ -319,6 +311,32 @@ class MultiJvmHostsTest {
     assertThat(more.stream().map(submitters::only)
         .filter(o -> "completed".equals(o.getString("type")))
         .filter(o -> workerOf(o).startsWith("h1/")).count()).isPositive();
+  }
+
+  @Test
+  void H2_the_shipped_coordinator_and_host_roles_run_a_job_submitted_over_http() throws Exception {
+    int port = ClusterNodes.freePort();
+    JsonObject coordinatorConf = ClusterNodes.shippedConf("cluster-coordinator.json");
+    coordinatorConf.getJsonObject("http").put("host", "127.0.0.1").put("port", port);
+    ClusterNode coordinator = nodes.start("coordinator", coordinatorConf);
+    coordinator.awaitLine("Shepherd node ready", NODE_START);
+    ClusterNode host = nodes.start("h1", ClusterNodes.shippedConf("cluster-host.json"));
+    host.awaitLine("host h1: registered with pool jobs", NODE_START);
+
+    HttpClient http = HttpClient.newBuilder()
+        .connectTimeout(Duration.ofSeconds(2)).build();
+    String body = new JsonObject().put("payload", new JsonObject().put("echo", "over http"))
+        .encode();
+    HttpResponse<String> response = http.send(HttpRequest
+        .newBuilder(URI.create("http://127.0.0.1:" + port + "/api/pools/jobs/jobs"))
+        .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+
+    JsonObject outcome = new JsonObject(response.body());
+    assertThat(outcome.getString("type")).as(response.body()).isEqualTo("completed");
+    assertThat(outcome.getString("worker")).startsWith("h1/");
+    assertThat(outcome.getJsonObject("result").getString("echo")).isEqualTo("over http");
   }
 
   private static int inFlight(JsonObject status, String host) {

@@ -250,13 +250,18 @@ final class Fixture {
 
   /** Applies an event that must be refused, and checks that it changed nothing. */
   PoolError refuse(PoolEvent event) {
-    PoolSnapshot before = pool.snapshot(now);
+    String before = pool.fingerprint();
+    long staleBefore = pool.snapshot(now).counters().staleCompletions();
     int unanswered = pool.unanswered();
     Transition t = pool.apply(event);
     assertThat(t).as("refusal of " + event).isInstanceOf(Transition.Refused.class);
     PoolError error = ((Transition.Refused) t).error();
-    assertThat(pool.snapshot(now)).as("a refused event leaves the state as it was")
+    assertThat(pool.fingerprint()).as("a refused event leaves the state as it was")
         .isEqualTo(before);
+    boolean stale = error instanceof PoolError.StaleCompletion
+        || error instanceof PoolError.CompletionForUnavailableWorker;
+    assertThat(pool.snapshot(now).counters().staleCompletions())
+        .as("only a refused completion is counted").isEqualTo(staleBefore + (stale ? 1 : 0));
     assertThat(pool.unanswered()).isEqualTo(unanswered);
     refusals.add(error);
     PoolInvariants.check(pool);

@@ -117,6 +117,7 @@ final class ReferencePool {
   private long budgetRefusals;
   private long ignoredFacts;
   private long revives;
+  private long staleCompletions;
   private List<Effect> out;
 
   ReferencePool(PoolSettings settings) {
@@ -292,6 +293,7 @@ final class ReferencePool {
       }
     }
     if (job == null) {
+      staleCompletions++;
       return tokens.isEmpty()
           ? new PoolError.CompletionForUnavailableWorker(e.worker(), phase(slot))
           : new PoolError.StaleCompletion(e.worker(), tokens, e.assignment());
@@ -1227,7 +1229,7 @@ final class ReferencePool {
       }
     }
     Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
-        cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts, revives);
+        cancelled, retried, restarts, staleCompletions, budgetRefusals, ignoredFacts, revives);
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
         List.copyOf(hostStatuses));

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.TestInstance;
  * change nothing on every path, while the server's own names keep working.
  */
 class HostAllowListTest {
-  private static final String[] EVERY_PATH = {"/", "/index.html", "/live.js", "/api/pools",
+  private static final String[] EVERY_PATH = {"/", "/index.html", "/js/main.js", "/api/pools",
       "/api/pools/jobs", "/metrics", "/health", "/ready", "/eventbus/info",
       "/eventbus/websocket", "/api/pools/jobs/events", "/no/such/page"};
 

@@ -71,7 +71,7 @@ class HttpErrorsAreJsonTest {
         Arguments.of("GET /%ZZ", "", null, 400, "path"),
         Arguments.of("GET /api/pools/%Z", "", null, 400, "path"),
         Arguments.of("GET /api/pools/%", "", null, 400, "path"),
-        Arguments.of("GET /live.js%G0", "", null, 400, "path"),
+        Arguments.of("GET /js/main.js%G0", "", null, 400, "path"),
         Arguments.of("POST /api/pools/%ZZ/jobs", "", submit, 400, "path"),
         Arguments.of("GET /eventbus/%ZZ/websocket", "", null, 400, "path"),
         Arguments.of("GET /api/pools/%FF%FE", "", null, 404, "pool"),

@@ -115,7 +115,7 @@ class OriginAndFetchMetadataTest {
 
   @Test
   void a_link_from_another_site_still_opens_the_live_view_and_reads() {
-    for (String path : new String[] {"/", "/live.js", "/api/pools", "/api/pools/jobs",
+    for (String path : new String[] {"/", "/js/main.js", "/api/pools", "/api/pools/jobs",
         "/health", "/metrics"}) {
       RawHttp.Response r = RawHttp.exchange(app.port(), RawHttp.request("GET", path, host,
           null, "Sec-Fetch-Site: cross-site", "Origin: http://evil.example"));

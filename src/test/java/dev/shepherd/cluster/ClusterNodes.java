@@ -1,0 +1,188 @@
+package dev.shepherd.cluster;
+
+import static dev.shepherd.runtime.PoolFixture.join;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The nodes of one multi-JVM test (register with {@code @RegisterExtension}): a cluster name and
+ * a block of Hazelcast ports of its own, so tests never join each other's clusters, nodes started
+ * through the docker entrypoint, and an optional member in the test's own JVM. After each test,
+ * pass or fail, every node is killed and the in-JVM member leaves; a failed test prints what each
+ * node wrote. A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
+ */
+final class ClusterNodes implements AfterEachCallback {
+  /** The runnable application's logging (INFO for Shepherd), which readiness lines rely on. */
+  private static final String APP_LOGBACK =
+      java.nio.file.Path.of("src/app/logback.xml").toAbsolutePath().toString();
+
+  /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */
+  private static final Set<ClusterNode> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(ClusterNode::close),
+        "cluster-nodes-cleanup"));
+  }
+
+  private final SplittableRandom random = new SplittableRandom();
+  private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
+  private final int basePort = freePortBlock(random);
+  private final List<ClusterNode> nodes = new ArrayList<>();
+  private final List<Vertx> members = new ArrayList<>();
+  private Path dir;
+
+  String clusterName() {
+    return clusterName;
+  }
+
+  int basePort() {
+    return basePort;
+  }
+
+  /** The cluster environment of this test's nodes: loopback, its name, its ports. */
+  Map<String, String> clusterEnv() {
+    return clusterEnv(clusterName);
+  }
+
+  /** The same ports and members under another cluster name (a cluster that must stay apart). */
+  Map<String, String> clusterEnv(String name) {
+    return Map.of(ClusterSettings.NAME, name, ClusterSettings.PORT, String.valueOf(basePort),
+        ClusterSettings.MEMBERS, "127.0.0.1", ClusterSettings.HOST, "127.0.0.1");
+  }
+
+  /** Starts a node of this test's cluster with {@code conf}. */
+  ClusterNode start(String name, JsonObject conf) {
+    return start(name, conf, clusterEnv(), List.of());
+  }
+
+  /**
+   * Starts a node through the entrypoint with {@code conf} (written to a file), the environment
+   * {@code env} and a command {@code wrapper} (empty, or e.g. {@code ip netns exec ns1}). It
+   * runs from the test class path (test workers included) under this JVM's Java.
+   */
+  ClusterNode start(String name, JsonObject conf, Map<String, String> env, List<String> wrapper) {
+    Path file = directory().resolve(name + ".json");
+    try {
+      Files.writeString(file, conf.encodePrettily(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Map<String, String> all = new HashMap<>(env);
+    all.put("SHEPHERD_CONF", file.toString());
+    all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
+    all.put("JAVA_HOME", System.getProperty("java.home"));
+    all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name);
+    all.putIfAbsent("HOSTNAME", name);
+    ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
+    nodes.add(node);
+    RUNNING.add(node);
+    return node;
+  }
+
+  /** A clustered Vert.x in this JVM, a member of this test's cluster (a stand-in coordinator). */
+  Vertx joinAsMember() {
+    ClusterSettings settings = ClusterSettings.fromEnvironment(clusterEnv());
+    Vertx vertx = join(Vertx.builder()
+        .withClusterManager(new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings)))
+        .buildClustered());
+    members.add(vertx);
+    return vertx;
+  }
+
+  /** A configuration file shipped in {@code conf/} (a role's), as JSON to adapt. */
+  static JsonObject shippedConf(String file) {
+    try {
+      return new JsonObject(Files.readString(Path.of("conf", file), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A free TCP port on loopback (for an HTTP server of a node). */
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Path directory() {
+    if (dir == null) {
+      try {
+        dir = Files.createTempDirectory("shepherd-cluster-test");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return dir;
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    if (context.getExecutionException().isPresent()) {
+      for (ClusterNode node : nodes) {
+        System.out.println("==== " + node + " of " + context.getDisplayName() + " ====");
+        System.out.println(tail(node.output(), 120));
+      }
+    }
+    for (ClusterNode node : nodes) {
+      node.close();
+      RUNNING.remove(node);
+    }
+    nodes.clear();
+    for (Vertx member : members) {
+      try {
+        join(member.close());
+      } catch (RuntimeException e) {
+        System.out.println("closing the in-JVM member failed: " + e);
+      }
+    }
+    members.clear();
+  }
+
+  private static String tail(String text, int lines) {
+    List<String> all = text.lines().toList();
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+
+  /** A first port such that it and the next ones a node may bind are all free now. */
+  private static int freePortBlock(SplittableRandom random) {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int base = 20_000 + random.nextInt(20_000);
+      boolean free = true;
+      for (int i = 0; i < ClusterSettings.PORT_COUNT && free; i++) {
+        try (ServerSocket socket = new ServerSocket(base + i, 1,
+            InetAddress.getLoopbackAddress())) {
+          socket.setReuseAddress(false);
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no block of " + ClusterSettings.PORT_COUNT
+        + " free ports found");
+  }
+}
