@@ -218,6 +218,9 @@ public final class HostAgent extends VerticleBase {
     } else if (command instanceof HostCommand.Stop stop) {
       HostSlot slot = slots.get(stop.worker());
       return slot != null && slot.stop(stop.incarnation());
+    } else if (command instanceof HostCommand.Cancel cancel) {
+      HostSlot slot = slots.get(cancel.worker());
+      return slot != null && slot.cancel(cancel.incarnation(), cancel.assignment());
     }
     throw new AssertionError("unhandled " + command);
   }

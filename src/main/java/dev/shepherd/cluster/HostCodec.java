@@ -142,6 +142,9 @@ public final class HostCodec {
     } else if (command instanceof HostCommand.Stop s) {
       return new JsonObject().put("op", "stop").put("worker", s.worker())
           .put("incarnation", s.incarnation()).put("reason", s.reason().name());
+    } else if (command instanceof HostCommand.Cancel c) {
+      return new JsonObject().put("op", "cancel").put("worker", c.worker())
+          .put("incarnation", c.incarnation()).put("assignment", c.assignment());
     } else if (command instanceof HostCommand.Reregister) {
       return new JsonObject().put("op", "reregister");
     }
@@ -179,11 +182,15 @@ public final class HostCodec {
       only(json, path, "op", "worker", "incarnation", "reason");
       return new HostCommand.Stop(id(json, path, "worker", true), incarnation(json, path),
           exit(json, path, "reason", Set.of(Exit.values())));
+    } else if ("cancel".equals(op)) {
+      only(json, path, "op", "worker", "incarnation", "assignment");
+      return new HostCommand.Cancel(id(json, path, "worker", true), incarnation(json, path),
+          number(json, path, "assignment", 0, Long.MAX_VALUE));
     } else if ("reregister".equals(op)) {
       only(json, path, "op");
       return new HostCommand.Reregister();
     }
-    throw new BadRequest(path + "op: must be one of [assign, deploy, reregister, stop] (was "
+    throw new BadRequest(path + "op: must be one of [assign, cancel, deploy, reregister, stop] (was "
         + render(op) + ")");
   }
 

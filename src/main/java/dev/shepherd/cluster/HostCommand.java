@@ -42,6 +42,16 @@ public sealed interface HostCommand {
     }
   }
 
+  /**
+   * The job of {@code assignment} was cancelled while running (P17): the incarnation is told, and
+   * a worker that looks can stop early. Its answer, whatever it is, is stale.
+   */
+  record Cancel(String worker, int incarnation, long assignment) implements HostCommand {
+    public Cancel {
+      Objects.requireNonNull(worker, "worker");
+    }
+  }
+
   /** The coordinator does not know the host (any more): it must register again. */
   record Reregister() implements HostCommand {}
 

@@ -153,6 +153,15 @@ final class HostSlot implements IncarnationOwner {
     return true;
   }
 
+  /** Tells the incarnation it names that a job it runs was cancelled; false when ignored. */
+  boolean cancel(int number, long assignment) {
+    if (current == null || current.incarnation() != number || state != State.RUNNING) {
+      return false;
+    }
+    current.cancel(assignment);
+    return true;
+  }
+
   /** Runs one job on the incarnation it names, if that one runs; false when ignored. */
   boolean assign(HostCommand.Assign assign) {
     if (current == null || current.incarnation() != assign.incarnation()

@@ -96,15 +96,7 @@ final class Bindings {
 
   /** A job of {@code key} was accepted with target {@code slot}; binds an unseen key to it. */
   void jobAccepted(String key, Slot slot) {
-    Binding b = byKey.get(key);
-    if (b == null) {
-      b = new Binding(key, slot);
-      byKey.put(key, b);
-      made++;
-    } else if (b.list != null) {
-      b.list.unlink(b);
-    }
-    b.jobs++;
+    inUse(key, slot).jobs++;
   }
 
   /** A job of {@code key} left the pool (answered, and off its slot). */
@@ -120,6 +112,16 @@ final class Bindings {
 
   /** P5: binds {@code key} to {@code slot} for later submissions. */
   void rebalance(String key, Slot slot) {
+    Binding b = inUse(key, slot);
+    b.slot = slot;
+    b.rebalanced = true;
+    if (b.jobs == 0) {
+      idle(b);
+    }
+  }
+
+  /** The binding of {@code key}, made (to {@code slot}) if unseen, taken off any idle list. */
+  private Binding inUse(String key, Slot slot) {
     Binding b = byKey.get(key);
     if (b == null) {
       b = new Binding(key, slot);
@@ -128,11 +130,7 @@ final class Bindings {
     } else if (b.list != null) {
       b.list.unlink(b);
     }
-    b.slot = slot;
-    b.rebalanced = true;
-    if (b.jobs == 0) {
-      idle(b);
-    }
+    return b;
   }
 
   private void idle(Binding b) {

@@ -1,8 +1,8 @@
 package dev.shepherd.core;
 
 /**
- * Totals since the pool started. {@code staleCompletions} is counted by the runtime (a refused
- * completion changes no pool state) and merged into the snapshot there.
+ * Totals since the pool started. {@code staleCompletions} counts completions refused as stale or
+ * for a slot holding nothing (P8): the one figure a refused event moves.
  */
 public record Counters(
     long accepted,
@@ -17,10 +17,4 @@ public record Counters(
     long budgetRefusals,
     long ignoredFacts,
     long revives) {
-
-  /** The same totals with the runtime's count of refused (stale) completions. */
-  public Counters withStaleCompletions(long stale) {
-    return new Counters(accepted, rejected, completed, failed, interrupted, cancelled, retried,
-        restarts, stale, budgetRefusals, ignoredFacts, revives);
-  }
 }

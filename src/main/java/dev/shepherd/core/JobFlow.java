@@ -104,6 +104,8 @@ final class JobFlow {
     }
     int at = slot.runningIndex(e.assignment());
     if (at < 0) {
+      // Refused, and counted: the one statistic a refusal moves (it changes no pool state).
+      d.staleCompletions++;
       if (slot.running.isEmpty()) {
         return new PoolError.CompletionForUnavailableWorker(e.worker(), slot.phase());
       }

@@ -51,6 +51,8 @@ final class PoolData implements SlotView {
   long budgetRefusals;
   long ignoredFacts;
   long revives;
+  /** Completions refused as stale or for a slot holding nothing (P8). */
+  long staleCompletions;
 
   /** The effects of the transition under way. */
   ArrayList<Effect> out = new ArrayList<>();

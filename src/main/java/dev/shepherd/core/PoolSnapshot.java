@@ -40,10 +40,4 @@ public record PoolSnapshot(
 
   /** One live assignment of a slot. */
   public record AssignmentStatus(long assignment, String job) {}
-
-  /** The same snapshot with the runtime's count of refused completions. */
-  public PoolSnapshot withStaleCompletions(long stale) {
-    return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots,
-        counters.withStaleCompletions(stale), restartsInWindow, maxRestarts, windowMs, hosts);
-  }
 }

@@ -24,7 +24,8 @@ final class Snapshots {
           slot.host == null ? null : slot.host.id));
     }
     Counters counters = new Counters(d.accepted, d.rejected, d.completed, d.failed,
-        d.interrupted, d.cancelled, d.retried, d.restarts, 0, d.budgetRefusals, d.ignoredFacts,
+        d.interrupted, d.cancelled, d.retried, d.restarts, d.staleCompletions, d.budgetRefusals,
+        d.ignoredFacts,
         d.revives);
     RestartBudget budget = d.supervisor.budget();
     return new PoolSnapshot(d.settings.name(), d.state, d.backlog.length(),

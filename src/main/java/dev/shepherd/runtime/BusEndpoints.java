@@ -59,6 +59,10 @@ final class BusEndpoints {
   }
 
   private void completed(Message<Object> message) {
+    if (coordinator.completionBatches() != null && isBatch(message.body())) {
+      coordinator.completionBatches().handle(message);
+      return;
+    }
     Requests.Completed request = RequestDecoder.completed(message.body());
     PoolError error = coordinator.completed(request);
     if (error == null) {
@@ -66,6 +70,12 @@ final class BusEndpoints {
     } else {
       fail409(message, error);
     }
+  }
+
+  /** The batch form of a worker host names its host and carries items; the single form neither. */
+  private static boolean isBatch(Object body) {
+    JsonObject json = RequestDecoder.object(body);
+    return json.containsKey("host") || json.containsKey("items");
   }
 
   private void rebalance(Message<Object> message) {

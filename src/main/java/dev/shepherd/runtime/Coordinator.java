@@ -11,8 +11,10 @@ import dev.shepherd.core.PoolState;
 import dev.shepherd.core.Transition;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.Message;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +46,8 @@ public final class Coordinator {
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
   private final LocalPoolHandle handle;
-  private long staleCompletions;
+  /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
+  private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -75,11 +78,12 @@ public final class Coordinator {
     return handle;
   }
 
-  Vertx vertx() {
+  public Vertx vertx() {
     return vertx;
   }
 
-  Context context() {
+  /** The context all of the pool's state lives on. */
+  public Context context() {
     return context;
   }
 
@@ -108,8 +112,8 @@ public final class Coordinator {
     observers.remove(observer);
   }
 
-  /** Runs {@code task} on the coordinator's context, batched with other hand-ins. */
-  void execute(Runnable task) {
+  /** Runs {@code task} on the coordinator's context, batched with other hand-ins; any thread. */
+  public void execute(Runnable task) {
     inbox.offer(task);
   }
 
@@ -122,7 +126,8 @@ public final class Coordinator {
     return transition;
   }
 
-  long now() {
+  /** The runtime's clock (epoch ms): the time every event of this pool carries. */
+  public long now() {
     return System.currentTimeMillis();
   }
 
@@ -175,14 +180,10 @@ public final class Coordinator {
     }
   }
 
-  /** A completion for an assignment the pool no longer holds: counted in the status. */
-  private boolean countedAsStale(PoolError error) {
-    boolean stale = error instanceof PoolError.StaleCompletion
+  /** A completion for an assignment the pool no longer holds (the core counts it). */
+  private static boolean countedAsStale(PoolError error) {
+    return error instanceof PoolError.StaleCompletion
         || error instanceof PoolError.CompletionForUnavailableWorker;
-    if (stale) {
-      staleCompletions++;
-    }
-    return stale;
   }
 
   // ---- requests (coordinator context) ---------------------------------------------------------
@@ -199,11 +200,7 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         unencodable == null ? request.result() : null,
         unencodable == null ? request.error() : unencodable, now()));
-    if (t instanceof Transition.Refused refused) {
-      countedAsStale(refused.error());
-      return refused.error();
-    }
-    return null;
+    return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
   PoolError rebalance(Requests.Rebalance request) {
@@ -218,7 +215,7 @@ public final class Coordinator {
   }
 
   PoolSnapshot snapshot() {
-    return pool.snapshot(now()).withStaleCompletions(staleCompletions);
+    return pool.snapshot(now());
   }
 
   /** A completion from a local slot, on the coordinator's context. */
@@ -244,5 +241,48 @@ public final class Coordinator {
       LOG.info("pool {}: its workers are being undeployed; stopping gracefully", name());
       apply(new PoolEvent.StopRequested(now()));
     }
+  }
+
+  // ---- slots of other kinds (coordinator context) ---------------------------------------------
+
+  /**
+   * Gives the pool the handle of a slot it was not configured with (a worker host's), before the
+   * event that makes the pool deploy it. False, and nothing changes, when the id has a handle.
+   */
+  public boolean addSlot(SlotHandle handle) {
+    return slots.putIfAbsent(handle.id(), handle) == null;
+  }
+
+  /** Takes back a handle given with {@link #addSlot} that the pool never came to know. */
+  public void removeSlot(SlotHandle handle) {
+    if (pool.phase(handle.id()) == null) {
+      slots.remove(handle.id(), handle);
+    }
+  }
+
+  /**
+   * Applies a fact reported from outside the JVM's own slots (a worker host's report, its
+   * registration, loss or departure) and returns the refusal, or null. A refused completion is
+   * counted as stale, as any.
+   */
+  public PoolError report(PoolEvent fact) {
+    Transition t = apply(fact);
+    if (t instanceof Transition.Refused refused) {
+      refusedFact(fact, refused.error());
+      return refused.error();
+    }
+    return null;
+  }
+
+  /**
+   * Hands the batch form of {@code <prefix>.completed} (a body with {@code host} or {@code
+   * items}) to {@code handler}, on the coordinator's context.
+   */
+  public void handleCompletionBatches(Handler<Message<Object>> handler) {
+    this.completionBatches = handler;
+  }
+
+  Handler<Message<Object>> completionBatches() {
+    return completionBatches;
   }
 }

@@ -21,9 +21,11 @@ import java.util.List;
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
  * runtime needs (the worker class and threading model, the address prefix, the deepest payload
- * a submit may carry).
+ * a submit may carry, how long a worker host may stay silent).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
  * worker.class} has a default.
+ *
+ * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  */
 public record PoolConfig(
     PoolSettings settings,
@@ -31,7 +33,8 @@ public record PoolConfig(
     ThreadingModel threading,
     JsonObject workerConfig,
     String addressPrefix,
-    int maxPayloadDepth) {
+    int maxPayloadDepth,
+    long heartbeatTimeoutMs) {
 
   /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
   public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
@@ -41,6 +44,8 @@ public record PoolConfig(
    * JsonCheck#MAX_RESULT_DEPTH}).
    */
   public static final int MAX_PAYLOAD_DEPTH = 500;
+  /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */
+  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
 
   public String name() {
     return settings.name();
@@ -60,7 +65,7 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
-        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth");
+        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth", "heartbeatTimeoutMs");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -95,8 +100,10 @@ public record PoolConfig(
     String prefix = pool.string("address", "shepherd." + name);
     int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
         MAX_PAYLOAD_DEPTH);
+    long heartbeatTimeoutMs =
+        pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
-        maxPayloadDepth);
+        maxPayloadDepth, heartbeatTimeoutMs);
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */

@@ -41,7 +41,7 @@ final class RawSubmitReader {
       while (token == JsonToken.FIELD_NAME) {
         String name = parser.currentName();
         if (envelope.containsKey(name)) {
-          throw new BadRequest(clip(name) + ": appears twice");
+          throw new BadRequest(RequestDecoder.clip(name) + ": appears twice");
         }
         JsonToken value = parser.nextToken();
         if (name.equals("payload")) {
@@ -59,7 +59,7 @@ final class RawSubmitReader {
       }
       return envelope;
     } catch (IOException | DecodeException e) {
-      throw new BadRequest("body: not valid JSON (" + firstLine(e.getMessage()) + ")");
+      throw new BadRequest("body: not valid JSON (" + RequestDecoder.firstLine(e.getMessage()) + ")");
     }
   }
 
@@ -126,18 +126,5 @@ final class RawSubmitReader {
       }
       default -> throw new BadRequest("body: not valid JSON (unexpected " + value + ")");
     };
-  }
-
-  private static String clip(String name) {
-    return name.length() > 40 ? name.substring(0, 40) + "…" : name;
-  }
-
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "unparseable";
-    }
-    int end = message.indexOf('\n');
-    String line = end < 0 ? message : message.substring(0, end);
-    return line.length() > 120 ? line.substring(0, 120) + "…" : line;
   }
 }

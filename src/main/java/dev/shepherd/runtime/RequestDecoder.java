@@ -181,11 +181,13 @@ public final class RequestDecoder {
     return type;
   }
 
-  private static String clip(String name) {
+  /** A field name clipped for an error message. */
+  static String clip(String name) {
     return name.length() > 40 ? name.substring(0, 40) + "…" : name;
   }
 
-  private static String firstLine(String message) {
+  /** The first line of a parser's message, clipped for an error message. */
+  static String firstLine(String message) {
     if (message == null) {
       return "unparseable";
     }

@@ -6,9 +6,10 @@ import dev.shepherd.core.Exit;
 /**
  * The runtime side of one stable slot: it deploys and stops incarnations and delivers
  * assignments, and reports facts (created, creation failed, stopped, completed) to the
- * coordinator. Called on the coordinator's context.
+ * coordinator. A {@link LocalSlot} runs its incarnations in this JVM; a worker host's slot sends
+ * them to another node as commands. Called on the coordinator's context.
  */
-interface SlotHandle {
+public interface SlotHandle {
 
   String id();
 

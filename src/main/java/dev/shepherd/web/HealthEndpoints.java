@@ -104,7 +104,7 @@ final class HealthEndpoints {
     if (s.state() != PoolState.RUNNING) {
       return Status.KO(data.put("reason", "the pool is " + s.state()));
     }
-    // A pool with no slot yet (instances 0, waiting for hosts) queues work: it is alive (H8).
+    // H8: a pool of worker hosts only, none registered yet, queues work and is up.
     if (!s.slots().isEmpty() && s.slots().stream().allMatch(slot -> slot.phase() == Phase.RETIRED)) {
       StringBuilder why = new StringBuilder("every slot is retired:");
       s.slots().forEach(slot -> why.append(' ').append(slot.id()).append(' ')

@@ -97,12 +97,15 @@ class NodeConfigTest {
   }
 
   @Test
-  void H2_a_clustered_pool_with_no_local_slots_waits_for_the_core_to_accept_it() {
+  void H2_a_clustered_pool_may_have_no_local_slots_and_run_on_hosts_alone() {
     JsonObject pool = new JsonObject().put("worker", new JsonObject().put("class", DEMO)
         .put("instances", 0));
+    JsonObject node = new JsonObject().put("pools", new JsonArray().add(pool));
 
-    assertThatThrownBy(() -> AppConfig.parse(new JsonObject().put("pools",
-        new JsonArray().add(pool)), true))
+    AppConfig clustered = AppConfig.parse(node, true);
+    assertThat(clustered.pools().get(0).settings().slots()).isEmpty();
+    assertThat(clustered.pools().get(0).settings().hosts().hostsOnly()).isTrue();
+    assertThatThrownBy(() -> AppConfig.parse(node, false))
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("pools[0].worker.instances: ");
   }

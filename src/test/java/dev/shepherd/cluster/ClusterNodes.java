@@ -30,6 +30,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * node wrote. A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
  */
 final class ClusterNodes implements AfterEachCallback {
+  /** The runnable application's logging (INFO for Shepherd), which readiness lines rely on. */
+  private static final String APP_LOGBACK =
+      java.nio.file.Path.of("src/app/logback.xml").toAbsolutePath().toString();
+
   /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */
   private static final Set<ClusterNode> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -37,12 +41,6 @@ final class ClusterNodes implements AfterEachCallback {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(ClusterNode::close),
         "cluster-nodes-cleanup"));
   }
-
-  /**
-   * The runnable application's logging (the jar carries it; the test class path does not), so
-   * nodes print their INFO lines such as "Shepherd node ready".
-   */
-  private static final Path APP_LOGGING = Path.of("src", "app", "logback.xml").toAbsolutePath();
 
   private final SplittableRandom random = new SplittableRandom();
   private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
@@ -92,7 +90,7 @@ final class ClusterNodes implements AfterEachCallback {
     all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
     all.put("JAVA_HOME", System.getProperty("java.home"));
     all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-        + " -Dlogback.configurationFile=" + APP_LOGGING + " -Dshepherd.node=" + name);
+        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name);
     all.putIfAbsent("HOSTNAME", name);
     ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
     nodes.add(node);

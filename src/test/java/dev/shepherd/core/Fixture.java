@@ -32,8 +32,8 @@ final class Fixture {
   private final List<PoolError> refusals = new ArrayList<>();
   private final Set<String> open = new HashSet<>();
   private final Map<String, Effect.Assign> lastAssign = new HashMap<>();
-  /** Timers the pool started and has not cancelled, in the order started, with their expiry. */
-  private final Map<Timer, Long> timers = new java.util.LinkedHashMap<>();
+  /** Timers the pool started and has not cancelled. */
+  private final PendingTimers timers = new PendingTimers();
   private long now;
 
   private Fixture(PoolSettings settings, boolean checking) {
@@ -250,34 +250,31 @@ final class Fixture {
 
   /** Applies an event that must be refused, and checks that it changed nothing. */
   PoolError refuse(PoolEvent event) {
-    PoolSnapshot before = pool.snapshot(now);
+    String before = pool.fingerprint();
+    long staleBefore = pool.snapshot(now).counters().staleCompletions();
     int unanswered = pool.unanswered();
     Transition t = pool.apply(event);
     assertThat(t).as("refusal of " + event).isInstanceOf(Transition.Refused.class);
     PoolError error = ((Transition.Refused) t).error();
-    assertThat(pool.snapshot(now)).as("a refused event leaves the state as it was")
+    assertThat(pool.fingerprint()).as("a refused event leaves the state as it was")
         .isEqualTo(before);
+    boolean stale = error instanceof PoolError.StaleCompletion
+        || error instanceof PoolError.CompletionForUnavailableWorker;
+    assertThat(pool.snapshot(now).counters().staleCompletions())
+        .as("only a refused completion is counted").isEqualTo(staleBefore + (stale ? 1 : 0));
     assertThat(pool.unanswered()).isEqualTo(unanswered);
     refusals.add(error);
     PoolInvariants.check(pool);
     return error;
   }
 
-  /** What the runtime's timer keeper does with StartTimer and CancelTimer. */
   private void keepTimers(List<Effect> effects) {
-    for (Effect effect : effects) {
-      if (effect instanceof Effect.StartTimer start) {
-        timers.remove(start.timer());
-        timers.put(start.timer(), start.at());
-      } else if (effect instanceof Effect.CancelTimer cancel) {
-        timers.remove(cancel.timer());
-      }
-    }
+    effects.forEach(timers::observe);
   }
 
   /** Timers waiting, with their expiry (what a runtime would hold). */
   Map<Timer, Long> timers() {
-    return Map.copyOf(timers);
+    return timers.asMap();
   }
 
   private void track(List<Effect> effects) {
@@ -369,23 +366,11 @@ final class Fixture {
   List<Effect> tick(long at) {
     at(at);
     List<Effect> effects = new ArrayList<>();
-    for (Timer due = nextDue(); due != null; due = nextDue()) {
+    for (Timer due = timers.nextDue(now); due != null; due = timers.nextDue(now)) {
       timers.remove(due);
       effects.addAll(apply(new PoolEvent.TimerFired(due, now)));
     }
     return effects;
-  }
-
-  private Timer nextDue() {
-    Timer first = null;
-    long firstAt = Long.MAX_VALUE;
-    for (Map.Entry<Timer, Long> entry : timers.entrySet()) {
-      if (entry.getValue() <= now && entry.getValue() < firstAt) {
-        first = entry.getKey();
-        firstAt = entry.getValue();
-      }
-    }
-    return first;
   }
 
   List<Effect> cancel(String job) {

@@ -62,8 +62,8 @@ final class PoolDriver {
   private final List<Object[]> spent = new ArrayList<>();
   /** Accepted job ids not yet answered terminally. */
   private final LinkedHashSet<String> unanswered = new LinkedHashSet<>();
-  /** Timers the pool started and has not cancelled, with their expiry, in the order started. */
-  private final Map<Timer, Long> timers = new LinkedHashMap<>();
+  /** Timers the pool started and has not cancelled. */
+  private final PendingTimers timers = new PendingTimers();
   /** Timers that fired or were cancelled: material for stale fires. */
   private final List<Timer> spentTimers = new ArrayList<>();
   /** Every slot id the pool has had, configured and registered. */
@@ -257,14 +257,14 @@ final class PoolDriver {
     } else if (draw < 40) {
       now += 1 + rnd.nextInt(5);
     } else if (draw < 75) {
-      Long next = nextExpiry();
+      Long next = timers.nextExpiry();
       now = next != null ? Math.max(now, next) : now + 1;
     } else if (draw < 95) {
       now += 10 + rnd.nextInt(200);
     } else {
       now += 1_000 + rnd.nextInt(100_000);
     }
-    Timer due = nextDue();
+    Timer due = timers.nextDue(now);
     if (due == null) {
       return new PoolEvent.TimerFired(spentTimers.isEmpty()
           ? new Timer.JobDeadline("ghost", 1) : element(spentTimers), now);
@@ -276,29 +276,6 @@ final class PoolDriver {
     timers.remove(timer);
     spentTimers.add(timer);
     return new PoolEvent.TimerFired(timer, now);
-  }
-
-  /** The earliest timer due now (the first started among equals), or null. */
-  private Timer nextDue() {
-    Timer first = null;
-    long firstAt = Long.MAX_VALUE;
-    for (Map.Entry<Timer, Long> entry : timers.entrySet()) {
-      if (entry.getValue() <= now && entry.getValue() < firstAt) {
-        first = entry.getKey();
-        firstAt = entry.getValue();
-      }
-    }
-    return first;
-  }
-
-  private Long nextExpiry() {
-    Long next = null;
-    for (long at : timers.values()) {
-      if (next == null || at < next) {
-        next = at;
-      }
-    }
-    return next;
   }
 
   private PoolEvent cancel() {
@@ -418,9 +395,9 @@ final class PoolDriver {
     deploying.forEach((worker, incarnation) ->
         events.add(new PoolEvent.WorkerCreated(worker, incarnation, now)));
     if (events.isEmpty()) {
-      Long next = nextExpiry();
+      Long next = timers.nextExpiry();
       now = next != null ? Math.max(now, next) : now + 1;
-      Timer due = nextDue();
+      Timer due = timers.nextDue(now);
       if (due != null) {
         events.add(fire(due));
       }
@@ -516,12 +493,9 @@ final class PoolDriver {
       } else {
         retired.remove(change.worker());
       }
-    } else if (effect instanceof Effect.StartTimer e) {
-      timers.remove(e.timer());
-      timers.put(e.timer(), e.at());
-    } else if (effect instanceof Effect.CancelTimer e) {
-      if (timers.remove(e.timer()) != null) {
-        spentTimers.add(e.timer());
+    } else if (effect instanceof Effect.StartTimer || effect instanceof Effect.CancelTimer) {
+      if (timers.observe(effect)) {
+        spentTimers.add(((Effect.CancelTimer) effect).timer());
       }
     } else if (effect instanceof Effect.Respond e) {
       if (e.outcome() instanceof Outcome.Accepted) {

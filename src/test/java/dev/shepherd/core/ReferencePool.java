@@ -117,6 +117,7 @@ final class ReferencePool {
   private long budgetRefusals;
   private long ignoredFacts;
   private long revives;
+  private long staleCompletions;
   private List<Effect> out;
 
   ReferencePool(PoolSettings settings) {
@@ -292,6 +293,7 @@ final class ReferencePool {
       }
     }
     if (job == null) {
+      staleCompletions++;
       return tokens.isEmpty()
           ? new PoolError.CompletionForUnavailableWorker(e.worker(), phase(slot))
           : new PoolError.StaleCompletion(e.worker(), tokens, e.assignment());
@@ -1070,7 +1072,7 @@ final class ReferencePool {
     host.node = e.node();
     host.state = HostState.UP;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP, null)));
     for (SlotSpec spec : e.slots()) {
       int capacity = spec.maxConcurrency() == null ? -1 : spec.maxConcurrency();
       RSlot slot = slot(spec.id());
@@ -1116,7 +1118,8 @@ final class ReferencePool {
     }
     host.state = HostState.LOST;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST,
+        e.cause())));
     List<RJob> held = new ArrayList<>();
     for (String id : host.slots) {
       RSlot slot = slot(id);
@@ -1154,7 +1157,7 @@ final class ReferencePool {
     }
     host.state = HostState.GONE;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.GONE)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.GONE, null)));
     List<RSlot> leaving = new ArrayList<>();
     for (String id : host.slots) {
       if (!slot(id).departed) {
@@ -1227,7 +1230,7 @@ final class ReferencePool {
       }
     }
     Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
-        cancelled, retried, restarts, 0, budgetRefusals, ignoredFacts, revives);
+        cancelled, retried, restarts, staleCompletions, budgetRefusals, ignoredFacts, revives);
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
         List.copyOf(hostStatuses));

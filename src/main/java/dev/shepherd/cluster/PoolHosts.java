@@ -1,0 +1,150 @@
+package dev.shepherd.cluster;
+
+import dev.shepherd.core.PoolError;
+import dev.shepherd.runtime.Addresses;
+import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolExtension;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.ClusterManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker-host side of a pool's coordinator (H2-H7), as {@code docs/protocol.md} ("Worker
+ * hosts") describes it: it consumes {@code <prefix>.register}, {@code .heartbeat}, {@code
+ * .deregister} and the batch form of {@code .completed}, decodes each body with {@link HostCodec}
+ * ({@code fail(400, …)} naming the field, nothing changed), and hands it to the pool's {@link
+ * HostDirectory}; it watches the cluster's membership for nodes that leave. Every pool on a
+ * clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with no
+ * configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
+ * cluster), and the pool's addresses are exactly those of protocol v1.
+ */
+public final class PoolHosts implements PoolExtension {
+  private static final Logger LOG = LoggerFactory.getLogger(PoolHosts.class);
+  /** At most one warning a period about messages that were sent, not requested, malformed. */
+  static final long MALFORMED_WARNING_PERIOD_MS = 10_000;
+
+  private Coordinator coordinator;
+  private HostDirectory directory;
+  private Membership membership;
+  private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
+  private long lastMalformedWarning = Long.MIN_VALUE;
+  private long malformedUnanswered;
+
+  @Override
+  public Future<Void> start(Coordinator coordinator) {
+    ClusterManager cluster = ((VertxInternal) coordinator.vertx()).clusterManager();
+    if (cluster == null) {
+      return Future.succeededFuture();
+    }
+    this.coordinator = coordinator;
+    membership = Membership.of(cluster);
+    directory = new HostDirectory(coordinator, membership);
+    coordinator.observe(directory);
+    Addresses a = coordinator.config().addresses();
+    consume(a.register(), this::register);
+    consume(a.heartbeat(), this::heartbeat);
+    consume(a.deregister(), this::deregister);
+    coordinator.handleCompletionBatches(m -> handle(m, this::reports));
+    membership.watch(node -> coordinator.execute(() -> directory.nodeLeft(node)));
+    List<Future<Void>> ready = new ArrayList<>();
+    consumers.forEach(c -> ready.add(c.completion()));
+    return Future.all(ready).mapEmpty();
+  }
+
+  @Override
+  public Future<Void> stop() {
+    if (coordinator == null) {
+      return Future.succeededFuture();
+    }
+    coordinator.handleCompletionBatches(null);
+    membership.close();
+    directory.close();
+    coordinator.unobserve(directory);
+    List<Future<Void>> done = new ArrayList<>();
+    consumers.forEach(c -> done.add(c.unregister()));
+    return Future.join(done).mapEmpty();
+  }
+
+  private void consume(String address, Consumer<Message<Object>> handler) {
+    consumers.add(coordinator.vertx().eventBus().consumer(address, m -> handle(m, handler)));
+  }
+
+  private void handle(Message<Object> message, Consumer<Message<Object>> handler) {
+    try {
+      handler.accept(message);
+    } catch (BadRequest e) {
+      if (message.replyAddress() != null) {
+        message.fail(400, e.getMessage());
+      } else {
+        malformedUnanswered++;
+        warnMalformed(message.address(), e.getMessage());
+      }
+    }
+  }
+
+  /** A malformed message nobody waits an answer for: said now and then, never per message. */
+  private void warnMalformed(String address, String problem) {
+    long now = coordinator.now();
+    if (now - lastMalformedWarning >= MALFORMED_WARNING_PERIOD_MS) {
+      lastMalformedWarning = now;
+      LOG.warn("pool {}: dropped a malformed message on {}: {} ({} so far)", coordinator.name(),
+          address, LogText.quote(problem), malformedUnanswered);
+    } else {
+      LOG.debug("pool {}: dropped a malformed message on {}: {}", coordinator.name(), address,
+          LogText.quote(problem));
+    }
+  }
+
+  private void register(Message<Object> message) {
+    HostMessages.Register register = HostCodec.decodeRegister(message.body());
+    if (register.heartbeatMs() >= directory.heartbeatTimeoutMs()) {
+      throw new BadRequest("heartbeatMs: must be below the pool's heartbeatTimeoutMs of "
+          + directory.heartbeatTimeoutMs() + " ms, or the host is lost between two heartbeats"
+          + " (was " + register.heartbeatMs() + ")");
+    }
+    HostDirectory.Refusal refusal = directory.register(register);
+    if (refusal != null) {
+      message.fail(refusal.code(), refusal.message());
+      return;
+    }
+    message.reply(HostCodec.encode(new HostMessages.Registered(register.host(),
+        directory.term(), directory.heartbeatTimeoutMs())));
+  }
+
+  private void heartbeat(Message<Object> message) {
+    HostMessages.Heartbeat heartbeat = HostCodec.decodeHeartbeat(message.body());
+    directory.heartbeat(heartbeat);
+    if (message.replyAddress() != null) {
+      message.reply(new JsonObject().put("host", heartbeat.host()));
+    }
+  }
+
+  private void reports(Message<Object> message) {
+    HostReport.Batch batch = HostCodec.decodeReports(message.body());
+    int refused = directory.reports(batch);
+    if (message.replyAddress() != null) {
+      message.reply(new JsonObject().put("host", batch.host())
+          .put("items", batch.items().size()).put("stale", refused));
+    }
+  }
+
+  private void deregister(Message<Object> message) {
+    HostMessages.Deregister deregister = HostCodec.decodeDeregister(message.body());
+    PoolError refusal = directory.deregister(deregister);
+    if (refusal != null) {
+      message.fail(409, refusal.name() + ": " + refusal.message());
+      return;
+    }
+    message.reply(HostCodec.encode(deregister));
+  }
+}

@@ -1,0 +1,72 @@
+package dev.shepherd.cluster;
+
+import dev.shepherd.core.HostState;
+import io.vertx.core.Context;
+import io.vertx.core.eventbus.EventBus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A worker host as its pool's coordinator knows it: the node it runs on and the address it takes
+ * commands at (both from its latest registration), its state as the pool sees it, when it was
+ * last heard from (its lease), its slots' handles, and the commands of the coordinator's current
+ * turn, which leave together as one message ({@code {"term", "items"}}) once the turn is over.
+ * Confined to the coordinator's context.
+ */
+final class RemoteHost {
+  final String id;
+  String node;
+  String address;
+  /** UP, LOST or GONE as the pool published it; null until the pool first took the host. */
+  HostState state;
+  /** When the host was last heard from (registration, heartbeat, reports), runtime ms. */
+  long lastHeard;
+  /** The lease check's timer, or -1. */
+  long leaseTimer = -1;
+  final Map<String, RemoteSlot> slots = new LinkedHashMap<>();
+
+  private final Context context;
+  private final EventBus bus;
+  private final long term;
+  private ArrayList<HostCommand> pending = new ArrayList<>();
+  private boolean scheduled;
+
+  RemoteHost(String id, String node, String address, Context context, EventBus bus, long term) {
+    this.id = id;
+    this.node = node;
+    this.address = address;
+    this.context = context;
+    this.bus = bus;
+    this.term = term;
+  }
+
+  /**
+   * Queues {@code command}; it leaves with the rest of this turn's commands for the host. The
+   * flush runs after the tasks already queued on the coordinator's context, so a burst of
+   * submits or a batch of completions becomes one message per host.
+   */
+  void send(HostCommand command) {
+    pending.add(command);
+    if (!scheduled) {
+      scheduled = true;
+      context.runOnContext(v -> flush());
+    }
+  }
+
+  /** Sends what is queued, in order, as one message to the host's current address. */
+  void flush() {
+    scheduled = false;
+    if (pending.isEmpty()) {
+      return;
+    }
+    ArrayList<HostCommand> items = pending;
+    pending = new ArrayList<>(Math.max(8, items.size()));
+    bus.send(address, HostCodec.encode(new HostCommand.Batch(term, items)));
+  }
+
+  @Override
+  public String toString() {
+    return id + "[" + state + " node=" + node + " address=" + address + "]";
+  }
+}

@@ -1,0 +1,41 @@
+package dev.shepherd.cluster;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Free loopback ports for a test's own cluster, and a cluster name nobody else uses. */
+final class ClusterPorts {
+  private ClusterPorts() {}
+
+  /**
+   * The first of {@link ClusterSettings#PORT_COUNT} consecutive free ports on 127.0.0.1, picked at
+   * random in 20000-59999 so that tests (and other test runs) do not meet.
+   */
+  static int freeBase() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int base = 20_000 + ThreadLocalRandom.current().nextInt(4_000) * 10;
+      if (allFree(base, ClusterSettings.PORT_COUNT)) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no run of free ports found on 127.0.0.1");
+  }
+
+  /** A cluster name of its own for one test. */
+  static String uniqueName(String test) {
+    return test + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+  }
+
+  private static boolean allFree(int base, int count) {
+    for (int port = base; port < base + count; port++) {
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        socket.setReuseAddress(true);
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

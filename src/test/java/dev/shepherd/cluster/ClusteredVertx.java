@@ -1,0 +1,56 @@
+package dev.shepherd.cluster;
+
+import static dev.shepherd.runtime.PoolFixture.join;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Clustered Vert.x instances for tests: Hazelcast as the shipped {@code conf/cluster.xml} sets it
+ * up (loopback, tuned failure detection, a one-second join wait), on a cluster name and ports of
+ * the test's own, the event bus on 127.0.0.1.
+ */
+final class ClusteredVertx {
+  private ClusteredVertx() {}
+
+  /** A member of cluster {@code name} whose members are sought on {@code basePort} and up. */
+  static Vertx start(String name, int basePort) {
+    ClusterSettings settings =
+        new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"));
+    HazelcastClusterManager manager =
+        new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings));
+    VertxOptions options = new VertxOptions()
+        .setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0));
+    Future<Vertx> started = Vertx.builder().with(options).withClusterManager(manager)
+        .buildClustered();
+    try {
+      return started.toCompletionStage().toCompletableFuture()
+          .get(Duration.ofSeconds(60).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("the clustered Vert.x did not start", e);
+    }
+  }
+
+  /** This instance's Vert.x node id. */
+  static String nodeId(Vertx vertx) {
+    return ((VertxInternal) vertx).clusterManager().getNodeId();
+  }
+
+  /** The Vert.x node ids of the cluster's members, as {@code vertx} sees them. */
+  static List<String> nodes(Vertx vertx) {
+    return ((VertxInternal) vertx).clusterManager().getNodes();
+  }
+
+  static void close(Vertx vertx) {
+    if (vertx != null) {
+      join(vertx.close());
+    }
+  }
+}
