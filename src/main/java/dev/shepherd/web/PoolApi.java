@@ -53,7 +53,8 @@ final class PoolApi {
 
   /**
    * Every pool's snapshot, by name. A pool that left while it was asked is not listed; one that
-   * does not answer in time is listed as {@code {"name", "unreachable": <why>}}.
+   * does not answer in time, or not with a snapshot, is listed as {@code {"name", "unreachable":
+   * <why>}}.
    */
   private void list(RoutingContext ctx) {
     List<PoolHandle> all = pools.pools();
