@@ -53,6 +53,13 @@ final class ClusterNodes implements AfterEachCallback {
     return basePort;
   }
 
+  /**
+   * The application's logging configuration (the runnable jar's {@code logback.xml}): the test
+   * class path has only {@code logback-test.xml}, which hides the INFO lines the tests wait for.
+   */
+  static final String APP_LOGBACK = Path.of("src", "app", "logback.xml").toAbsolutePath()
+      .toString();
+
   /** The cluster environment of this test's nodes: loopback, its name, its ports. */
   Map<String, String> clusterEnv() {
     return clusterEnv(clusterName);
@@ -86,7 +93,7 @@ final class ClusterNodes implements AfterEachCallback {
     all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
     all.put("JAVA_HOME", System.getProperty("java.home"));
     all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-        + " -Dlogback.configurationFile=logback.xml -Dshepherd.node=" + name);
+        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name);
     all.putIfAbsent("HOSTNAME", name);
     ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
     nodes.add(node);
