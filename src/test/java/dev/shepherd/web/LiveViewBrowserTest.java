@@ -23,8 +23,7 @@ import org.openqa.selenium.support.ui.Select;
 /**
  * The live view (section 7) in real headless Chromium against the real application: tiles per
  * slot, restarts and retirements as they happen, the event log, the chart under load, the
- * control panel, restarting a retired slot from its tile, the pool selector, a page opened after
- * an incident (the server's history), and reconnection after a server restart.
+ * control panel, the pool selector, and reconnection after a server restart.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LiveViewBrowserTest {
@@ -42,8 +41,6 @@ class LiveViewBrowserTest {
             .put("class", "dev.shepherd.demo.DemoWorker").put("instances", 2)
             .put("config", new JsonObject().put("failStart", "always"))),
         WebTestApp.demoPool("fragile", 2).put("supervision",
-            new JsonObject().put("maxRestarts", 0)),
-        WebTestApp.demoPool("revivable", 2).put("supervision",
             new JsonObject().put("maxRestarts", 0))));
   }
 
@@ -153,7 +150,7 @@ class LiveViewBrowserTest {
     });
     List<String> pools = new Select(driver.findElement(By.id("pool"))).getOptions().stream()
         .map(WebElement::getText).toList();
-    assertThat(pools).containsExactly("broken", "fragile", "jobs", "revivable");
+    assertThat(pools).containsExactly("broken", "fragile", "jobs");
   }
 
   @Test
@@ -434,131 +431,6 @@ class LiveViewBrowserTest {
       submitFromPanel("echo", null);
       await().atMost(10, SECONDS).until(() -> Integer.parseInt(driver.findElement(
           By.cssSelector("#counters [data-counter='completed'] dd")).getText()) >= 1);
-    }
-  }
-
-  /** The first tile that is RETIRED and offers its Restart button; its slot id. */
-  private String retiredTileWithRestart() {
-    String[] found = new String[1];
-    await().atMost(10, SECONDS).until(() -> {
-      for (WebElement t : tiles()) {
-        if ("RETIRED".equals(t.getAttribute("data-phase"))
-            && t.findElement(By.cssSelector("button.restart")).isDisplayed()) {
-          found[0] = t.getAttribute("data-slot");
-          return true;
-        }
-      }
-      return false;
-    });
-    return found[0];
-  }
-
-  private void awaitBackInService(String slot) {
-    await().atMost(10, SECONDS).untilAsserted(() -> {
-      WebElement t = tile(slot);
-      assertThat(t.getAttribute("data-phase")).isEqualTo("IDLE");
-      assertThat(t.getAttribute("data-incarnation")).isEqualTo("2");
-      assertThat(t.findElement(By.cssSelector("button.restart")).isDisplayed()).isFalse();
-      assertThat(t.getText()).doesNotContain("reason:");
-    });
-  }
-
-  @Test
-  void S2_restart_on_a_retired_tile_brings_the_slot_back_and_the_log_says_so() {
-    open("revivable");
-    assertThat(driver.findElements(By.cssSelector("#tiles button.restart")))
-        .noneMatch(WebElement::isDisplayed);
-    submitFromPanel("crash", null);
-    String retired = retiredTileWithRestart();
-    assertThat(tiles()).filteredOn(t -> !"RETIRED".equals(t.getAttribute("data-phase")))
-        .allSatisfy(t -> assertThat(t.findElement(By.cssSelector("button.restart"))
-            .isDisplayed()).isFalse());
-
-    tile(retired).findElement(By.cssSelector("button.restart")).click();
-
-    awaitBackInService(retired);
-    await().atMost(5, SECONDS).until(() -> logLines().stream().anyMatch(l ->
-        l.contains("REVIVE") && l.contains(retired + " revived as incarnation 2 by an operator")));
-    assertThat(driver.findElement(By.id("control-result")).getText())
-        .isEqualTo(retired + " is back in service as incarnation 2");
-    assertThat(Http.get(app.url("/api/pools/revivable")).json().getJsonObject("counters")
-        .getLong("revives")).isEqualTo(1);
-  }
-
-  @Test
-  void with_a_token_restart_on_a_tile_carries_the_token_field() {
-    JsonObject pool = WebTestApp.demoPool("sealed", 2)
-        .put("supervision", new JsonObject().put("maxRestarts", 0));
-    try (WebTestApp own = WebTestApp.start(WebTestApp.config(
-        new JsonObject().put("token", "tile-token"), pool))) {
-      Http.post(own.url("/api/pools/sealed/jobs"), "{\"payload\":{\"crash\":true}}",
-          "Bearer tile-token");
-      driver.get("about:blank");
-      driver.get(own.url("/#pool=sealed"));
-      await().atMost(15, SECONDS).until(() -> "open".equals(
-          driver.findElement(By.id("connection")).getAttribute("data-state")));
-      String retired = retiredTileWithRestart();
-
-      tile(retired).findElement(By.cssSelector("button.restart")).click();
-      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
-          .getText().contains("UNAUTHORIZED"));
-      assertThat(tile(retired).getAttribute("data-phase")).isEqualTo("RETIRED");
-
-      driver.findElement(By.cssSelector("details.token summary")).click();
-      driver.findElement(By.id("token")).sendKeys("tile-token");
-      await().atMost(5, SECONDS).until(() ->
-          tile(retired).findElement(By.cssSelector("button.restart")).isEnabled());
-      tile(retired).findElement(By.cssSelector("button.restart")).click();
-      awaitBackInService(retired);
-    } finally {
-      js("sessionStorage.clear()");
-    }
-  }
-
-  @Test
-  void a_page_opened_after_an_incident_shows_it_from_the_servers_history() throws Exception {
-    JsonObject pool = WebTestApp.demoPool("incident", 2)
-        .put("supervision", new JsonObject().put("maxRestarts", 1));
-    try (WebTestApp own = WebTestApp.start(WebTestApp.config(null, pool))) {
-      // Before any page is open: some work, then crashes past the budget.
-      for (int i = 0; i < 30; i++) {
-        assertThat(Http.post(own.url("/api/pools/incident/jobs"),
-            "{\"payload\":{\"echo\":" + i + "}}").status()).isEqualTo(200);
-      }
-      String[] retired = new String[1];
-      await().atMost(20, SECONDS).until(() -> {
-        Http.post(own.url("/api/pools/incident/jobs"), "{\"payload\":{\"crash\":true}}");
-        for (Object o : Http.get(own.url("/api/pools/incident")).json().getJsonArray("slots")) {
-          JsonObject slot = (JsonObject) o;
-          if ("RETIRED".equals(slot.getString("phase"))) {
-            retired[0] = slot.getString("id");
-            return true;
-          }
-        }
-        return false;
-      });
-
-      driver.get("about:blank");
-      driver.get(own.url("/#pool=incident"));
-
-      await().atMost(15, SECONDS).untilAsserted(() -> {
-        assertThat(tile(retired[0]).getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
-            "restart budget exceeded: 2 restarts in 10 s (at most 1)");
-        List<String> lines = logLines();
-        assertThat(lines).anyMatch(l -> l.contains("lines below happened before this connection"));
-        assertThat(lines).anyMatch(l -> l.contains("stopped: CRASH")
-            && l.contains("crash requested by job"));
-        assertThat(lines).anyMatch(l -> l.contains("restart budget refused replacing "
-            + retired[0]));
-        assertThat(lines).anyMatch(l -> l.contains(retired[0] + " retired: REPLACEMENT_UNAVAILABLE"
-            + " (restart budget exceeded: 2 restarts in 10 s (at most 1))"));
-        assertThat(lines).anyMatch(l -> l.contains("interrupted: " + retired[0]
-            + " stopped (CRASH)"));
-        assertThat(Double.parseDouble(driver.findElement(By.id("chart"))
-            .getAttribute("data-peak"))).as("completed per second, from the recorded series")
-            .isGreaterThanOrEqualTo(1);
-      });
-      browser.screenshot("live-view-after-an-incident");
     }
   }
 }
