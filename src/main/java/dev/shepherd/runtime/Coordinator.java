@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.JobError;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
@@ -206,6 +207,24 @@ public final class Coordinator {
         && r.outcome() instanceof Outcome.Cancelled);
   }
 
+  /**
+   * An operator's revive of a retired slot, on the coordinator's context: the slot's new
+   * incarnation, or a failed future ({@link PoolErrorException}: {@code REVIVE_REFUSED}, {@code
+   * UNKNOWN_WORKER}) that changed nothing.
+   */
+  Future<Integer> revive(Requests.Revive request) {
+    Transition t = apply(new PoolEvent.Revive(request.worker(), now()));
+    if (t instanceof Transition.Refused refused) {
+      return Future.failedFuture(new PoolErrorException(refused.error()));
+    }
+    for (Effect effect : t.effects()) {
+      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.Revived r) {
+        return Future.succeededFuture(r.incarnation());
+      }
+    }
+    throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
+  }
+
   PoolSnapshot snapshot() {
     return pool.snapshot(now());
   }
@@ -245,6 +264,13 @@ public final class Coordinator {
         promise.fail(new PoolErrorException(error));
       }
     });
+    return promise.future();
+  }
+
+  /** {@link #revive} from any thread; the future completes on no particular context. */
+  Future<Integer> reviveLocal(String worker) {
+    Promise<Integer> promise = Promise.promise();
+    execute(() -> revive(new Requests.Revive(worker)).onComplete(promise));
     return promise.future();
   }
 

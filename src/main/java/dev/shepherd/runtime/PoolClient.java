@@ -140,6 +140,37 @@ public final class PoolClient {
         .mapEmpty();
   }
 
+  /**
+   * Puts the retired slot {@code worker} back in service with a new incarnation, and succeeds
+   * with that incarnation's number. A revive is not a restart: the restart budget is neither
+   * needed nor charged. Fails with {@link PoolErrorException} {@code REVIVE_REFUSED} (the slot is
+   * not retired, its host is lost, or the pool is not running) or {@code UNKNOWN_WORKER}, and with
+   * {@link BadRequest} for an id that is null, empty or over 256 characters; a refusal changes
+   * nothing. Completes on the caller's context.
+   */
+  public Future<Integer> revive(String worker) {
+    if (worker == null) {
+      return Future.failedFuture(new BadRequest("worker: is required, a non-empty string"));
+    }
+    try {
+      checkId("worker", worker);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    Coordinator local = LocalPools.find(vertx, pool);
+    if (local == null) {
+      return vertx.eventBus().<JsonObject>request(addresses.revive(),
+              new JsonObject().put("worker", worker))
+          .recover(PoolClient::mapFailure)
+          .map(reply -> reply.body().getInteger("incarnation"));
+    }
+    io.vertx.core.Context caller = Vertx.currentContext();
+    Promise<Integer> promise = caller instanceof io.vertx.core.internal.ContextInternal internal
+        ? internal.promise() : Promise.promise();
+    local.reviveLocal(worker).onComplete(promise);
+    return promise.future();
+  }
+
   /** The status snapshot as JSON. */
   public Future<JsonObject> status() {
     Coordinator local = LocalPools.find(vertx, pool);

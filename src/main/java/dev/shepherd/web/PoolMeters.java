@@ -1,6 +1,7 @@
 package dev.shepherd.web;
 
 import dev.shepherd.core.Counters;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
@@ -35,6 +36,7 @@ final class PoolMeters implements PoolObserver {
   /** Coordinator context only: when each job waiting for its first assignment was admitted. */
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
+  private final RevivesMeter revives;
 
   PoolMeters(Coordinator pool, MeterRegistry registry, PoolSnapshot first) {
     this.pool = pool;
@@ -79,6 +81,7 @@ final class PoolMeters implements PoolObserver {
         .register(registry);
     meters.add(queueWait);
     meters.add(runTime);
+    revives = new RevivesMeter(registry, name, meters);
   }
 
   Coordinator pool() {
@@ -115,6 +118,11 @@ final class PoolMeters implements PoolObserver {
   @Override
   public void onRun(String worker, long runNanos) {
     runTime.record(runNanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void onNotice(Notice notice) {
+    revives.count(notice);
   }
 
   @Override

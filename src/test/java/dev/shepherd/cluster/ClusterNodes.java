@@ -57,6 +57,13 @@ final class ClusterNodes implements AfterEachCallback {
     return basePort;
   }
 
+  /**
+   * The application's logging configuration (the runnable jar's {@code logback.xml}): the test
+   * class path has only {@code logback-test.xml}, which hides the INFO lines the tests wait for.
+   */
+  static final String APP_LOGBACK = Path.of("src", "app", "logback.xml").toAbsolutePath()
+      .toString();
+
   /** The cluster environment of this test's nodes: loopback, its name, its ports. */
   Map<String, String> clusterEnv() {
     return clusterEnv(clusterName);

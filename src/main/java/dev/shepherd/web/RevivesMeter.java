@@ -1,0 +1,36 @@
+package dev.shepherd.web;
+
+import dev.shepherd.core.Notice;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code shepherd_revives_total{pool, by}}: retired slots put back in service, {@code by} an
+ * {@code operator} or by {@code reviveAfterMs}, counted from the pool's {@link Notice.Revived}
+ * notices since the meters were attached (before the HTTP server listens, in the application).
+ */
+final class RevivesMeter {
+  private final AtomicLong byOperator = new AtomicLong();
+  private final AtomicLong byTime = new AtomicLong();
+
+  /** Registers both series; adds them to {@code meters} so the pool's meters remove them. */
+  RevivesMeter(MeterRegistry registry, String pool, List<Meter> meters) {
+    meters.add(counter(registry, pool, "operator", byOperator));
+    meters.add(counter(registry, pool, "reviveAfterMs", byTime));
+  }
+
+  void count(Notice notice) {
+    if (notice instanceof Notice.Revived revived) {
+      (revived.byOperator() ? byOperator : byTime).incrementAndGet();
+    }
+  }
+
+  private static Meter counter(MeterRegistry registry, String pool, String by, AtomicLong n) {
+    return FunctionCounter.builder("shepherd.revives", n, AtomicLong::doubleValue)
+        .description("Retired slots put back in service (not restarts), by whom")
+        .tag("pool", pool).tag("by", by).register(registry);
+  }
+}
