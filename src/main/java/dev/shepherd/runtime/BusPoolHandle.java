@@ -108,6 +108,20 @@ public final class BusPoolHandle implements PoolHandle {
   }
 
   @Override
+  public Future<Integer> revive(String worker) {
+    return control(addresses.revive(), new JsonObject().put("worker", worker))
+        .compose(reply -> reply.getValue("incarnation") instanceof Integer incarnation
+            ? Future.succeededFuture(incarnation)
+            : Future.failedFuture(new IllegalStateException("pool " + name
+                + " answered a revive without its incarnation")));
+  }
+
+  @Override
+  public Future<JsonObject> history() {
+    return PoolHistoryRequest.fetch(vertx, addresses);
+  }
+
+  @Override
   public Future<JsonObject> status() {
     return control(addresses.status(), new JsonObject());
   }

@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.JobError;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
@@ -212,6 +213,24 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Cancel(request.job(), now()));
     return t.effects().stream().anyMatch(e -> e instanceof Effect.Respond r
         && r.outcome() instanceof Outcome.Cancelled);
+  }
+
+  /**
+   * An operator's revive of a retired slot, on the coordinator's context: the slot's new
+   * incarnation, or a failed future ({@link PoolErrorException}: {@code REVIVE_REFUSED}, {@code
+   * UNKNOWN_WORKER}) that changed nothing.
+   */
+  Future<Integer> revive(Requests.Revive request) {
+    Transition t = apply(new PoolEvent.Revive(request.worker(), now()));
+    if (t instanceof Transition.Refused refused) {
+      return Future.failedFuture(new PoolErrorException(refused.error()));
+    }
+    for (Effect effect : t.effects()) {
+      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.Revived r) {
+        return Future.succeededFuture(r.incarnation());
+      }
+    }
+    throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
   }
 
   PoolSnapshot snapshot() {

@@ -80,6 +80,20 @@ final class LocalPoolHandle implements PoolHandle {
   }
 
   @Override
+  public Future<Integer> revive(String worker) {
+    Promise<Integer> promise = onCaller();
+    coordinator.execute(() ->
+        coordinator.revive(new Requests.Revive(worker)).onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<JsonObject> history() {
+    // The history lives beside the coordinator (PoolVerticle's), answering on its address.
+    return PoolHistoryRequest.fetch(coordinator.vertx(), addresses());
+  }
+
+  @Override
   public Future<JsonObject> status() {
     return snapshot().map(SnapshotJson::encode);
   }

@@ -103,6 +103,26 @@ public final class PoolClient {
     return handle().rebalance(key, worker);
   }
 
+  /**
+   * Puts the retired slot {@code worker} back in service with a new incarnation, and succeeds
+   * with that incarnation's number. A revive is not a restart: the restart budget is neither
+   * needed nor charged. Fails with {@link PoolErrorException} {@code REVIVE_REFUSED} (the slot is
+   * not retired, its host is lost, or the pool is not running) or {@code UNKNOWN_WORKER}, and with
+   * {@link BadRequest} for an id that is null, empty or over 256 characters; a refusal changes
+   * nothing. Completes on the caller's context.
+   */
+  public Future<Integer> revive(String worker) {
+    if (worker == null) {
+      return Future.failedFuture(new BadRequest("worker: is required, a non-empty string"));
+    }
+    try {
+      checkId("worker", worker);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    return handle().revive(worker);
+  }
+
   /** The status snapshot as JSON. */
   public Future<JsonObject> status() {
     return handle().status();

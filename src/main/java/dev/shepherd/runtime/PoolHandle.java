@@ -63,6 +63,20 @@ public interface PoolHandle {
   /** Binds {@code key} to {@code worker}; fails with {@link PoolErrorException} when refused. */
   Future<Void> rebalance(String key, String worker);
 
+  /**
+   * Puts the retired slot {@code worker} back in service with a new incarnation (a revive, which
+   * the restart budget does not count) and succeeds with that incarnation's number; fails with
+   * {@link PoolErrorException} {@code REVIVE_REFUSED} or {@code UNKNOWN_WORKER}, changing nothing.
+   * The id is checked by the caller.
+   */
+  Future<Integer> revive(String worker);
+
+  /**
+   * The pool's {@code history} frame (its recent events, per-second outcomes and last exits, from
+   * {@code <prefix>.history}), or null when it gives none within 5 s; never a failed future.
+   */
+  Future<JsonObject> history();
+
   /** The status snapshot as the pool encodes it (the {@code .status} reply). */
   Future<JsonObject> status();
 

@@ -48,13 +48,15 @@ public class PoolVerticle extends VerticleBase {
     } catch (IllegalStateException e) {
       return Future.failedFuture(e);
     }
-    events = new EventPublisher(coordinator);
+    PoolHistory history = new PoolHistory(coordinator::now);
+    events = new EventPublisher(coordinator, history);
     coordinator.observe(events);
+    coordinator.observe(history);
     coordinator.observe(new PoolLog(coordinator.name()));
     if (vertx.isClustered()) {
       coordinator.observe(new PoolAnnouncer(coordinator));
     }
-    endpoints = new BusEndpoints(coordinator);
+    endpoints = new BusEndpoints(coordinator, history);
     ServiceLoader.load(PoolExtension.class, PoolExtension.class.getClassLoader())
         .forEach(extensions::add);
     return endpoints.register()

@@ -4,6 +4,7 @@ import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.ServerWebSocket;
@@ -18,9 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /api/pools/<name>/events}, a plain WebSocket for the live view: on connect one
- * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then every event the pool
- * publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. Any pool of
- * the {@link PoolDirectory}: a pool coordinated on another node is snapshotted over the bus and
+ * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then the pool's {@code
+ * history} frame (see {@link PoolHandle#history()}; none if the pool gives none), then every event
+ * the pool publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. Any
+ * pool of the {@link PoolDirectory}: a pool coordinated on another node is asked over the bus and
  * its events arrive through a clustered consumer. A client that
  * cannot keep up loses events while its write queue is full (the next periodic {@code stats}
  * heals its picture), and one that reads nothing for {@code http.idleTimeoutMs} is closed (1008),
@@ -94,8 +96,10 @@ final class LiveEvents {
     });
     ws.exceptionHandler(e -> LOG.debug("live view socket: {}", LogText.quote(e.toString())));
     ws.handler(buffer -> { });
-    consumer.completion()
-        .compose(v -> pool.status())
+    // History before the snapshot: an event after the history is then either in the snapshot
+    // or sent live, and one in both the history and the held events is older than the snapshot.
+    Future<JsonObject> history = consumer.completion().compose(v -> pool.history());
+    history.compose(v -> pool.status())
         .onComplete(ar -> context.runOnContext(v -> {
           if (ws.isClosed()) {
             return;
@@ -109,6 +113,9 @@ final class LiveEvents {
           send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
               .put("at", System.currentTimeMillis())
               .put("snapshot", ar.result()), fullSince);
+          if (history.result() != null) {
+            send(ws, history.result(), fullSince);
+          }
           live[0] = true;
           held.forEach(event -> send(ws, event, fullSince));
           held.clear();

@@ -110,10 +110,15 @@ final class MetricsEndpoint {
     followed.pool.observe(followed.meters);
   }
 
-  /** An event of a remote pool: its {@code stats} snapshot feeds the meters. */
+  /** An event of a remote pool: its {@code stats} snapshot feeds the meters, others count. */
   private void heard(Followed followed, JsonObject event) {
     if (!"stats".equals(event.getValue("type"))
         || !(event.getValue("snapshot") instanceof JsonObject json)) {
+      synchronized (this) {
+        if (followed.meters != null) {
+          followed.meters.heard(event);
+        }
+      }
       return;
     }
     PoolSnapshot snapshot;

@@ -1,6 +1,7 @@
 package dev.shepherd.web;
 
 import dev.shepherd.core.Counters;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,6 +47,7 @@ final class PoolMeters implements PoolObserver {
   /** Coordinator context only: when each job waiting for its first assignment was admitted. */
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
+  private final RevivesMeter revives;
 
   PoolMeters(PoolHandle pool, MeterRegistry registry, PoolSnapshot first) {
     this.pool = pool;
@@ -78,6 +81,7 @@ final class PoolMeters implements PoolObserver {
           .description("Slots by phase").tag("pool", name).tag("coordinator", coordinator)
           .tag("phase", phase.name()).register(registry));
     }
+    revives = new RevivesMeter(registry, name, coordinator, meters);
     if (!pool.local()) {
       queueWait = null;
       runTime = null;
@@ -139,6 +143,16 @@ final class PoolMeters implements PoolObserver {
     if (runTime != null) {
       runTime.record(runNanos, TimeUnit.NANOSECONDS);
     }
+  }
+
+  /** An event a remote pool published (its notices reach this node only so). */
+  void heard(JsonObject event) {
+    revives.count(event);
+  }
+
+  @Override
+  public void onNotice(Notice notice) {
+    revives.count(notice);
   }
 
   @Override

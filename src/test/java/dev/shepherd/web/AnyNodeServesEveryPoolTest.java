@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Section 8.4 on two clustered nodes in this JVM: node A coordinates {@code jobs}, node B
  * coordinates {@code images}, and each serves HTTP. Everything a node serves for its own pools it
- * serves for the other's: the API (submit, status, cancel, rebalance, the list), the live events
- * WebSocket, the bridge, {@code /metrics} (labelled by where the pool is coordinated) and {@code
- * /health}; an in-JVM {@code PoolClient} on B speaks the bus; a pool that stops disappears from
+ * serves for the other's: the API (submit, status, cancel, rebalance, revive, the list), the live
+ * events WebSocket (snapshot, history, events), the bridge, {@code /metrics} (labelled by where
+ * the pool is coordinated) and {@code /health}; an in-JVM {@code PoolClient} on B speaks the bus; a pool that stops disappears from
  * the other node.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -178,6 +178,9 @@ class AnyNodeServesEveryPoolTest {
       assertThat(first.getString("type")).isEqualTo("snapshot");
       assertThat(first.getString("pool")).isEqualTo("jobs");
       assertThat(first.getJsonObject("snapshot").getJsonArray("slots")).hasSize(2);
+      eventually().until(() -> live.received().size() >= 2);
+      assertThat(live.received().get(1).getString("type")).as("the pool's past, from A")
+          .isEqualTo("history");
 
       // The clustered consumer may take a moment to be seen by the coordinator's node.
       eventually().until(() -> {
@@ -301,10 +304,53 @@ class AnyNodeServesEveryPoolTest {
         .contains("jobs", "images");
   }
 
+  @Test
+  void a_retired_slot_of_a_remote_pool_is_revived_through_the_other_node_and_counted_there() {
+    String fragile = deployOnA("fragile", WebTestApp.demoPool("fragile", 1)
+        .put("supervision", new JsonObject().put("maxRestarts", 0)));
+    try {
+      eventually().until(() -> Http.get(b.url("/api/pools/fragile")).status() == 200);
+      // B follows the pool's events from its first scrape on.
+      eventually().until(() -> !Double.isNaN(Prometheus.value(Http.get(b.url("/metrics")).body(),
+          "shepherd_revives_total", "pool", "fragile", "coordinator", "remote",
+          "by", "operator")));
+      Http.post(b.url("/api/pools/fragile/jobs"), "{\"payload\":{\"crash\":true}}");
+      eventually().until(() -> Http.get(b.url("/api/pools/fragile")).body()
+          .contains("\"REPLACEMENT_UNAVAILABLE\""));
+
+      Http.Response revived = Http.post(b.url("/api/pools/fragile/slots/w-0/restart"), "");
+      Http.Response again = Http.post(b.url("/api/pools/fragile/slots/w-0/restart"), "");
+
+      assertThat(revived.status()).as(revived.body()).isEqualTo(200);
+      assertThat(revived.json()).isEqualTo(new JsonObject().put("worker", "w-0")
+          .put("incarnation", 2));
+      assertThat(again.status()).isEqualTo(409);
+      assertThat(again.json().getString("error")).isEqualTo("REVIVE_REFUSED");
+      eventually().until(() -> Prometheus.value(Http.get(b.url("/metrics")).body(),
+          "shepherd_revives_total", "pool", "fragile", "coordinator", "remote",
+          "by", "operator") == 1);
+      eventually().until(() -> Http.get(b.url("/api/pools/fragile")).body()
+          .contains("\"IDLE\""));
+      Http.post(b.url("/api/pools/fragile/jobs"), "{\"payload\":{\"crash\":true}}");
+      eventually().until(() -> Http.get(b.url("/api/pools/fragile")).body()
+          .contains("\"REPLACEMENT_UNAVAILABLE\""));
+      Integer viaClient = ClusteredWebNode.join(PoolClient.create(b.vertx(), "fragile")
+          .revive("w-0"), 30);
+      assertThat(viaClient).isEqualTo(3);
+    } finally {
+      ClusteredWebNode.join(a.vertx().undeploy(fragile), 30);
+    }
+  }
+
   /** Deploys a one-slot pool on A beside the application; its deployment id. */
   private String deployOnA(String name) {
+    return deployOnA(name, WebTestApp.demoPool(name, 1));
+  }
+
+  /** Deploys the pool {@code config} on A beside the application; its deployment id. */
+  private String deployOnA(String name, JsonObject config) {
     Vertx vertx = a.vertx();
     return ClusteredWebNode.join(vertx.deployVerticle(new PoolVerticle(),
-        new DeploymentOptions().setConfig(WebTestApp.demoPool(name, 1))), 30);
+        new DeploymentOptions().setConfig(config.put("name", name))), 30);
   }
 }
