@@ -208,4 +208,45 @@ class LiveViewScriptedStreamTest {
       browser.screenshot("live-view-history");
     }
   }
+
+  private static JsonObject ha(boolean available, String active, int term) {
+    return new JsonObject().put("enabled", true).put("available", available)
+        .put("active", active).put("term", term);
+  }
+
+  @Test
+  void an_ha_pool_shows_its_coordinator_and_term_and_a_failover_as_it_happens()
+      throws Exception {
+    long now = System.currentTimeMillis();
+    String nodeA = "3f2a9c1e-7b44-4e1a-9d0b-1c2d3e4f5a6b";
+    String nodeB = "b7c81d02-aa19-4b7e-8a55-0f1e2d3c4b5a";
+    List<JsonObject> slots = List.of(slot("w-0", null, "IDLE"), slot("h1/w-0", "h1", "IDLE"));
+    List<JsonObject> hosts = List.of(host("h1", "UP", now - 60_000));
+    try (ScriptedStream stream = ScriptedStream.start("jobs", List.of(frame("snapshot", now)
+        .put("snapshot", snapshot(slots, hosts).put("ha", ha(true, nodeA, 3)))))) {
+      open(stream);
+      WebElement badge = driver.findElement(By.id("pool-ha"));
+      WebElement notice = driver.findElement(By.id("failover"));
+      await().until(() -> badge.isDisplayed()
+          && badge.getText().equals("HA · active 3f2a9c1e · term 3"));
+      assertThat(badge.getAttribute("title")).contains(nodeA);
+      assertThat(notice.isDisplayed()).isFalse();
+
+      // The active node dies; the next stats come from the new leader, one term later.
+      stream.send(frame("stats", now + 2000)
+          .put("snapshot", snapshot(slots, hosts).put("ha", ha(true, nodeB, 4))));
+      await().until(() -> notice.isDisplayed()
+          && notice.getText().equals("failover: term 3 → 4, now b7c81d02"));
+      assertThat(badge.getText()).isEqualTo("HA · active b7c81d02 · term 4");
+      assertThat(logLines()).anyMatch(l -> l.contains("failover: term 3 → 4, now b7c81d02"));
+      browser.screenshot("live-view-failover");
+
+      // A member more leaves: no majority, and the header says so.
+      stream.send(frame("stats", now + 4000)
+          .put("snapshot", snapshot(slots, hosts).put("ha", ha(false, nodeB, 4))));
+      await().until(() -> badge.getText().equals("HA unavailable · active b7c81d02 · term 4")
+          && "false".equals(badge.getAttribute("data-available")));
+      browser.screenshot("live-view-ha-unavailable");
+    }
+  }
 }
