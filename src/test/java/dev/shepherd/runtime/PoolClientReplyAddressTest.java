@@ -226,13 +226,16 @@ class PoolClientReplyAddressTest {
             .put("reason", new JsonObject().put("kind", "MARTIAN")),
         new JsonObject().put("type", new JsonObject()).put("job", "p"),
         new JsonObject().put("type", "cancelled").put("job", new JsonArray()),
-        "x".repeat(100_000));
-    for (Object body : garbage) {
-      vertx.eventBus().send(client.replyAddress(), body);
+        "x".repeat(10_000));
+    int rounds = 50;
+    for (int i = 0; i < rounds; i++) {
+      for (Object body : garbage) {
+        vertx.eventBus().send(client.replyAddress(), body);
+      }
     }
     vertx.eventBus().send(client.replyAddress(), null, new DeliveryOptions());
 
-    await().until(() -> client.malformedOutcomes() == garbage.size() + 1);
+    await().until(() -> client.malformedOutcomes() == rounds * garbage.size() + 1);
     assertThat(pending.isComplete()).isFalse();
     assertThat(client.unknownOutcomes()).isZero();
     vertx.eventBus().send(client.replyAddress(), completed("p", "intact"));
