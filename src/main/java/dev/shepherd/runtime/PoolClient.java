@@ -52,7 +52,7 @@ public final class PoolClient {
       case REQUEST_REPLY -> false;
       case REPLY_ADDRESS -> true;
     };
-    this.replies = replyAddress ? new ReplyAddress(vertx, pool) : null;
+    this.replies = replyAddress ? new ReplyAddress(vertx, pool, options.timeoutMs()) : null;
   }
 
   public static PoolClient create(Vertx vertx, String pool) {
@@ -125,7 +125,7 @@ public final class PoolClient {
       return;
     }
     if (viaReplies) {
-      replies.submit(overBus.addresses(), submit, options.timeoutMs(), onAnswer, onFailure);
+      replies.submit(overBus.addresses(), submit, onAnswer, onFailure);
     } else {
       handle.submit(submit, admission, onAnswer, onFailure);
     }

@@ -57,7 +57,8 @@ public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies re
   /**
    * How long a submit waits, from the call to its terminal outcome (queueing and running
    * included); then its future fails with a {@link io.vertx.core.eventbus.ReplyException} of
-   * failure type {@code TIMEOUT}. Status, cancel and the other control calls keep their own.
+   * failure type {@code TIMEOUT} (through a reply address: within an eighth of the timeout, at
+   * most a second, after it). Status, cancel and the other control calls keep their own.
    */
   public PoolClientOptions withTimeoutMs(long timeout) {
     return new PoolClientOptions(addressPrefix, timeout, replies);

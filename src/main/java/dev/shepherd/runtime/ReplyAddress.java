@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * does not go away with the verticle that happened to submit first) and unregistered by {@link
  * #close()}. A message there that is not a terminal outcome, or one for a job nobody waits for
  * (answered already, given up by timeout, or never this client's), is counted and ignored with
- * one debug line. Every submit waits at most its timeout, then fails with a {@link ReplyException}
- * of type {@code TIMEOUT} and its id is forgotten. Callbacks run on the submitter's context.
+ * one debug line. Every submit waits for its timeout, then fails with a {@link ReplyException} of
+ * type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
+ * eighth of the timeout (10 ms to 1 s), not by a timer per job: a timer set on the submitter's
+ * context and cancelled from the address's would cost a wake-up of another thread per job.
+ * Callbacks run on the submitter's context.
  */
 final class ReplyAddress {
   /** The prefix of every client's reply address. */
@@ -43,6 +47,7 @@ final class ReplyAddress {
 
   private final Vertx vertx;
   private final String pool;
+  private final long timeoutMs;
   private final String address;
   private final String idPrefix;
   private final AtomicLong generated = new AtomicLong();
@@ -51,6 +56,7 @@ final class ReplyAddress {
   private final AtomicLong malformed = new AtomicLong();
   private Future<Void> ready;
   private MessageConsumer<Object> consumer;
+  private long sweeper = -1;
   private volatile boolean closed;
 
   /** A submit waiting for its outcome; whoever removes its map entry answers it. */
@@ -58,21 +64,23 @@ final class ReplyAddress {
     final Handler<Outcome> onAnswer;
     final Handler<Throwable> onFailure;
     final Context caller;
-    final long timeoutMs;
-    volatile long timer = -1;
+    /** {@link System#nanoTime()} at which the client stops waiting. */
+    final long deadline;
 
     Waiting(Handler<Outcome> onAnswer, Handler<Throwable> onFailure, Context caller,
-        long timeoutMs) {
+        long deadline) {
       this.onAnswer = onAnswer;
       this.onFailure = onFailure;
       this.caller = caller;
-      this.timeoutMs = timeoutMs;
+      this.deadline = deadline;
     }
   }
 
-  ReplyAddress(Vertx vertx, String pool) {
+  /** The reply address of a client of {@code pool} whose submits wait {@code timeoutMs}. */
+  ReplyAddress(Vertx vertx, String pool, long timeoutMs) {
     this.vertx = vertx;
     this.pool = pool;
+    this.timeoutMs = timeoutMs;
     String id = UUID.randomUUID().toString();
     this.address = PREFIX + id;
     this.idPrefix = id + "-";
@@ -104,10 +112,11 @@ final class ReplyAddress {
    * of bad input, a failure of the bus, the timeout, or the client's close. A job id this client
    * already waits for is rejected {@code DUPLICATE_JOB} here, as the pool would.
    */
-  void submit(Addresses addresses, Requests.Submit request, long timeoutMs,
-      Handler<Outcome> onAnswer, Handler<Throwable> onFailure) {
+  void submit(Addresses addresses, Requests.Submit request, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure) {
     String job = request.job() != null ? request.job() : idPrefix + generated.incrementAndGet();
-    Waiting entry = new Waiting(onAnswer, onFailure, Vertx.currentContext(), timeoutMs);
+    Waiting entry = new Waiting(onAnswer, onFailure, Vertx.currentContext(),
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
     if (closed) {
       onFailure.handle(closedError(job));
       return;
@@ -121,7 +130,6 @@ final class ReplyAddress {
       onFailure.handle(closedError(job));
       return;
     }
-    entry.timer = vertx.setTimer(timeoutMs, t -> expire(job, entry));
     Object body = SubmitBody.encode(new Requests.Submit(job, request.payload(), request.key(),
         null, request.timeoutMs(), request.bytes()), address);
     Future<Void> registered = ready();
@@ -143,14 +151,14 @@ final class ReplyAddress {
       return;
     }
     vertx.eventBus().<Object>request(addresses.submit(), body,
-            new DeliveryOptions().setSendTimeout(entry.timeoutMs))
+            new DeliveryOptions().setSendTimeout(timeoutMs))
         .onComplete(ar -> {
           if (ar.succeeded()) {
             admitted(job, entry, ar.result());
           } else if (ar.cause() instanceof ReplyException e
               && e.failureType() == ReplyFailure.TIMEOUT) {
             // No admission in time: the outcome may still come from a new coordinator until
-            // the deadline, which the timer keeps.
+            // the deadline, which the sweep keeps.
             return;
           } else if (waiting.remove(job, entry)) {
             fail(entry, BusPoolHandle.mapFailure(ar.cause()));
@@ -212,18 +220,26 @@ final class ReplyAddress {
   private void expire(String job, Waiting entry) {
     if (waiting.remove(job, entry)) {
       fail(entry, new ReplyException(ReplyFailure.TIMEOUT, "pool " + pool + ": no outcome for"
-          + " job " + job + " within " + entry.timeoutMs + " ms; the client no longer waits for"
+          + " job " + job + " within " + timeoutMs + " ms; the client no longer waits for"
           + " it (the job may still run, and an outcome arriving later is ignored)"));
     }
   }
 
+  /** Fails every submit whose deadline has passed. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Map.Entry<String, Waiting> entry : waiting.entrySet()) {
+      if (now - entry.getValue().deadline >= 0) {
+        expire(entry.getKey(), entry.getValue());
+      }
+    }
+  }
+
   private void answer(Waiting entry, Outcome outcome) {
-    vertx.cancelTimer(entry.timer);
     onCaller(entry, () -> entry.onAnswer.handle(outcome));
   }
 
   private void fail(Waiting entry, Throwable failure) {
-    vertx.cancelTimer(entry.timer);
     onCaller(entry, () -> entry.onFailure.handle(failure));
   }
 
@@ -249,6 +265,10 @@ final class ReplyAddress {
           }
           registering = vertx.eventBus().consumer(address, this::onMessage);
           consumer = registering;
+          if (sweeper < 0) {
+            sweeper = vertx.setPeriodic(Math.min(1000, Math.max(10, timeoutMs / 8)),
+                id -> sweep());
+          }
         }
         registering.completion().onComplete(registered);
       });
@@ -267,6 +287,9 @@ final class ReplyAddress {
       closed = true;
       registered = consumer;
       consumer = null;
+      if (sweeper >= 0) {
+        vertx.cancelTimer(sweeper);
+      }
     }
     for (Map.Entry<String, Waiting> entry : waiting.entrySet()) {
       if (waiting.remove(entry.getKey(), entry.getValue())) {

@@ -258,6 +258,21 @@ class PoolClientReplyAddressTest {
   }
 
   @Test
+  void A4_the_client_timeout_also_ends_a_submit_whose_coordinator_died_holding_it(Vertx vertx) {
+    standIn(vertx, "dead", false);
+    PoolClient client = client(vertx, POOL,
+        REPLY_ADDRESS.withAddressPrefix("dead").withTimeoutMs(200));
+
+    Throwable error = failure(client.submit(JobRequest.of(echo(1)).withJob("lost")));
+
+    assertThat(error).isInstanceOfSatisfying(ReplyException.class, e -> {
+      assertThat(e.failureType()).isEqualTo(ReplyFailure.TIMEOUT);
+      assertThat(e.getMessage()).contains("lost").contains("200 ms");
+    });
+    assertThat(client.waitingOutcomes()).isZero();
+  }
+
+  @Test
   void A4_close_unregisters_the_reply_address_and_fails_waiting_submits(Vertx vertx) {
     List<JsonObject> submits = standIn(vertx, "closing", true);
     PoolClient client = client(vertx, POOL, REPLY_ADDRESS.withAddressPrefix("closing"));
