@@ -82,7 +82,7 @@ class HttpApiTest {
     void P3_backlog_full_answers_429_with_a_whole_Retry_After_and_the_payload(Vertx vertx) {
       AppFixture app = AppFixture.start(vertx, demoPool("jobs", 1).put("backlogCapacity", 0));
       Future<HttpResponse<Buffer>> busy =
-          app.send(HttpMethod.POST, JOBS, submitBody("busy", sleep(400)).encode());
+          app.send(HttpMethod.POST, JOBS, submitBody("busy", sleep(60_000)).encode());
       awaitStatus(vertx, "jobs", running("w-0", "busy"));
 
       HttpResponse<Buffer> rejected = app.post(JOBS, submitBody("r", echo("back")));
@@ -91,7 +91,9 @@ class HttpApiTest {
       assertThat(Integer.parseInt(rejected.getHeader("Retry-After"))).isGreaterThanOrEqualTo(1);
       assertThat(body(rejected).getString("reason")).isEqualTo("BACKLOG_FULL");
       assertThat(body(rejected).getJsonObject("payload")).isEqualTo(echo("back"));
+      app.call(HttpMethod.DELETE, JOBS + "/busy", null); // ends its sleep: the slot frees
       assertThat(join(busy).statusCode()).isEqualTo(200);
+      assertThat(body(join(busy)).getString("type")).isEqualTo("cancelled");
     }
 
     @Test
@@ -187,7 +189,7 @@ class HttpApiTest {
     void P17_delete_cancels_a_waiting_job_and_its_caller_gets_cancelled(Vertx vertx) {
       AppFixture app = AppFixture.start(vertx, demoPool("jobs", 1));
       Future<HttpResponse<Buffer>> busy =
-          app.send(HttpMethod.POST, JOBS, submitBody("busy", sleep(300)).encode());
+          app.send(HttpMethod.POST, JOBS, submitBody("busy", sleep(60_000)).encode());
       awaitStatus(vertx, "jobs", running("w-0", "busy"));
       Future<HttpResponse<Buffer>> queued =
           app.send(HttpMethod.POST, JOBS, submitBody("q", echo(1)).encode());
@@ -202,7 +204,9 @@ class HttpApiTest {
       assertThat(join(queued).statusCode()).isEqualTo(200);
       assertThat(body(join(queued)))
           .isEqualTo(new JsonObject().put("type", "cancelled").put("job", "q"));
+      app.call(HttpMethod.DELETE, JOBS + "/busy", null); // ends its sleep: the slot frees
       assertThat(join(busy).statusCode()).isEqualTo(200);
+      assertThat(body(join(busy)).getString("type")).isEqualTo("cancelled");
     }
   }
 
@@ -245,9 +249,9 @@ class HttpApiTest {
     @Test
     void P16_undeploying_the_app_answers_waiting_callers_before_the_server_closes(Vertx vertx) {
       AppFixture app = AppFixture.start(vertx,
-          demoPool("jobs", 1).put("drainTimeoutMs", 2_000));
+          demoPool("jobs", 1).put("drainTimeoutMs", 10_000));
       Future<HttpResponse<Buffer>> runningCall =
-          app.send(HttpMethod.POST, JOBS, submitBody("running", sleep(600)).encode());
+          app.send(HttpMethod.POST, JOBS, submitBody("running", sleep(2_000)).encode());
       awaitStatus(vertx, "jobs", running("w-0", "running"));
       Future<HttpResponse<Buffer>> queuedCall =
           app.send(HttpMethod.POST, JOBS, submitBody("queued", echo(1)).encode());

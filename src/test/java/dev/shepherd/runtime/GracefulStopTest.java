@@ -57,10 +57,11 @@ class GracefulStopTest {
   @ValueSource(strings = {"EVENT_LOOP", "WORKER"})
   void P16_undeploy_interrupts_queued_jobs_at_once_and_lets_running_ones_finish(String threading,
       Vertx vertx) {
-    JsonObject config = demoPool("stop", 1).put("drainTimeoutMs", 2_000);
+    // The running job outlasts anything a loaded machine needs to queue q1 and q2 behind it.
+    JsonObject config = demoPool("stop", 1).put("drainTimeoutMs", 10_000);
     worker(config).put("threading", threading);
     String deployment = deployReady(vertx, config);
-    Future<Outcome> runningJob = submit(vertx, "stop", "running", sleep(800).put("echo", "r"));
+    Future<Outcome> runningJob = submit(vertx, "stop", "running", sleep(2_000).put("echo", "r"));
     awaitStatus(vertx, "stop", running("w-0", "running"));
     Future<Outcome> q1 = submit(vertx, "stop", "q1", echo(1));
     Future<Outcome> q2 = submit(vertx, "stop", "q2", echo(2));
@@ -156,10 +157,10 @@ class GracefulStopTest {
   @ParameterizedTest
   @ValueSource(strings = {"EVENT_LOOP", "WORKER"})
   void P16_closing_vertx_stops_the_pool_gracefully(String threading, Vertx vertx) {
-    JsonObject config = demoPool("closing", 1).put("drainTimeoutMs", 2_000);
+    JsonObject config = demoPool("closing", 1).put("drainTimeoutMs", 10_000);
     worker(config).put("threading", threading);
     deployReady(vertx, config);
-    Future<Outcome> runningJob = submit(vertx, "closing", "running", sleep(800));
+    Future<Outcome> runningJob = submit(vertx, "closing", "running", sleep(2_000));
     awaitStatus(vertx, "closing", running("w-0", "running"));
     Future<Outcome> queued = submit(vertx, "closing", "queued", echo(1));
     awaitStatus(vertx, "closing", s -> s.getJsonObject("backlog").getInteger("length") == 1);
