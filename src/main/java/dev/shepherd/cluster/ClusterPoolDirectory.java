@@ -10,6 +10,7 @@ import dev.shepherd.runtime.PoolAnnouncement;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.ReplyAddress;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +58,13 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   private final Membership membership;
   private MessageConsumer<Object> announcements;
   private long expiryTimer = -1;
+  /**
+   * This node's reply address for each pool it reaches over the bus: a submit that waits for its
+   * outcome (an HTTP caller's) is answered there by whichever coordinator holds the job by then,
+   * so it outlives a failover (A4), and a handle replaced meanwhile does not strand it. One per
+   * pool name for the directory's life, closed with it.
+   */
+  private final Map<String, ReplyAddress> replies = new ConcurrentHashMap<>();
   /** The remote pools by name and by prefix; replaced whole on each change. */
   private volatile Remote remote = new Remote(Map.of(), Map.of());
 
@@ -121,7 +130,9 @@ public final class ClusterPoolDirectory implements PoolDirectory {
       PoolHandle handle = kept != null && entry.prefix().equals(kept.addresses().prefix())
           && entry.node().equals(kept.node()) ? kept
           : new BusPoolHandle(vertx, entry.pool(), new Addresses(entry.prefix()), entry.node(),
-              PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS);
+              PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS,
+              replies.computeIfAbsent(entry.pool(), pool ->
+                  new ReplyAddress(vertx, pool, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS)));
       if (kept != handle) {
         LOG.info("pool {} is served by node {} at {}", LogText.quote(entry.pool()), entry.node(),
             LogText.quote(entry.prefix()));
@@ -169,6 +180,11 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   public Future<Void> close() {
     membership.close();
     vertx.cancelTimer(expiryTimer);
-    return announcements == null ? Future.succeededFuture() : announcements.unregister();
+    List<Future<Void>> closing = new ArrayList<>();
+    replies.values().forEach(address -> closing.add(address.close()));
+    if (announcements != null) {
+      closing.add(announcements.unregister());
+    }
+    return Future.join(closing).mapEmpty();
   }
 }

@@ -27,6 +27,7 @@ public final class BusPoolHandle implements PoolHandle {
   private final String node;
   private final long submitTimeoutMs;
   private final long controlTimeoutMs;
+  private final ReplyAddress replies;
 
   /**
    * A handle on the pool {@code name} at {@code addresses}, coordinated on {@code node} (null if
@@ -36,12 +37,24 @@ public final class BusPoolHandle implements PoolHandle {
    */
   public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
       long submitTimeoutMs, long controlTimeoutMs) {
+    this(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs, null);
+  }
+
+  /**
+   * As above, but a submit that waits for its outcome carries {@code replies} as its {@code
+   * replyTo} (null: plain request/reply). The outcome then reaches the caller from whichever
+   * coordinator holds the job by then, so it outlives a failover of the one that admitted it
+   * (A4); {@code replies}' own timeout bounds the wait.
+   */
+  public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
+      long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies) {
     this.vertx = vertx;
     this.name = name;
     this.addresses = addresses;
     this.node = node;
     this.submitTimeoutMs = submitTimeoutMs;
     this.controlTimeoutMs = controlTimeoutMs;
+    this.replies = replies;
   }
 
   @Override
@@ -72,6 +85,10 @@ public final class BusPoolHandle implements PoolHandle {
   @Override
   public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    if (replies != null && !admission) {
+      replies.submit(addresses, request, onAnswer, onFailure);
+      return;
+    }
     // With a replyTo the pool's reply is the admission, and the terminal outcome goes to an
     // address nobody consumes.
     Object body = SubmitBody.encode(request, admission ? addresses.prefix() + ".discard" : null);

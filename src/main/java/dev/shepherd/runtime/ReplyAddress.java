@@ -23,7 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link PoolClient}'s own reply address ({@code __shepherd.client.<uuid>}) and the submits
+ * A submitter's own reply address (a {@link PoolClient}'s, or a node's for the pools it serves
+ * over HTTP through a {@link BusPoolHandle}) ({@code __shepherd.client.<uuid>}) and the submits
  * waiting there for their terminal outcome, matched by job id. Each submit carries the address as
  * its {@code replyTo}: the reply to the request is only the admission, and the outcome is sent to
  * the address by whichever coordinator holds the job by then, so a future outlives a failover of
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * context and cancelled from the address's would cost a wake-up of another thread per job.
  * Callbacks run on the submitter's context.
  */
-final class ReplyAddress {
+public final class ReplyAddress {
   /** The prefix of every client's reply address. */
   static final String PREFIX = "__shepherd.client.";
 
@@ -77,7 +78,7 @@ final class ReplyAddress {
   }
 
   /** The reply address of a client of {@code pool} whose submits wait {@code timeoutMs}. */
-  ReplyAddress(Vertx vertx, String pool, long timeoutMs) {
+  public ReplyAddress(Vertx vertx, String pool, long timeoutMs) {
     this.vertx = vertx;
     this.pool = pool;
     this.timeoutMs = timeoutMs;
@@ -278,7 +279,7 @@ final class ReplyAddress {
   }
 
   /** Unregisters the consumer and fails every submit still waiting. */
-  Future<Void> close() {
+  public Future<Void> close() {
     MessageConsumer<Object> registered;
     synchronized (this) {
       if (closed) {
