@@ -9,6 +9,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.lang.management.ManagementFactory;
@@ -187,6 +189,8 @@ public final class ClusterBench {
     for (Map.Entry<String, Tally> t : single.entrySet()) {
       System.out.println(t.getValue().line("echo", t.getKey(), 1));
     }
+    System.out.printf(Locale.ROOT, "one hand-off between two event loops of A (half a"
+        + " runOnContext round trip): p50 %.1f us%n", handOffMicros());
     if (!modes.keySet().containsAll(List.of("raw", "pool"))) {
       return;
     }
@@ -194,6 +198,37 @@ public final class ClusterBench {
             + " p50 at 1 in flight pool/raw = %.2f (goal <= 1.3)%n", inflight,
         loaded.get("pool").rate() / loaded.get("raw").rate(),
         (double) single.get("pool").p50() / single.get("raw").p50());
+  }
+
+  /**
+   * What a hand-off from one event loop to another costs here, the unit of the latency at one
+   * job in flight: half the median round trip of {@code runOnContext} between two contexts on
+   * different event loops.
+   */
+  private double handOffMicros() throws Exception {
+    ContextInternal other = ((VertxInternal) vertx).createEventLoopContext();
+    while (other.nettyEventLoop() == ((ContextInternal) driverContext).nettyEventLoop()) {
+      other = ((VertxInternal) vertx).createEventLoopContext();
+    }
+    ContextInternal peer = other;
+    Histogram trips = new Histogram(60_000_000L, 3);
+    Promise<Void> done = Promise.promise();
+    int count = 20_000;
+    driverContext.runOnContext(v -> pingPong(peer, trips, count, done));
+    done.future().await();
+    return trips.getValueAtPercentile(50) / 2.0 / 1000.0;
+  }
+
+  private void pingPong(Context other, Histogram trips, int left, Promise<Void> done) {
+    if (left == 0) {
+      done.complete();
+      return;
+    }
+    long start = System.nanoTime();
+    other.runOnContext(v -> driverContext.runOnContext(w -> {
+      trips.recordValue(Math.max(1, System.nanoTime() - start));
+      pingPong(other, trips, left - 1, done);
+    }));
   }
 
   /** One round's figures, before they join a mode's tally. */
