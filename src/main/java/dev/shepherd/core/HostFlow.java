@@ -52,7 +52,7 @@ final class HostFlow {
       host.state = HostState.UP;
       host.since = e.now();
     }
-    d.publish(new Notice.HostChanged(host.id, host.node, HostState.UP));
+    d.publish(new Notice.HostChanged(host.id, host.node, HostState.UP, null));
     Set<String> named = new HashSet<>();
     for (SlotSpec spec : e.slots()) {
       named.add(spec.id());
@@ -133,7 +133,7 @@ final class HostFlow {
     }
     host.state = HostState.LOST;
     host.since = e.now();
-    d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST));
+    d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST, e.cause()));
     List<Job> interrupted = new ArrayList<>();
     for (Slot slot : host.slots) {
       if (slot.departed || slot.retired()) {
@@ -172,7 +172,7 @@ final class HostFlow {
     }
     host.state = HostState.GONE;
     host.since = e.now();
-    d.publish(new Notice.HostChanged(host.id, host.node, HostState.GONE));
+    d.publish(new Notice.HostChanged(host.id, host.node, HostState.GONE, null));
     List<Slot> leaving = new ArrayList<>();
     for (Slot slot : host.slots) {
       if (!slot.departed) {

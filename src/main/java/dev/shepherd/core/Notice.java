@@ -37,8 +37,11 @@ public sealed interface Notice {
   record Revived(String worker, int incarnation, Retirement was, boolean byOperator)
       implements Notice {}
 
-  /** A worker host registered (UP), was lost (LOST), or left (GONE) (H5, H7). */
-  record HostChanged(String host, String node, HostState state) implements Notice {}
+  /**
+   * A worker host registered (UP), was lost (LOST: {@code cause} says how it was found out), or
+   * left (GONE) (H5, H7); {@code cause} is null but for LOST.
+   */
+  record HostChanged(String host, String node, HostState state, String cause) implements Notice {}
 
   /** The pool's lifecycle state changed. */
   record PoolStateChanged(PoolState state) implements Notice {}

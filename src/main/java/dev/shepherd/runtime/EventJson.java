@@ -47,7 +47,7 @@ public final class EventJson {
           .put("by", r.byOperator() ? "operator" : "reviveAfterMs");
     } else if (notice instanceof Notice.HostChanged h) {
       return json.put("type", "host").put("host", h.host()).put("node", h.node())
-          .put("state", h.state().name());
+          .put("state", h.state().name()).put("cause", h.cause());
     } else if (notice instanceof Notice.PoolStateChanged s) {
       return json.put("type", "state").put("state", s.state().name());
     }

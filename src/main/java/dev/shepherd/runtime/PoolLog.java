@@ -31,7 +31,8 @@ final class PoolLog implements PoolObserver {
           r.incarnation(), r.was(), r.byOperator() ? "an operator" : "supervision.reviveAfterMs");
     } else if (notice instanceof Notice.HostChanged h) {
       if (h.state() == dev.shepherd.core.HostState.LOST) {
-        LOG.warn("pool {}: host {} (node {}) lost", pool, LogText.quote(h.host()), h.node());
+        LOG.warn("pool {}: host {} (node {}) lost: {}", pool, LogText.quote(h.host()), h.node(),
+            LogText.quote(h.cause()));
       } else {
         LOG.info("pool {}: host {} (node {}) {}", pool, LogText.quote(h.host()), h.node(),
             h.state() == dev.shepherd.core.HostState.UP ? "registered" : "left");

@@ -1072,7 +1072,7 @@ final class ReferencePool {
     host.node = e.node();
     host.state = HostState.UP;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP, null)));
     for (SlotSpec spec : e.slots()) {
       int capacity = spec.maxConcurrency() == null ? -1 : spec.maxConcurrency();
       RSlot slot = slot(spec.id());
@@ -1118,7 +1118,8 @@ final class ReferencePool {
     }
     host.state = HostState.LOST;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST,
+        e.cause())));
     List<RJob> held = new ArrayList<>();
     for (String id : host.slots) {
       RSlot slot = slot(id);
@@ -1156,7 +1157,7 @@ final class ReferencePool {
     }
     host.state = HostState.GONE;
     host.since = e.now();
-    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.GONE)));
+    out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.GONE, null)));
     List<RSlot> leaving = new ArrayList<>();
     for (String id : host.slots) {
       if (!slot(id).departed) {
