@@ -15,6 +15,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -172,15 +174,30 @@ public final class ClusterBench {
       loaded.put(m, new Tally());
       single.put(m, new Tally());
     });
+    // Each round runs every mode back to back; the ratio of a round's pool to its raw is taken
+    // under the same neighbours' load, so their median is steadier than the totals' ratio.
+    List<Double> rateRatios = new ArrayList<>();
+    List<Double> p50Ratios = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
+      Map<String, Round> these = new HashMap<>();
       for (Map.Entry<String, Supplier<Future<?>>> mode : modes.entrySet()) {
-        measure(mode.getValue(), jobs / rounds, inflight).addTo(loaded.get(mode.getKey()));
+        Round r = measure(mode.getValue(), jobs / rounds, inflight);
+        r.addTo(loaded.get(mode.getKey()));
+        these.put(mode.getKey(), r);
+      }
+      if (these.containsKey("raw") && these.containsKey("pool")) {
+        rateRatios.add(these.get("pool").rate() / these.get("raw").rate());
       }
     }
     for (int round = 0; round < rounds; round++) {
+      Map<String, Round> these = new HashMap<>();
       for (Map.Entry<String, Supplier<Future<?>>> mode : modes.entrySet()) {
-        measure(mode.getValue(), Math.max(200, jobs / 100 / rounds), 1)
-            .addTo(single.get(mode.getKey()));
+        Round r = measure(mode.getValue(), Math.max(200, jobs / 100 / rounds), 1);
+        r.addTo(single.get(mode.getKey()));
+        these.put(mode.getKey(), r);
+      }
+      if (these.containsKey("raw") && these.containsKey("pool")) {
+        p50Ratios.add((double) these.get("pool").p50() / these.get("raw").p50());
       }
     }
     for (Map.Entry<String, Tally> t : loaded.entrySet()) {
@@ -198,6 +215,19 @@ public final class ClusterBench {
             + " p50 at 1 in flight pool/raw = %.2f (goal <= 1.3)%n", inflight,
         loaded.get("pool").rate() / loaded.get("raw").rate(),
         (double) single.get("pool").p50() / single.get("raw").p50());
+    System.out.printf(Locale.ROOT, "per round: pool/raw at %d in flight %s, median %.2f;"
+            + " p50 at 1 in flight pool/raw %s, median %.2f%n", inflight, show(rateRatios),
+        median(rateRatios), show(p50Ratios), median(p50Ratios));
+  }
+
+  private static String show(List<Double> values) {
+    return values.stream().map(v -> String.format(Locale.ROOT, "%.2f", v)).toList().toString();
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   /**
@@ -236,6 +266,14 @@ public final class ClusterBench {
       Histogram latency) {
     void addTo(Tally tally) {
       tally.add(jobs, elapsedNanos, cpuA, cpuB, out, in, latency);
+    }
+
+    double rate() {
+      return jobs * 1e9 / elapsedNanos;
+    }
+
+    long p50() {
+      return latency.getValueAtPercentile(50);
     }
   }
 
