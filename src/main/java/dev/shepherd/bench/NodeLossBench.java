@@ -31,10 +31,11 @@ import java.util.concurrent.TimeUnit;
  * ({@code worker.instances: 0}, {@code RETRY}); two host nodes run in processes of their own,
  * started through {@code docker/entrypoint.sh} as a deployment starts them (2 slots ×
  * {@code maxConcurrency} 8 of the demo worker each). Each of {@code --kills} rounds submits as
- * many jobs as both hosts run at once ({@code --job-ms} each), kills one host with {@code kill -9}
- * while it runs its share, and measures from the kill: the detection time (its slots {@code
- * LOST} at the coordinator), and the time until every job it was running has been run again on
- * the other host and answered. Then it restarts the killed host (same id: it gets its slots back)
+ * many jobs as one host runs at once ({@code --job-ms} each), so that whatever share the victim
+ * runs, the other host has room for all of it; once every job runs, it kills the host running
+ * most of them (the pool fills slots in order, so usually all) with {@code kill -9} and measures from the kill: the detection time (the host {@code LOST} at the
+ * coordinator), and the time until every job it was running has been run again on the other
+ * host and answered (so one job's length more than the re-dispatch). Then it restarts the killed host (same id: it gets its slots back)
  * and waits for it before the next round. Prints each round, then median and max.
  *
  * <p>Run from a checkout, after {@code mvn -B -q -DskipTests package}:
@@ -106,16 +107,16 @@ public final class NodeLossBench {
     awaitReady("h2");
     System.out.printf(Locale.ROOT, "NodeLossBench: 2 hosts (processes through docker/entrypoint.sh,"
             + " %d slots x maxConcurrency %d each), %d jobs of %d ms per round, RETRY; %d cores,"
-            + " Java %s%n", SLOTS, MAX_CONCURRENCY, 2 * SLOTS * MAX_CONCURRENCY, jobMs,
+            + " Java %s%n", SLOTS, MAX_CONCURRENCY, SLOTS * MAX_CONCURRENCY, jobMs,
         Runtime.getRuntime().availableProcessors(), Runtime.version());
     // One round nobody is killed in: the JIT and the first cross-node messages.
-    runJobs("warm-up", 2 * SLOTS * MAX_CONCURRENCY, null);
+    runJobs("warm-up", SLOTS * MAX_CONCURRENCY, false);
 
     List<Long> detections = new ArrayList<>();
     List<Long> reruns = new ArrayList<>();
     for (int kill = 1; kill <= kills; kill++) {
-      String victim = kill % 2 == 1 ? "h1" : "h2";
-      Round round = runJobs("kill-" + kill, 2 * SLOTS * MAX_CONCURRENCY, victim);
+      Round round = runJobs("kill-" + kill, SLOTS * MAX_CONCURRENCY, true);
+      String victim = round.victim;
       detections.add(round.detectionMs);
       reruns.add(round.rerunMs);
       System.out.printf(Locale.ROOT, "kill %d (%s): LOST after %d ms; its %d running jobs run"
@@ -130,13 +131,13 @@ public final class NodeLossBench {
         kills, median(detections), max(detections), median(reruns), max(reruns), jobMs);
   }
 
-  private record Round(long detectionMs, long rerunMs, int rerun) {}
+  private record Round(String victim, long detectionMs, long rerunMs, int rerun) {}
 
   /**
-   * Submits {@code count} jobs; with a {@code victim}, kills it with {@code kill -9} once it runs
-   * its full share. Waits for every answer and checks that each job completed once.
+   * Submits {@code count} jobs; with {@code kill}, once all of them run, kills the host running
+   * most of them with {@code kill -9}. Waits for every answer and checks that each job completed once.
    */
-  private Round runJobs(String name, int count, String victim) throws Exception {
+  private Round runJobs(String name, int count, boolean kill) throws Exception {
     Map<String, Long> answeredAt = new ConcurrentHashMap<>();
     Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
     Map<String, Integer> answers = new ConcurrentHashMap<>();
@@ -151,8 +152,9 @@ public final class NodeLossBench {
           }));
     }
     long killedAt = 0;
-    if (victim != null) {
-      awaitRunning(victim, SLOTS * MAX_CONCURRENCY);
+    String victim = null;
+    if (kill) {
+      victim = busiestHost(awaitRunning(count));
       lostAt.remove(victim);
       killedAt = System.nanoTime();
       hosts.remove(victim).kill();
@@ -182,13 +184,13 @@ public final class NodeLossBench {
           + " answered");
     }
     if (victim == null) {
-      return new Round(0, 0, 0);
+      return new Round(null, 0, 0, 0);
     }
     Long lost = lostAt.get(victim);
     if (lost == null) {
       throw new IllegalStateException(victim + " was never declared LOST");
     }
-    return new Round(TimeUnit.NANOSECONDS.toMillis(lost - killedAt),
+    return new Round(victim, TimeUnit.NANOSECONDS.toMillis(lost - killedAt),
         TimeUnit.NANOSECONDS.toMillis(lastRerun - killedAt), rerun);
   }
 
@@ -221,19 +223,29 @@ public final class NodeLossBench {
         && slotsOf(s, id).stream().allMatch(t -> "IDLE".equals(t.getString("phase"))));
   }
 
-  private void awaitRunning(String id, int inFlight) throws InterruptedException {
-    awaitStatus(id + " running " + inFlight, s -> slotsOf(s, id).stream()
-        .mapToInt(t -> t.getInteger("inFlight")).sum() == inFlight);
+  /** Waits until {@code inFlight} jobs run; the status that showed it. */
+  private JsonObject awaitRunning(int inFlight) throws InterruptedException {
+    return awaitStatus(inFlight + " running", s -> inFlight(s.getJsonArray("slots").stream()
+        .map(JsonObject.class::cast).toList()) == inFlight);
   }
 
-  private void awaitStatus(String what, java.util.function.Predicate<JsonObject> condition)
+  private String busiestHost(JsonObject status) {
+    return hosts.keySet().stream().max(java.util.Comparator.comparingInt(
+        h -> inFlight(slotsOf(status, h)))).orElseThrow();
+  }
+
+  private static int inFlight(List<JsonObject> slots) {
+    return slots.stream().mapToInt(t -> t.getInteger("inFlight")).sum();
+  }
+
+  private JsonObject awaitStatus(String what, java.util.function.Predicate<JsonObject> condition)
       throws InterruptedException {
     long deadline = System.nanoTime() + NODE_START.toNanos();
     JsonObject status = null;
     while (System.nanoTime() < deadline) {
       status = client.status().await();
       if (condition.test(status)) {
-        return;
+        return status;
       }
       Thread.sleep(5);
     }
