@@ -29,7 +29,7 @@ import org.HdrHistogram.Histogram;
  *   --jobs 200000   (or --quick; --modes client to profile one mode)</pre>
  */
 public final class LoadBench {
-  private static final String RAW = "bench.raw";
+  static final String RAW = "bench.raw";
   private static final String POOL = "bench";
   private static final int ROUNDS = 5;
 

@@ -5,6 +5,9 @@ import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.JsonValues;
 import dev.shepherd.runtime.RequestDecoder;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -12,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The JSON of the worker-host protocol, both directions ({@code docs/protocol.md}, "Worker
@@ -23,8 +27,26 @@ import java.util.TreeSet;
 public final class HostCodec {
   /** Longest id (host, node, worker, job, key, address) a body may carry. */
   public static final int MAX_ID_LENGTH = 256;
-  private static final String HOST_PATTERN = "[A-Za-z0-9_.-]{1,64}";
+  private static final Pattern HOST_PATTERN = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Set<Exit> HOST_EXITS = Set.of(Exit.CRASH, Exit.NORMAL);
+  private static final Set<Exit> ALL_EXITS = Set.of(Exit.values());
+  // The fields each body and item may have, made once: batches are decoded item by item.
+  private static final Set<String> COMMAND_BATCH_FIELDS = Set.of("term", "items");
+  private static final Set<String> ASSIGN_FIELDS = Set.of("op", "worker", "incarnation",
+      "assignment", "job", "payload", "attempt", "key");
+  private static final Set<String> DEPLOY_FIELDS = Set.of("op", "worker", "incarnation");
+  private static final Set<String> STOP_FIELDS = Set.of("op", "worker", "incarnation", "reason");
+  private static final Set<String> CANCEL_FIELDS =
+      Set.of("op", "worker", "incarnation", "assignment");
+  private static final Set<String> REPORT_BATCH_FIELDS = Set.of("host", "items");
+  private static final Set<String> COMPLETION_FIELDS =
+      Set.of("worker", "assignment", "result", "error");
+  private static final Set<String> CREATED_FIELDS = Set.of("worker", "incarnation", "fact");
+  private static final Set<String> FAILED_FIELDS =
+      Set.of("worker", "incarnation", "fact", "cause");
+  private static final Set<String> STOPPED_FIELDS =
+      Set.of("worker", "incarnation", "fact", "exit", "cause");
+  private static final Set<String> ERROR_FIELDS = Set.of("code", "message");
 
   private HostCodec() {}
 
@@ -152,8 +174,8 @@ public final class HostCodec {
   }
 
   public static HostCommand.Batch decodeCommands(Object body) {
-    JsonObject json = RequestDecoder.object(body);
-    only(json, "", "term", "items");
+    JsonObject json = batchObject(body);
+    only(json, "", COMMAND_BATCH_FIELDS);
     long term = number(json, "", "term", 0, Long.MAX_VALUE);
     JsonArray array = array(json, "items");
     List<HostCommand> items = new ArrayList<>(array.size());
@@ -166,8 +188,7 @@ public final class HostCodec {
   private static HostCommand command(JsonObject json, String path) {
     Object op = json.getValue("op");
     if ("assign".equals(op)) {
-      only(json, path, "op", "worker", "incarnation", "assignment", "job", "payload", "attempt",
-          "key");
+      only(json, path, ASSIGN_FIELDS);
       if (!json.containsKey("payload")) {
         throw new BadRequest(path + "payload: is required (any JSON value)");
       }
@@ -176,14 +197,14 @@ public final class HostCodec {
           json.getValue("payload"), (int) number(json, path, "attempt", 1, Integer.MAX_VALUE),
           id(json, path, "key", false));
     } else if ("deploy".equals(op)) {
-      only(json, path, "op", "worker", "incarnation");
+      only(json, path, DEPLOY_FIELDS);
       return new HostCommand.Deploy(id(json, path, "worker", true), incarnation(json, path));
     } else if ("stop".equals(op)) {
-      only(json, path, "op", "worker", "incarnation", "reason");
+      only(json, path, STOP_FIELDS);
       return new HostCommand.Stop(id(json, path, "worker", true), incarnation(json, path),
-          exit(json, path, "reason", Set.of(Exit.values())));
+          exit(json, path, "reason", ALL_EXITS));
     } else if ("cancel".equals(op)) {
-      only(json, path, "op", "worker", "incarnation", "assignment");
+      only(json, path, CANCEL_FIELDS);
       return new HostCommand.Cancel(id(json, path, "worker", true), incarnation(json, path),
           number(json, path, "assignment", 0, Long.MAX_VALUE));
     } else if ("reregister".equals(op)) {
@@ -226,8 +247,8 @@ public final class HostCodec {
   }
 
   public static HostReport.Batch decodeReports(Object body) {
-    JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host", "items");
+    JsonObject json = batchObject(body);
+    only(json, "", REPORT_BATCH_FIELDS);
     String host = host(json);
     JsonArray array = array(json, "items");
     List<HostReport> items = new ArrayList<>(array.size());
@@ -239,7 +260,7 @@ public final class HostCodec {
 
   private static HostReport report(JsonObject json, String path) {
     if (!json.containsKey("fact")) {
-      only(json, path, "worker", "assignment", "result", "error");
+      only(json, path, COMPLETION_FIELDS);
       String worker = id(json, path, "worker", true);
       long assignment = number(json, path, "assignment", 0, Long.MAX_VALUE);
       boolean hasResult = json.containsKey("result");
@@ -252,14 +273,14 @@ public final class HostCodec {
     }
     Object fact = json.getValue("fact");
     if ("created".equals(fact)) {
-      only(json, path, "worker", "incarnation", "fact");
+      only(json, path, CREATED_FIELDS);
       return new HostReport.Created(id(json, path, "worker", true), incarnation(json, path));
     } else if ("failed".equals(fact)) {
-      only(json, path, "worker", "incarnation", "fact", "cause");
+      only(json, path, FAILED_FIELDS);
       return new HostReport.CreationFailed(id(json, path, "worker", true),
           incarnation(json, path), text(json, path, "cause"));
     } else if ("stopped".equals(fact)) {
-      only(json, path, "worker", "incarnation", "fact", "exit", "cause");
+      only(json, path, STOPPED_FIELDS);
       return new HostReport.Stopped(id(json, path, "worker", true), incarnation(json, path),
           exit(json, path, "exit", HOST_EXITS), text(json, path, "cause"));
     }
@@ -272,7 +293,7 @@ public final class HostCodec {
       throw new BadRequest(path.substring(0, path.length() - 1)
           + ": must be an object {\"code\": int, \"message\": str} (was " + render(value) + ")");
     }
-    only(error, path, "code", "message");
+    only(error, path, ERROR_FIELDS);
     int code = (int) number(error, path, "code", Integer.MIN_VALUE, Integer.MAX_VALUE);
     Object message = error.getValue("message");
     if (!(message instanceof String text)) {
@@ -281,11 +302,29 @@ public final class HostCodec {
     return new JobError(code, text);
   }
 
+  /**
+   * A batch's body as a JSON object. Nodes send batches as buffers of JSON text ({@link
+   * HostBatchWriter}): parsed straight from the bytes. Anything else, and a buffer that is not a
+   * JSON object, goes through {@link RequestDecoder#object}, which says what is wrong.
+   */
+  private static JsonObject batchObject(Object body) {
+    if (body instanceof Buffer buffer) {
+      try {
+        if (Json.decodeValue(buffer) instanceof JsonObject json) {
+          return json;
+        }
+      } catch (DecodeException e) {
+        // refused below, with the reason
+      }
+    }
+    return RequestDecoder.object(body);
+  }
+
   // ---- field readers -------------------------------------------------------------------------
 
   private static String host(JsonObject json) {
     String host = id(json, "", "host", true);
-    if (!host.matches(HOST_PATTERN)) {
+    if (!HOST_PATTERN.matcher(host).matches()) {
       throw new BadRequest("host: must be 1-64 letters, digits, '.', '_' or '-' (was \""
           + clip(host) + "\")");
     }
@@ -370,7 +409,10 @@ public final class HostCodec {
   }
 
   private static void only(JsonObject json, String path, String... allowed) {
-    Set<String> known = Set.of(allowed);
+    only(json, path, Set.of(allowed));
+  }
+
+  private static void only(JsonObject json, String path, Set<String> known) {
     for (String name : json.fieldNames()) {
       if (!known.contains(name)) {
         throw new BadRequest(path + clip(name) + ": unknown field; expected one of "

@@ -41,7 +41,7 @@ final class HostReports {
     }
     ArrayList<HostReport> items = pending;
     pending = new ArrayList<>(Math.max(8, items.size()));
-    bus.send(address, HostCodec.encode(new HostReport.Batch(host, items)));
+    bus.send(address, HostBatchWriter.write(new HostReport.Batch(host, items)));
   }
 
   /** Drops what is queued (the host left its pool: it is stale to the pool). */

@@ -62,7 +62,7 @@ final class RemoteHost {
     }
     ArrayList<HostCommand> items = pending;
     pending = new ArrayList<>(Math.max(8, items.size()));
-    bus.send(address, HostCodec.encode(new HostCommand.Batch(term, items)));
+    bus.send(address, HostBatchWriter.write(new HostCommand.Batch(term, items)));
   }
 
   @Override
