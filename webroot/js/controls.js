@@ -1,4 +1,5 @@
-// The control panel: submit demo jobs, rebalance a key, and the access token they carry.
+// The control panel: submit demo jobs, rebalance a key, restart a retired slot (the button on its
+// tile), and the access token they carry.
 import { $, el } from './dom.js';
 import { ARGS, payload, submitSummary } from './demojobs.js';
 
@@ -12,6 +13,11 @@ export function startControls({ pool, onNote }) {
   $('job-kind').addEventListener('change', updateArg);
   $('submit-form').addEventListener('submit', (e) => submitJobs(e, pool()).catch((x) => result(String(x), false)));
   $('rebalance-form').addEventListener('submit', (e) => rebalance(e, pool(), onNote).catch((x) => result(String(x), false)));
+  // Restart buttons live on the tiles, which come and go: one listener for all of them.
+  $('tiles').addEventListener('click', (e) => {
+    const button = e.target.closest('button.restart');
+    if (button) restartSlot(button, pool()).catch((x) => result(String(x), false));
+  });
   const token = $('token');
   token.value = sessionStorage.getItem(TOKEN_KEY) || '';
   token.addEventListener('change', () => sessionStorage.setItem(TOKEN_KEY, token.value.trim()));
@@ -85,6 +91,20 @@ async function submitJobs(ev, pool) {
   const answers = await Promise.all(Array.from({ length: count }, () =>
     post(path, body).catch((e) => ({ status: 0, json: { message: String(e) } }))));
   result(...submitSummary(answers));
+}
+
+/** Puts a retired slot back in service: POST /api/pools/<pool>/slots/<id>/restart. */
+async function restartSlot(button, pool) {
+  const slot = button.dataset.slot;
+  button.disabled = true;
+  const path = `/api/pools/${encodeURIComponent(pool)}/slots/${encodeURIComponent(slot)}/restart`;
+  const { status, json } = await post(path, {});
+  if (status === 200) {
+    result(`${json.worker} is back in service as incarnation ${json.incarnation}`, true);
+  } else {
+    button.disabled = false;
+    result(`${json.error || status}: ${json.message || ''}`, false);
+  }
 }
 
 async function rebalance(ev, pool, onNote) {

@@ -79,6 +79,10 @@ export function lineFor(event, model) {
       const what = replaced.length ? `replacing ${replaced.join(', ')}${delay}` : 'not replaced';
       return { at, kindClass: 'restart', kind: 'restart', text: `${event.worker} stopped: ${event.exit}${cause}; ${what}` };
     }
+    case 'revive':
+      return { at, kindClass: 'revive', kind: 'revive',
+        text: `${event.worker} revived as incarnation ${event.incarnation} ${event.by === 'operator'
+          ? 'by an operator' : 'after reviveAfterMs'}` };
     case 'job':
       return jobLine(event);
     default:

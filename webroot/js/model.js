@@ -28,7 +28,8 @@ export function emptyModel(pool = null) {
 /**
  * The model after one frame of the stream: `snapshot` (on connect), `history` (after it, when
  * the server keeps one), `stats` (periodic, heals what missed events left wrong), `phase`,
- * `retired`, `restart`, `budget`, `state` and `job`. Frames of another pool, and frames of a
+ * `retired`, `restart`, `budget`, `revive` (logged; the `phase` event after it moves the tile),
+ * `state` and `job`. Frames of another pool, and frames of a
  * type this page does not know, change nothing (the same model comes back).
  */
 export function reduce(model, event) {
@@ -50,6 +51,8 @@ export function reduce(model, event) {
       return logged(model, event, onBudget);
     case 'state':
       return logged(model, event, onState);
+    case 'revive':
+      return logged(model, event, null);
     case 'job':
       return logged(model, event, null);
     default:

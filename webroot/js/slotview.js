@@ -11,8 +11,10 @@ export const PHASE_TEXT = {
 /**
  * A tile's content at server time `now`: {id, phase, phaseText, incarnation, restarts, jobs,
  * jobsText, noJob, fill, meta: [[label, value]], reason: {name, words} | null, countdown:
- * {until, leftMs} | null, note, label}. `note` is the line under the counters (last exit,
- * countdown, or why lost); `label` is the whole tile in one sentence for screen readers.
+ * {until, leftMs} | null, note, restartable, label}. `note` is the line under the counters (last
+ * exit, countdown, or why lost); `restartable` says whether an operator may put the slot back in
+ * service (retired, but not because its host is lost: that slot comes back with its host);
+ * `label` is the whole tile in one sentence for screen readers.
  */
 export function tileView(slot, model, now) {
   const phaseText = PHASE_TEXT[slot.phase] || slot.phase;
@@ -53,6 +55,7 @@ export function tileView(slot, model, now) {
     reason,
     countdown,
     note,
+    restartable: slot.phase === 'RETIRED' && slot.retirement !== 'HOST_LOST',
     label: `${slot.id}: ${phaseText}${jobs.length ? `, running ${jobs.join(', ')}` : ''}`
       + `, incarnation ${slot.incarnation}, ${slot.restarts} restarts${said ? `, ${said}` : ''}`,
   };

@@ -89,10 +89,15 @@ function tileFor(id, model) {
     load.append(loadBar);
     const meta = el('div', 'meta');
     const note = el('div', 'note');
-    li.append(head, jobs, load, meta, note);
+    const restart = el('button', 'restart', 'Restart');
+    restart.type = 'button';
+    restart.dataset.slot = id;
+    restart.setAttribute('aria-label', `Restart ${id}: put it back in service with a new incarnation`);
+    restart.hidden = true;
+    li.append(head, jobs, load, meta, note, restart);
     li.addEventListener('animationend', () => li.classList.remove('restarted'));
     // Cues raised before the tile existed belong to a past it did not show.
-    tile = { li, parts: { phase, jobs, loadBar, meta, note }, shown: '', cue: (model.cues[id] || {}).count || 0 };
+    tile = { li, parts: { phase, jobs, loadBar, meta, note, restart }, shown: '', cue: (model.cues[id] || {}).count || 0 };
     tiles.set(id, tile);
   }
   return tile;
@@ -130,6 +135,8 @@ function renderTile(tile, view) {
   } else {
     parts.note.textContent = view.note;
   }
+  parts.restart.hidden = !view.restartable;
+  parts.restart.disabled = false;
   li.setAttribute('aria-label', view.label);
 }
 

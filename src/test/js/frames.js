@@ -38,3 +38,6 @@ export const budget = (worker, restartsInWindow, replacementsRequested, maximumR
 export const job = (outcome, at) => ({ type: 'job', pool: 'jobs', at, outcome });
 
 export const state = (s, at) => ({ type: 'state', pool: 'jobs', at, state: s });
+
+export const revive = (worker, incarnation, by, at, was = 'REPLACEMENT_UNAVAILABLE') =>
+  ({ type: 'revive', pool: 'jobs', at, worker, incarnation, was, by });

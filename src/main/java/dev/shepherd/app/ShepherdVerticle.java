@@ -1,9 +1,11 @@
 package dev.shepherd.app;
 
+import dev.shepherd.cluster.ClusterPoolDirectory;
 import dev.shepherd.cluster.HostAgent;
 import dev.shepherd.cluster.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.runtime.MemoryBudget;
+import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolVerticle;
 import dev.shepherd.web.WebServer;
 import io.vertx.core.DeploymentOptions;
@@ -20,12 +22,15 @@ import org.slf4j.LoggerFactory;
  * The application on one node: one {@link PoolVerticle} per configured pool and one {@link
  * HostAgent} per worker host (children, so on shutdown pools drain and hosts leave first), and
  * the HTTP server unless {@code http.enabled} is false (owned here, so it keeps answering until
- * every pool has answered every waiting caller). Logs one line when all of it is up.
+ * every pool has answered every waiting caller). On a clustered Vert.x the server serves every
+ * pool of the cluster ({@link ClusterPoolDirectory}, section 8.4), otherwise the pools of this
+ * node. Logs one line when all of it is up.
  */
 public final class ShepherdVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ShepherdVerticle.class);
   private final Handler<ConfigException> onHostRefused;
   private WebServer web;
+  private ClusterPoolDirectory directory;
 
   /** An application whose refused worker hosts only log it (embedding, tests). */
   public ShepherdVerticle() {
@@ -54,18 +59,33 @@ public final class ShepherdVerticle extends VerticleBase {
     for (HostConfig host : config.hosts()) {
       parts.add(vertx.deployVerticle(new HostAgent(host, onHostRefused)));
     }
-    web = config.http().enabled() ? new WebServer(vertx, config.http()) : null;
-    return Future.all(parts).compose(v -> web == null ? Future.succeededFuture() : web.start())
+    return Future.all(parts)
+        .compose(v -> config.http().enabled() ? serve(config) : Future.succeededFuture())
         .onSuccess(v -> LOG.info("Shepherd node ready: pools {}, hosts {}, http {}",
             config.pools().stream().map(p -> p.name()).toList(),
             config.hosts().stream().map(h -> h.id() + "@" + h.pool()).toList(),
             web == null ? "off" : config.http().host() + ":" + web.port()));
   }
 
+  /** Starts the HTTP server, on the directory of the cluster when there is one. */
+  private Future<?> serve(AppConfig config) {
+    Future<PoolDirectory> pools = !vertx.isClustered()
+        ? Future.succeededFuture(PoolDirectory.local(vertx))
+        : ClusterPoolDirectory.start(vertx).map(started -> {
+          directory = started;
+          return started;
+        });
+    return pools.compose(p -> {
+      web = new WebServer(vertx, config.http(), p);
+      return web.start();
+    });
+  }
+
   /** Runs after the pools (children) have drained: closes sockets and drops the pools' meters. */
   @Override
   public Future<?> stop() {
-    return web == null ? Future.succeededFuture() : web.close();
+    Future<Void> closed = web == null ? Future.succeededFuture() : web.close();
+    return directory == null ? closed : closed.eventually(() -> directory.close());
   }
 
   /** The HTTP port actually bound (for tests that ask for port 0); -1 without HTTP. */

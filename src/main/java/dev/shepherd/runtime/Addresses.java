@@ -27,6 +27,16 @@ public record Addresses(String prefix) {
     return prefix + ".status";
   }
 
+  /** Operators put a retired slot back in service here: {@code {"worker"}}. */
+  public String revive() {
+    return prefix + ".revive";
+  }
+
+  /** The pool's recent past (events, per-second outcomes, last exits), for the live view. */
+  public String history() {
+    return prefix + ".history";
+  }
+
   public String events() {
     return prefix + ".events";
   }

@@ -16,11 +16,13 @@ import java.util.List;
  */
 final class BusEndpoints {
   private final Coordinator coordinator;
+  private final PoolHistory history;
   private final EventBus bus;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
 
-  BusEndpoints(Coordinator coordinator) {
+  BusEndpoints(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
+    this.history = history;
     this.bus = coordinator.vertx().eventBus();
   }
 
@@ -31,6 +33,8 @@ final class BusEndpoints {
     consume(a.rebalance(), this::rebalance);
     consume(a.cancel(), this::cancel);
     consume(a.status(), this::status);
+    consume(a.revive(), this::revive);
+    consume(a.history(), this::history);
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();
@@ -94,9 +98,27 @@ final class BusEndpoints {
     message.reply(new JsonObject().put("job", request.job()).put("cancelled", cancelled));
   }
 
+  private void revive(Message<Object> message) {
+    Requests.Revive request = RequestDecoder.revive(message.body());
+    coordinator.revive(request).onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(new JsonObject().put("worker", request.worker())
+            .put("incarnation", ar.result()));
+      } else {
+        PoolErrorException e = (PoolErrorException) ar.cause();
+        message.fail(409, e.getMessage());
+      }
+    });
+  }
+
   private void status(Message<Object> message) {
     RequestDecoder.status(message.body());
     message.reply(SnapshotJson.encode(coordinator.snapshot()));
+  }
+
+  private void history(Message<Object> message) {
+    RequestDecoder.history(message.body());
+    message.reply(history.frame(coordinator.name(), coordinator.now()));
   }
 
   private static void fail409(Message<Object> message, PoolError error) {

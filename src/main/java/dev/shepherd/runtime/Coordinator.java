@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.JobError;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one pool on one Vert.x context: decodes nothing, decides nothing. It feeds events to the
  * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
- * is touched on this context only; other threads hand work in through the {@link Inbox}.
+ * is touched on this context only; other threads hand work in through the {@link Inbox}, and
+ * everything outside the runtime reaches the pool through its {@link #handle()}.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -44,6 +46,7 @@ public final class Coordinator {
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
+  private final LocalPoolHandle handle;
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
@@ -60,6 +63,7 @@ public final class Coordinator {
     }
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(vertx, this::now, this::apply);
+    this.handle = new LocalPoolHandle(this);
   }
 
   public String name() {
@@ -68,6 +72,11 @@ public final class Coordinator {
 
   public PoolConfig config() {
     return config;
+  }
+
+  /** The in-JVM handle on this pool: how everything outside the runtime reaches it. */
+  public PoolHandle handle() {
+    return handle;
   }
 
   public Vertx vertx() {
@@ -206,52 +215,26 @@ public final class Coordinator {
         && r.outcome() instanceof Outcome.Cancelled);
   }
 
+  /**
+   * An operator's revive of a retired slot, on the coordinator's context: the slot's new
+   * incarnation, or a failed future ({@link PoolErrorException}: {@code REVIVE_REFUSED}, {@code
+   * UNKNOWN_WORKER}) that changed nothing.
+   */
+  Future<Integer> revive(Requests.Revive request) {
+    Transition t = apply(new PoolEvent.Revive(request.worker(), now()));
+    if (t instanceof Transition.Refused refused) {
+      return Future.failedFuture(new PoolErrorException(refused.error()));
+    }
+    for (Effect effect : t.effects()) {
+      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.Revived r) {
+        return Future.succeededFuture(r.incarnation());
+      }
+    }
+    throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
+  }
+
   PoolSnapshot snapshot() {
     return pool.snapshot(now());
-  }
-
-  // ---- in-JVM API (any thread) ----------------------------------------------------------------
-
-  /**
-   * Submits from any thread; {@code promise} (best created without a context) is completed with
-   * the terminal outcome, or the admission, on the caller's context.
-   */
-  public void submitLocal(Requests.Submit request, Promise<Outcome> promise, boolean admission) {
-    submitLocal(request, (io.vertx.core.Handler<Outcome>) promise::complete, admission);
-  }
-
-  /** Submits from any thread; {@code onAnswer} is called once, on the caller's context. */
-  public void submitLocal(Requests.Submit request, io.vertx.core.Handler<Outcome> onAnswer,
-      boolean admission) {
-    CallbackResponder responder =
-        new CallbackResponder(onAnswer, admission, Vertx.currentContext(), outbox);
-    execute(() -> submit(request, responder));
-  }
-
-  public Future<Boolean> cancelLocal(String job) {
-    Promise<Boolean> promise = Promise.promise();
-    execute(() -> promise.complete(cancel(new Requests.Cancel(job))));
-    return promise.future();
-  }
-
-  /** Rebalances from any thread; fails with {@link PoolErrorException} on a refusal. */
-  public Future<Void> rebalanceLocal(String key, String worker) {
-    Promise<Void> promise = Promise.promise();
-    execute(() -> {
-      PoolError error = rebalance(new Requests.Rebalance(key, worker));
-      if (error == null) {
-        promise.complete();
-      } else {
-        promise.fail(new PoolErrorException(error));
-      }
-    });
-    return promise.future();
-  }
-
-  public Future<PoolSnapshot> snapshotLocal() {
-    Promise<PoolSnapshot> promise = Promise.promise();
-    execute(() -> promise.complete(snapshot()));
-    return promise.future();
   }
 
   /** A completion from a local slot, on the coordinator's context. */

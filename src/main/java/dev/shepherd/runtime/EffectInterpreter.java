@@ -36,6 +36,9 @@ final class EffectInterpreter {
     } else if (effect instanceof Effect.Deploy deploy) {
       slot(deploy.worker()).deploy(deploy.incarnation());
     } else if (effect instanceof Effect.Stop stop) {
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onStop(stop.worker(), stop.incarnation(), stop.reason());
+      }
       slot(stop.worker()).stop(stop.incarnation(), stop.reason());
     } else if (effect instanceof Effect.StartTimer start) {
       coordinator.timers().start(start.timer(), start.at());

@@ -4,30 +4,36 @@ import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Publishes a pool's notices, a periodic {@code stats} snapshot, and its noteworthy job outcomes
  * (rejected, failed, interrupted, cancelled; at most {@value #JOB_EVENTS_PER_SECOND} a second, so a
- * flood of rejections cannot flood the bus) on {@code <prefix>.events}.
+ * flood of rejections cannot flood the bus) on {@code <prefix>.events}, and hands each of them
+ * but {@code stats} to the pool's {@link PoolHistory}.
  */
 final class EventPublisher implements PoolObserver {
   static final int JOB_EVENTS_PER_SECOND = 20;
 
   private final Coordinator coordinator;
+  private final PoolHistory history;
   private final EventBus bus;
   private final String address;
   private long windowStart;
   private int inWindow;
 
-  EventPublisher(Coordinator coordinator) {
+  EventPublisher(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
+    this.history = history;
     this.bus = coordinator.vertx().eventBus();
     this.address = coordinator.config().addresses().events();
   }
 
   @Override
   public void onNotice(Notice notice) {
-    bus.publish(address, EventJson.notice(coordinator.name(), notice, coordinator.now()));
+    JsonObject event = EventJson.notice(coordinator.name(), notice, coordinator.now());
+    bus.publish(address, event);
+    history.published(event);
   }
 
   @Override
@@ -41,7 +47,9 @@ final class EventPublisher implements PoolObserver {
       inWindow = 0;
     }
     if (inWindow++ < JOB_EVENTS_PER_SECOND) {
-      bus.publish(address, EventJson.job(coordinator.name(), outcome, now));
+      JsonObject event = EventJson.job(coordinator.name(), outcome, now);
+      bus.publish(address, event);
+      history.published(event);
     }
   }
 

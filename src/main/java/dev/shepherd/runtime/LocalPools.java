@@ -39,6 +39,17 @@ public final class LocalPools {
     return pools == null ? null : pools.get(pool);
   }
 
+  /** The in-JVM handle on {@code pool} in this Vert.x instance, or null. */
+  public static PoolHandle handle(Vertx vertx, String pool) {
+    Coordinator coordinator = find(vertx, pool);
+    return coordinator == null ? null : coordinator.handle();
+  }
+
+  /** The handles on every pool of this Vert.x instance. */
+  public static List<PoolHandle> handles(Vertx vertx) {
+    return all(vertx).stream().map(Coordinator::handle).toList();
+  }
+
   /** Every coordinator of this Vert.x instance. */
   public static Collection<Coordinator> all(Vertx vertx) {
     Map<String, Coordinator> pools = POOLS.get(vertx);

@@ -5,14 +5,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The Java API to a pool. In the JVM that runs the pool it hands submissions straight to the
- * coordinator's context (no event bus, no JSON copy); elsewhere it speaks protocol v1 over the bus.
- * Futures complete on the caller's context.
+ * The Java API to a pool. In the Vert.x instance that runs the pool it hands submissions straight
+ * to the coordinator's context (no event bus, no JSON copy); anywhere else, another node of the
+ * cluster included, it speaks protocol v1 over the bus. Which one is decided at each call, so a
+ * client made before its pool was deployed takes the fast path once it is. Futures complete on
+ * the caller's context.
  *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs");
@@ -27,14 +27,13 @@ public final class PoolClient {
 
   private final Vertx vertx;
   private final String pool;
-  private final Addresses addresses;
-  private final long requestTimeoutMs;
+  private final PoolHandle overBus;
 
   private PoolClient(Vertx vertx, String pool, Addresses addresses, long requestTimeoutMs) {
     this.vertx = vertx;
     this.pool = pool;
-    this.addresses = addresses;
-    this.requestTimeoutMs = requestTimeoutMs;
+    this.overBus = new BusPoolHandle(vertx, pool, addresses, null, requestTimeoutMs,
+        BusPoolHandle.DEFAULT_CONTROL_TIMEOUT_MS);
   }
 
   public static PoolClient create(Vertx vertx, String pool) {
@@ -79,82 +78,66 @@ public final class PoolClient {
   }
 
   /**
-   * Submits once: in this JVM straight to the coordinator, which calls {@code onAnswer} on the
-   * caller's context; elsewhere over the bus. Bad input and bus failures go to {@code onFailure}.
+   * Submits once through {@link #handle()}. Bad input (checked here, on the caller's thread, so
+   * the coordinator does not pay for the walk) and bus failures go to {@code onFailure}.
    */
   private void send(JobRequest request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
-    Coordinator local = LocalPools.find(vertx, pool);
+    PoolHandle handle = handle();
     Requests.Submit submit;
     try {
-      // A remote pool checks depth against its own limit; here only what could not be sent.
-      submit = validate(request, local != null ? local.config().maxPayloadDepth()
-          : PoolConfig.MAX_PAYLOAD_DEPTH);
+      submit = validate(request, handle.maxPayloadDepth());
     } catch (BadRequest e) {
       onFailure.handle(e);
       return;
     }
-    if (local != null) {
-      local.submitLocal(submit, onAnswer, admission);
-      return;
-    }
-    JsonObject body = new JsonObject().put("payload", JsonValues.toJson(request.payload()));
-    if (request.job() != null) {
-      body.put("job", request.job());
-    }
-    if (request.key() != null) {
-      body.put("key", request.key());
-    }
-    if (request.timeoutMs() > 0) {
-      body.put("timeoutMs", request.timeoutMs());
-    }
-    if (admission) {
-      body.put("replyTo", addresses.prefix() + ".discard");
-    }
-    vertx.eventBus().<JsonObject>request(addresses.submit(), body,
-            new DeliveryOptions().setSendTimeout(requestTimeoutMs))
-        .recover(PoolClient::mapFailure)
-        .onSuccess(reply -> onAnswer.handle(OutcomeJson.decode(reply.body())))
-        .onFailure(onFailure);
+    handle.submit(submit, admission, onAnswer, onFailure);
   }
 
   public Future<Boolean> cancel(String job) {
-    Coordinator local = LocalPools.find(vertx, pool);
-    if (local != null) {
-      return local.cancelLocal(job);
-    }
-    return vertx.eventBus().<JsonObject>request(addresses.cancel(), new JsonObject().put("job", job))
-        .recover(PoolClient::mapFailure)
-        .map(reply -> reply.body().getBoolean("cancelled", false));
+    return handle().cancel(job);
   }
 
   /** Binds {@code key} to {@code worker}; fails with {@link PoolErrorException} when refused. */
   public Future<Void> rebalance(String key, String worker) {
-    Coordinator local = LocalPools.find(vertx, pool);
-    if (local != null) {
-      return local.rebalanceLocal(key, worker);
+    return handle().rebalance(key, worker);
+  }
+
+  /**
+   * Puts the retired slot {@code worker} back in service with a new incarnation, and succeeds
+   * with that incarnation's number. A revive is not a restart: the restart budget is neither
+   * needed nor charged. Fails with {@link PoolErrorException} {@code REVIVE_REFUSED} (the slot is
+   * not retired, its host is lost, or the pool is not running) or {@code UNKNOWN_WORKER}, and with
+   * {@link BadRequest} for an id that is null, empty or over 256 characters; a refusal changes
+   * nothing. Completes on the caller's context.
+   */
+  public Future<Integer> revive(String worker) {
+    if (worker == null) {
+      return Future.failedFuture(new BadRequest("worker: is required, a non-empty string"));
     }
-    return vertx.eventBus().request(addresses.rebalance(),
-            new JsonObject().put("key", key).put("worker", worker))
-        .recover(PoolClient::mapFailure)
-        .mapEmpty();
+    try {
+      checkId("worker", worker);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    return handle().revive(worker);
   }
 
   /** The status snapshot as JSON. */
   public Future<JsonObject> status() {
-    Coordinator local = LocalPools.find(vertx, pool);
-    if (local != null) {
-      return local.snapshotLocal().map(SnapshotJson::encode);
-    }
-    return vertx.eventBus().<JsonObject>request(addresses.status(), new JsonObject())
-        .recover(PoolClient::mapFailure)
-        .map(reply -> reply.body());
+    return handle().status();
   }
 
   /**
-   * Checks ids, timeout and the payload's depth (on the caller's thread, so the coordinator does
-   * not pay for the walk) and measures the payload for the byte budget.
+   * The handle this client uses now: the in-JVM one while the pool runs in this Vert.x instance,
+   * otherwise the bus.
    */
+  PoolHandle handle() {
+    PoolHandle local = LocalPools.handle(vertx, pool);
+    return local != null ? local : overBus;
+  }
+
+  /** Checks ids, timeout and the payload's depth, and measures the payload for the byte budget. */
   private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
     checkId("job", request.job());
     checkId("key", request.key());
@@ -172,21 +155,5 @@ public final class PoolClient {
       throw new BadRequest(field + ": must be 1 to " + RequestDecoder.MAX_ID_LENGTH
           + " characters (was " + value.length() + ")");
     }
-  }
-
-  private static <T> Future<T> mapFailure(Throwable failure) {
-    if (failure instanceof ReplyException reply) {
-      String message = String.valueOf(reply.getMessage());
-      if (reply.failureCode() == 400) {
-        return Future.failedFuture(new BadRequest(message));
-      }
-      if (reply.failureCode() == 409) {
-        int colon = message.indexOf(':');
-        return Future.failedFuture(colon < 0 ? new PoolErrorException(message, "")
-            : new PoolErrorException(message.substring(0, colon),
-                message.substring(colon + 1).trim()));
-      }
-    }
-    return Future.failedFuture(failure);
   }
 }

@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.Exit;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
@@ -27,6 +28,13 @@ public interface PoolObserver {
 
   /** A job ran on a local slot for {@code runNanos} (its result is on the way). */
   default void onRun(String worker, long runNanos) {}
+
+  /**
+   * An incarnation of {@code worker} ended for {@code reason}: it crashed, exited, timed out, was
+   * stopped beside a sibling, its node was lost, or the pool stopped it. Its cause, when it has
+   * one, follows in the supervisor's {@link Notice.RestartDecided}.
+   */
+  default void onStop(String worker, int incarnation, Exit reason) {}
 
   /** A periodic snapshot (every {@code statsMs}). */
   default void onStats(PoolSnapshot snapshot) {}

@@ -19,7 +19,8 @@ import java.util.ServiceLoader;
  *
  * <p>Every {@link PoolExtension} on the classpath runs beside the coordinator (found with {@link
  * ServiceLoader}); with the cluster package there, the pool accepts worker hosts (section 8.2)
- * with no configuration of its own.
+ * with no configuration of its own. On a clustered Vert.x the pool announces itself to every node
+ * ({@link PoolAnnouncement}), so any node can serve it (section 8.4).
  */
 public class PoolVerticle extends VerticleBase {
   private Coordinator coordinator;
@@ -47,10 +48,15 @@ public class PoolVerticle extends VerticleBase {
     } catch (IllegalStateException e) {
       return Future.failedFuture(e);
     }
-    events = new EventPublisher(coordinator);
+    PoolHistory history = new PoolHistory(coordinator::now);
+    events = new EventPublisher(coordinator, history);
     coordinator.observe(events);
+    coordinator.observe(history);
     coordinator.observe(new PoolLog(coordinator.name()));
-    endpoints = new BusEndpoints(coordinator);
+    if (vertx.isClustered()) {
+      coordinator.observe(new PoolAnnouncer(coordinator));
+    }
+    endpoints = new BusEndpoints(coordinator, history);
     ServiceLoader.load(PoolExtension.class, PoolExtension.class.getClassLoader())
         .forEach(extensions::add);
     return endpoints.register()

@@ -126,12 +126,24 @@ public final class RequestDecoder {
     return new Requests.Cancel(id(json, "job", true));
   }
 
+  /** An operator's revive: {@code {"worker": str}}. */
+  public static Requests.Revive revive(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("worker"));
+    return new Requests.Revive(id(json, "worker", true));
+  }
+
   /** A status request: an empty object (or no body). */
   public static void status(Object body) {
     if (body == null) {
       return;
     }
     only(object(body), Set.of());
+  }
+
+  /** A history request: an empty object (or no body), as for status. */
+  public static void history(Object body) {
+    status(body);
   }
 
   static String id(JsonObject json, String field, boolean required) {

@@ -27,4 +27,7 @@ public final class Requests {
   public record Rebalance(String key, String worker) {}
 
   public record Cancel(String job) {}
+
+  /** An operator's revive of a retired slot. */
+  public record Revive(String worker) {}
 }

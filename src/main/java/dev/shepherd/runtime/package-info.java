@@ -9,5 +9,10 @@
  * the coordinator's {@link dev.shepherd.runtime.Inbox}, which runs what queued up in batches; an
  * in-JVM {@code PoolClient} uses the same inbox. Only requests from other verticles or nodes use
  * the event bus.
+ *
+ * <p>From outside the runtime (the web layer, {@code PoolClient}) a pool is reached only through a
+ * {@link dev.shepherd.runtime.PoolHandle}: in the JVM that runs it, straight to the coordinator's
+ * inbox; elsewhere, protocol v1 over the bus. A {@link dev.shepherd.runtime.PoolDirectory} finds
+ * them: this Vert.x instance's pools, or, in a cluster, every pool the coordinators announce.
  */
 package dev.shepherd.runtime;

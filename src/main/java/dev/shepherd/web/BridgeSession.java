@@ -14,7 +14,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +52,7 @@ final class BridgeSession {
 
   private final Vertx vertx;
   private final SockJSSocket socket;
-  private final Set<String> inbound;
-  private final Set<String> outbound;
+  private final BridgePermits permits;
   private final BearerToken token;
   private final long replyTimeoutMs;
   private final long pingTimeoutMs;
@@ -63,12 +62,11 @@ final class BridgeSession {
   private long pingTimer = -1;
   private boolean closed;
 
-  BridgeSession(Vertx vertx, SockJSSocket socket, Set<String> inbound, Set<String> outbound,
-      BearerToken token, long replyTimeoutMs, long pingTimeoutMs) {
+  BridgeSession(Vertx vertx, SockJSSocket socket, BridgePermits permits, BearerToken token,
+      long replyTimeoutMs, long pingTimeoutMs) {
     this.vertx = vertx;
     this.socket = socket;
-    this.inbound = inbound;
-    this.outbound = outbound;
+    this.permits = permits;
     this.token = token;
     this.replyTimeoutMs = replyTimeoutMs;
     this.pingTimeoutMs = pingTimeoutMs;
@@ -106,7 +104,7 @@ final class BridgeSession {
       send(frame);
     } else if ("publish".equals(type)) {
       // Submit and status are request/reply: a publish could not be answered.
-      error(address(frame, inbound) == null ? null : "rejected");
+      error(address(frame, permits::inbound) == null ? null : "rejected");
     } else if ("register".equals(type)) {
       register(frame);
     } else if ("unregister".equals(type)) {
@@ -117,7 +115,7 @@ final class BridgeSession {
   }
 
   private void send(JsonObject frame) {
-    String address = address(frame, inbound);
+    String address = address(frame, permits::inbound);
     if (address == null) {
       return;
     }
@@ -172,7 +170,7 @@ final class BridgeSession {
   }
 
   private void register(JsonObject frame) {
-    String address = address(frame, outbound);
+    String address = address(frame, permits::outbound);
     if (address == null || headers(frame) == null) {
       return;
     }
@@ -188,7 +186,7 @@ final class BridgeSession {
   }
 
   private void unregister(JsonObject frame) {
-    String address = address(frame, outbound);
+    String address = address(frame, permits::outbound);
     if (address == null) {
       return;
     }
@@ -199,7 +197,7 @@ final class BridgeSession {
   }
 
   /** The frame's address if it is well-formed and permitted; else answers why and gives null. */
-  private String address(JsonObject frame, Set<String> permitted) {
+  private String address(JsonObject frame, Predicate<String> permitted) {
     Object value = frame.getValue("address");
     if (value == null) {
       error("missing_address");
@@ -210,7 +208,7 @@ final class BridgeSession {
       error("invalid_address");
       return null;
     }
-    if (!permitted.contains(address)) {
+    if (!permitted.test(address)) {
       error("access_denied");
       return null;
     }

@@ -3,8 +3,8 @@ package dev.shepherd.web;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
-import dev.shepherd.runtime.Coordinator;
-import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -17,68 +17,80 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 
 /**
  * {@code GET /health} and {@code GET /ready} through Vert.x health checks, one check per pool
- * (its id is the pool's name, its data the pool's state). Health: UP while the pool runs and
- * has a slot that is not retired; DOWN (503) with the reason otherwise. Readiness: UP once each
- * pool's first incarnations have resolved (deployed, or failed and retired), and while the pool
- * is running.
+ * (its id is the pool's name, its data the pool's state). Health covers every pool of the {@link
+ * PoolDirectory} (in a cluster, pools coordinated elsewhere are asked over the bus, and one that
+ * does not answer within the check's timeout is DOWN): UP while the pool runs and has a slot that
+ * is not retired; DOWN (503) with the reason otherwise. Readiness covers the pools coordinated on
+ * this node, whose work this node takes on: UP once each one's first incarnations have resolved
+ * (deployed, or failed and retired), and while the pool is running.
  */
 final class HealthEndpoints {
-  private final Vertx vertx;
+  /** How long a pool's check may take (a remote pool's status crosses the cluster). */
+  static final long CHECK_TIMEOUT_MS = 5_000;
+
+  private final PoolDirectory pools;
   private final HealthCheckHandler health;
   private final HealthCheckHandler ready;
   private final Set<String> healthNames = new HashSet<>();
   private final Set<String> readyNames = new HashSet<>();
-  /** Pools whose first incarnations have all resolved (a latch per coordinator). */
-  private final Set<Coordinator> resolved =
+  /** Pools whose first incarnations have all resolved (a latch per local pool). */
+  private final Set<PoolHandle> resolved =
       Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
-  HealthEndpoints(Vertx vertx) {
-    this.vertx = vertx;
+  HealthEndpoints(Vertx vertx, PoolDirectory pools) {
+    this.pools = pools;
     this.health = HealthCheckHandler.create(vertx);
     this.ready = HealthCheckHandler.create(vertx);
   }
 
   void health(RoutingContext ctx) {
-    sync(health, healthNames, HealthEndpoints::liveness);
+    sync(health, healthNames, false, HealthEndpoints::liveness);
     health.handle(ctx);
   }
 
   void ready(RoutingContext ctx) {
-    sync(ready, readyNames, this::readiness);
+    sync(ready, readyNames, true, this::readiness);
     ready.handle(ctx);
   }
 
-  /** Registers a check for each pool now deployed, and drops the checks of pools that left. */
+  /**
+   * Registers a check for each pool now known (or coordinated here, when {@code localOnly}), and
+   * drops the checks of pools that left.
+   */
   private synchronized void sync(HealthCheckHandler handler, Set<String> names,
-      BiFunction<Coordinator, PoolSnapshot, Status> check) {
-    Map<String, Coordinator> pools = new java.util.TreeMap<>();
-    LocalPools.all(vertx).forEach(p -> pools.put(p.name(), p));
-    resolved.retainAll(pools.values());
+      boolean localOnly, BiFunction<PoolHandle, PoolSnapshot, Status> check) {
+    Map<String, PoolHandle> known = new TreeMap<>();
+    pools.pools().stream().filter(p -> !localOnly || p.local())
+        .forEach(p -> known.put(p.name(), p));
+    if (localOnly) {
+      resolved.retainAll(known.values());
+    }
     for (String gone : new HashSet<>(names)) {
-      if (!pools.containsKey(gone)) {
+      if (!known.containsKey(gone)) {
         handler.unregister(gone);
         names.remove(gone);
       }
     }
-    for (String name : pools.keySet()) {
+    for (String name : known.keySet()) {
       if (names.add(name)) {
-        handler.register(name, 5_000, promise -> probe(name, promise, check));
+        handler.register(name, CHECK_TIMEOUT_MS, promise -> probe(name, promise, check));
       }
     }
   }
 
   private void probe(String name, Promise<Status> promise,
-      BiFunction<Coordinator, PoolSnapshot, Status> check) {
-    Coordinator pool = LocalPools.find(vertx, name);
+      BiFunction<PoolHandle, PoolSnapshot, Status> check) {
+    PoolHandle pool = pools.find(name);
     if (pool == null) {
       promise.tryComplete(Status.KO(new JsonObject().put("reason", "the pool is not deployed")));
       return;
     }
-    pool.snapshotLocal().onComplete(ar -> {
+    pool.snapshot().onComplete(ar -> {
       if (ar.failed()) {
         promise.tryComplete(Status.KO(new JsonObject().put("reason", String.valueOf(ar.cause()))));
       } else {
@@ -87,7 +99,7 @@ final class HealthEndpoints {
     });
   }
 
-  static Status liveness(Coordinator pool, PoolSnapshot s) {
+  static Status liveness(PoolHandle pool, PoolSnapshot s) {
     JsonObject data = describe(s);
     if (s.state() != PoolState.RUNNING) {
       return Status.KO(data.put("reason", "the pool is " + s.state()));
@@ -103,7 +115,7 @@ final class HealthEndpoints {
     return Status.OK(data);
   }
 
-  private Status readiness(Coordinator pool, PoolSnapshot s) {
+  private Status readiness(PoolHandle pool, PoolSnapshot s) {
     JsonObject data = describe(s);
     if (s.state() != PoolState.RUNNING) {
       return Status.KO(data.put("reason", "the pool is " + s.state()));

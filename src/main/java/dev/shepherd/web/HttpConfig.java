@@ -50,7 +50,7 @@ public record HttpConfig(boolean enabled, String host, int port, int maxBodyByte
    */
   public record Bridge(boolean enabled, List<String> inbound, List<String> outbound) {
     public static final Set<String> INBOUND_CHOICES = Set.of("submit", "status", "cancel",
-        "rebalance");
+        "rebalance", "revive");
     public static final Set<String> OUTBOUND_CHOICES = Set.of("events");
     public static final Bridge DEFAULT =
         new Bridge(true, List.of("submit", "status"), List.of("events"));

@@ -1,7 +1,12 @@
 package dev.shepherd.web;
 
+import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolErrorException;
+import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Future;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -29,6 +34,32 @@ final class HttpErrors {
 
   static void unknownPool(RoutingContext ctx, String pool) {
     send(ctx, 404, "UNKNOWN_POOL", "no pool named '" + pool + "'");
+  }
+
+  /**
+   * A call to a pool that did not give an answer: its refusal of bad input (400) or of the
+   * request (409, by the error's name), or, for a pool reached over the bus, that it has gone
+   * (404 {@code UNKNOWN_POOL}), did not answer in time (504 {@code POOL_TIMEOUT}) or could not
+   * be reached (502 {@code POOL_UNREACHABLE}). Anything else is a failure of this server.
+   */
+  static void poolFailure(RoutingContext ctx, PoolHandle pool, Throwable failure) {
+    if (failure instanceof BadRequest) {
+      badRequest(ctx, failure.getMessage());
+    } else if (failure instanceof PoolErrorException e) {
+      send(ctx, 409, e.name(), e.getMessage());
+    } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
+      send(ctx, 404, "UNKNOWN_POOL", "no pool named '" + pool.name() + "' answers any more");
+    } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.TIMEOUT) {
+      send(ctx, 504, "POOL_TIMEOUT", "pool '" + pool.name() + "' did not answer in time ("
+          + e.getMessage() + ")");
+    } else if (!pool.local()) {
+      LOG.debug("pool {} over the bus: {}", LogText.quote(pool.name()),
+          LogText.quote(String.valueOf(failure)));
+      send(ctx, 502, "POOL_UNREACHABLE", "pool '" + pool.name() + "' could not be reached: "
+          + failure.getMessage());
+    } else {
+      ctx.fail(failure);
+    }
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {

@@ -1,10 +1,10 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.Coordinator;
-import dev.shepherd.runtime.LocalPools;
 import dev.shepherd.runtime.LogText;
-import dev.shepherd.runtime.SnapshotJson;
+import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.ServerWebSocket;
@@ -19,8 +19,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /api/pools/<name>/events}, a plain WebSocket for the live view: on connect one
- * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then every event the pool
- * publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. A client that
+ * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then the pool's {@code
+ * history} frame (see {@link PoolHandle#history()}; none if the pool gives none), then every event
+ * the pool publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. Any
+ * pool of the {@link PoolDirectory}: a pool coordinated on another node is asked over the bus and
+ * its events arrive through a clustered consumer. A client that
  * cannot keep up loses events while its write queue is full (the next periodic {@code stats}
  * heals its picture), and one that reads nothing for {@code http.idleTimeoutMs} is closed (1008),
  * so no client makes the server queue without bound. What it sends is ignored. An event that
@@ -28,21 +31,25 @@ import org.slf4j.LoggerFactory;
  */
 final class LiveEvents {
   private static final Logger LOG = LoggerFactory.getLogger(LiveEvents.class);
+  /** Events kept while the snapshot is on its way (a remote pool's may take a while). */
+  static final int MAX_HELD = 1000;
 
   private final Vertx vertx;
+  private final PoolDirectory pools;
   private final SameOrigin sameOrigin;
   private final long slowLimitMs;
   private final Set<ServerWebSocket> sockets = ConcurrentHashMap.newKeySet();
 
-  LiveEvents(Vertx vertx, SameOrigin sameOrigin, long slowLimitMs) {
+  LiveEvents(Vertx vertx, PoolDirectory pools, SameOrigin sameOrigin, long slowLimitMs) {
     this.vertx = vertx;
+    this.pools = pools;
     this.sameOrigin = sameOrigin;
     this.slowLimitMs = slowLimitMs;
   }
 
   void handle(RoutingContext ctx) {
     String name = ctx.pathParam("pool");
-    Coordinator pool = LocalPools.find(vertx, name);
+    PoolHandle pool = pools.find(name);
     if (pool == null) {
       HttpErrors.unknownPool(ctx, name);
       return;
@@ -71,34 +78,44 @@ final class LiveEvents {
   }
 
   /** Subscribes first, then snapshots, holding events back until the snapshot frame is out. */
-  private void stream(ServerWebSocket ws, Coordinator pool, Context context) {
+  private void stream(ServerWebSocket ws, PoolHandle pool, Context context) {
     sockets.add(ws);
     List<JsonObject> held = new ArrayList<>();
     boolean[] live = {false};
     long[] fullSince = {-1};
-    MessageConsumer<JsonObject> consumer = vertx.eventBus().localConsumer(
-        pool.config().addresses().events(), message -> {
-          if (live[0]) {
-            send(ws, message.body(), fullSince);
-          } else {
-            held.add(message.body());
-          }
-        });
+    MessageConsumer<?> consumer = pool.events(event -> {
+      if (live[0]) {
+        send(ws, event, fullSince);
+      } else if (held.size() < MAX_HELD) {
+        held.add(event); // beyond that the next stats event heals the picture
+      }
+    });
     ws.closeHandler(v -> {
       sockets.remove(ws);
       consumer.unregister();
     });
     ws.exceptionHandler(e -> LOG.debug("live view socket: {}", LogText.quote(e.toString())));
     ws.handler(buffer -> { });
-    consumer.completion()
-        .compose(v -> pool.snapshotLocal())
+    // History before the snapshot: an event after the history is then either in the snapshot
+    // or sent live, and one in both the history and the held events is older than the snapshot.
+    Future<JsonObject> history = consumer.completion().compose(v -> pool.history());
+    history.compose(v -> pool.status())
         .onComplete(ar -> context.runOnContext(v -> {
-          if (ar.failed() || ws.isClosed()) {
+          if (ws.isClosed()) {
+            return;
+          }
+          if (ar.failed()) {
+            LOG.debug("live view of pool {}: no snapshot: {}", LogText.quote(pool.name()),
+                LogText.quote(String.valueOf(ar.cause())));
+            ws.close((short) 1011, "the pool did not answer");
             return;
           }
           send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
               .put("at", System.currentTimeMillis())
-              .put("snapshot", SnapshotJson.encode(ar.result())), fullSince);
+              .put("snapshot", ar.result()), fullSince);
+          if (history.result() != null) {
+            send(ws, history.result(), fullSince);
+          }
           live[0] = true;
           held.forEach(event -> send(ws, event, fullSince));
           held.clear();

@@ -3,38 +3,35 @@ package dev.shepherd.web;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.Coordinator;
-import dev.shepherd.runtime.LocalPools;
 import dev.shepherd.runtime.OutcomeJson;
-import dev.shepherd.runtime.PoolErrorException;
+import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.PoolHandle;
 import dev.shepherd.runtime.RequestDecoder;
 import dev.shepherd.runtime.Requests;
 import dev.shepherd.runtime.ResultCheck;
-import dev.shepherd.runtime.SnapshotJson;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * The pools' HTTP API (section 7): submit (waiting for the outcome, or {@code ?wait=false} for the
- * admission), cancel, rebalance, and the status snapshots. The body is authoritative; the status
- * code is a convenience.
+ * admission), cancel, rebalance, and the status snapshots, for every pool of the {@link
+ * PoolDirectory} (section 8.4: in a cluster, pools coordinated elsewhere are reached over the
+ * bus). The body is authoritative; the status code is a convenience.
  */
 final class PoolApi {
-  private final Vertx vertx;
+  private final PoolDirectory pools;
 
-  PoolApi(Vertx vertx) {
-    this.vertx = vertx;
+  PoolApi(PoolDirectory pools) {
+    this.pools = pools;
   }
 
   void mount(Router router) {
@@ -45,41 +42,54 @@ final class PoolApi {
     router.post("/api/pools/:pool/rebalance").handler(this::rebalance);
   }
 
-  private Coordinator pool(RoutingContext ctx) {
+  private PoolHandle pool(RoutingContext ctx) {
     String name = ctx.pathParam("pool");
-    Coordinator coordinator = LocalPools.find(vertx, name);
-    if (coordinator == null) {
+    PoolHandle pool = pools.find(name);
+    if (pool == null) {
       HttpErrors.unknownPool(ctx, name);
     }
-    return coordinator;
+    return pool;
   }
 
+  /**
+   * Every pool's snapshot, by name. A pool that left while it was asked is not listed; one that
+   * does not answer in time, or not with a snapshot, is listed as {@code {"name", "unreachable":
+   * <why>}}.
+   */
   private void list(RoutingContext ctx) {
-    List<Coordinator> pools = new ArrayList<>(LocalPools.all(vertx));
-    pools.sort(Comparator.comparing(Coordinator::name));
+    List<PoolHandle> all = pools.pools();
     List<Future<JsonObject>> snapshots = new ArrayList<>();
-    pools.forEach(p -> snapshots.add(p.snapshotLocal().map(SnapshotJson::encode)));
-    Future.all(snapshots).onComplete(ar -> {
-      if (ar.failed()) {
-        ctx.fail(ar.cause());
-        return;
-      }
+    all.forEach(p -> snapshots.add(p.status()));
+    Future.join(snapshots).onComplete(ar -> {
       JsonArray array = new JsonArray();
-      snapshots.forEach(f -> array.add(f.result()));
+      for (int i = 0; i < all.size(); i++) {
+        Future<JsonObject> snapshot = snapshots.get(i);
+        if (snapshot.succeeded()) {
+          array.add(snapshot.result());
+        } else if (!gone(snapshot.cause())) {
+          array.add(new JsonObject().put("name", all.get(i).name())
+              .put("unreachable", String.valueOf(snapshot.cause().getMessage())));
+        }
+      }
       HttpErrors.json(ctx, 200, new JsonObject().put("pools", array));
     });
   }
 
   private void one(RoutingContext ctx) {
-    Coordinator pool = pool(ctx);
+    PoolHandle pool = pool(ctx);
     if (pool != null) {
-      pool.snapshotLocal().onSuccess(s -> HttpErrors.json(ctx, 200, SnapshotJson.encode(s)))
-          .onFailure(ctx::fail);
+      pool.status().onSuccess(s -> HttpErrors.json(ctx, 200, s))
+          .onFailure(e -> HttpErrors.poolFailure(ctx, pool, e));
     }
   }
 
+  /** Whether a bus failure says the pool is no longer there. */
+  private static boolean gone(Throwable failure) {
+    return failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS;
+  }
+
   private void submit(RoutingContext ctx) {
-    Coordinator pool = pool(ctx);
+    PoolHandle pool = pool(ctx);
     if (pool == null) {
       return;
     }
@@ -92,7 +102,7 @@ final class PoolApi {
     try {
       // Read as bytes: the payload stays the RawJson it arrived as, and its length is what it
       // counts against the pool's byte budget while queued.
-      request = RequestDecoder.submit(ctx.body().buffer(), pool.config().maxPayloadDepth());
+      request = RequestDecoder.submit(ctx.body().buffer(), pool.maxPayloadDepth());
     } catch (BadRequest e) {
       HttpErrors.badRequest(ctx, e.getMessage());
       return;
@@ -106,9 +116,8 @@ final class PoolApi {
       HttpErrors.badRequest(ctx, "replyTo: is for event-bus submitters; use ?wait=false");
       return;
     }
-    Promise<Outcome> promise = ((ContextInternal) vertx.getOrCreateContext()).promise();
-    pool.submitLocal(request, promise, wait.equals("false"));
-    promise.future().onSuccess(outcome -> answer(ctx, outcome));
+    pool.submit(request, wait.equals("false"), outcome -> answer(ctx, outcome),
+        failure -> HttpErrors.poolFailure(ctx, pool, failure));
   }
 
   static void answer(RoutingContext ctx, Outcome outcome) {
@@ -139,7 +148,7 @@ final class PoolApi {
   }
 
   private void cancel(RoutingContext ctx) {
-    Coordinator pool = pool(ctx);
+    PoolHandle pool = pool(ctx);
     if (pool == null) {
       return;
     }
@@ -148,12 +157,13 @@ final class PoolApi {
       HttpErrors.badRequest(ctx, "job: must be 1 to 256 characters");
       return;
     }
-    pool.cancelLocal(job).onSuccess(cancelled -> HttpErrors.json(ctx, 200,
-        new JsonObject().put("job", job).put("cancelled", cancelled))).onFailure(ctx::fail);
+    pool.cancel(job).onSuccess(cancelled -> HttpErrors.json(ctx, 200,
+            new JsonObject().put("job", job).put("cancelled", cancelled)))
+        .onFailure(e -> HttpErrors.poolFailure(ctx, pool, e));
   }
 
   private void rebalance(RoutingContext ctx) {
-    Coordinator pool = pool(ctx);
+    PoolHandle pool = pool(ctx);
     if (pool == null) {
       return;
     }
@@ -164,16 +174,10 @@ final class PoolApi {
       HttpErrors.badRequest(ctx, e.getMessage());
       return;
     }
-    pool.rebalanceLocal(request.key(), request.worker()).onComplete(ar -> {
-      if (ar.succeeded()) {
-        HttpErrors.json(ctx, 200,
-            new JsonObject().put("key", request.key()).put("worker", request.worker()));
-      } else if (ar.cause() instanceof PoolErrorException e) {
-        HttpErrors.send(ctx, 409, e.name(), e.getMessage());
-      } else {
-        ctx.fail(ar.cause());
-      }
-    });
+    pool.rebalance(request.key(), request.worker())
+        .onSuccess(v -> HttpErrors.json(ctx, 200,
+            new JsonObject().put("key", request.key()).put("worker", request.worker())))
+        .onFailure(e -> HttpErrors.poolFailure(ctx, pool, e));
   }
 
   private static String clip(String text) {

@@ -1,10 +1,11 @@
 package dev.shepherd.web;
 
 import dev.shepherd.core.Counters;
+import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
-import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.PoolHandle;
 import dev.shepherd.runtime.PoolObserver;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,24 +23,36 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One pool's meters, labelled {@code pool}: jobs by outcome, backlog, slots by phase, restarts,
- * budget refusals, stale completions, restart budget use (read from the pool's own counters, so
- * they agree with its status snapshot), and two histograms measured as the work happens: queue
- * wait (admission to first assignment) and run time (on local slots).
+ * One pool's meters, labelled {@code pool} and {@code coordinator}: jobs by outcome, backlog,
+ * slots by phase, restarts, budget refusals, stale completions, restart budget use (read from the
+ * pool's own counters, so they agree with its status snapshot), and, for a pool coordinated here,
+ * two histograms measured as the work happens: queue wait (admission to first assignment) and run
+ * time (on local slots).
+ *
+ * <p>{@code coordinator} is {@value #HERE} on the node that coordinates the pool, where the
+ * meters are exact at each scrape, and {@value #ELSEWHERE} on every other node of a cluster, where
+ * they are a copy of the pool's latest {@code stats} event (at most half a second old). A scrape
+ * of several nodes counts each pool once by keeping {@code coordinator="local"}.
  */
 final class PoolMeters implements PoolObserver {
-  private final Coordinator pool;
+  static final String HERE = "local";
+  static final String ELSEWHERE = "remote";
+
+  private final PoolHandle pool;
   private final MeterRegistry registry;
+  private final String coordinator;
   private final List<Meter> meters = new ArrayList<>();
   private final Timer queueWait;
   private final Timer runTime;
   /** Coordinator context only: when each job waiting for its first assignment was admitted. */
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
+  private final RevivesMeter revives;
 
-  PoolMeters(Coordinator pool, MeterRegistry registry, PoolSnapshot first) {
+  PoolMeters(PoolHandle pool, MeterRegistry registry, PoolSnapshot first) {
     this.pool = pool;
     this.registry = registry;
+    this.coordinator = pool.local() ? HERE : ELSEWHERE;
     this.latest = first;
     String name = pool.name();
     jobs("accepted", Counters::accepted);
@@ -64,34 +78,46 @@ final class PoolMeters implements PoolObserver {
     for (Phase phase : Phase.values()) {
       meters.add(Gauge.builder("shepherd.slots", this,
               m -> m.latest.slots().stream().filter(s -> s.phase() == phase).count())
-          .description("Slots by phase").tag("pool", name).tag("phase", phase.name())
-          .register(registry));
+          .description("Slots by phase").tag("pool", name).tag("coordinator", coordinator)
+          .tag("phase", phase.name()).register(registry));
+    }
+    revives = new RevivesMeter(registry, name, coordinator, meters);
+    if (!pool.local()) {
+      queueWait = null;
+      runTime = null;
+      return;
     }
     queueWait = Timer.builder("shepherd.queue.wait")
         .description("Time from a job's admission to its first assignment")
-        .tag("pool", name).publishPercentileHistogram()
+        .tag("pool", name).tag("coordinator", coordinator).publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry);
     runTime = Timer.builder("shepherd.run.time")
         .description("Time a job ran on a local worker incarnation")
-        .tag("pool", name).publishPercentileHistogram()
+        .tag("pool", name).tag("coordinator", coordinator).publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry);
     meters.add(queueWait);
     meters.add(runTime);
   }
 
-  Coordinator pool() {
+  PoolHandle pool() {
     return pool;
   }
 
-  /** Reads a fresh snapshot (before a scrape, so the counters are exact at that moment). */
+  /**
+   * Reads a fresh snapshot of a pool coordinated here (before a scrape, so the counters are exact
+   * at that moment); a remote pool's meters keep its latest stats event.
+   */
   Future<Void> refresh() {
-    return pool.snapshotLocal().onSuccess(s -> latest = s).mapEmpty();
+    if (!pool.local()) {
+      return Future.succeededFuture();
+    }
+    return pool.snapshot().onSuccess(s -> latest = s).mapEmpty();
   }
 
+  /** Removes the meters from the registry. */
   void close() {
-    pool.unobserve(this);
     meters.forEach(registry::remove);
   }
 
@@ -107,14 +133,26 @@ final class PoolMeters implements PoolObserver {
   @Override
   public void onAssigned(String worker, String job, int attempt) {
     Long admitted = admittedAt.remove(job);
-    if (admitted != null && attempt == 1) {
+    if (admitted != null && attempt == 1 && queueWait != null) {
       queueWait.record(System.nanoTime() - admitted, TimeUnit.NANOSECONDS);
     }
   }
 
   @Override
   public void onRun(String worker, long runNanos) {
-    runTime.record(runNanos, TimeUnit.NANOSECONDS);
+    if (runTime != null) {
+      runTime.record(runNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** An event a remote pool published (its notices reach this node only so). */
+  void heard(JsonObject event) {
+    revives.count(event);
+  }
+
+  @Override
+  public void onNotice(Notice notice) {
+    revives.count(notice);
   }
 
   @Override
@@ -126,16 +164,19 @@ final class PoolMeters implements PoolObserver {
     meters.add(FunctionCounter.builder("shepherd.jobs", this,
             m -> count.applyAsDouble(m.latest.counters()))
         .description("Jobs answered, by outcome (accepted is the admission)")
-        .tag("pool", pool.name()).tag("outcome", outcome).register(registry));
+        .tag("pool", pool.name()).tag("coordinator", coordinator).tag("outcome", outcome)
+        .register(registry));
   }
 
   private void counter(String name, String help, ToDoubleFunction<Counters> count) {
     meters.add(FunctionCounter.builder(name, this, m -> count.applyAsDouble(m.latest.counters()))
-        .description(help).tag("pool", pool.name()).register(registry));
+        .description(help).tag("pool", pool.name()).tag("coordinator", coordinator)
+        .register(registry));
   }
 
   private void gauge(String name, String help, ToDoubleFunction<PoolSnapshot> value) {
     meters.add(Gauge.builder(name, this, m -> value.applyAsDouble(m.latest))
-        .description(help).tag("pool", pool.name()).register(registry));
+        .description(help).tag("pool", pool.name()).tag("coordinator", coordinator)
+        .register(registry));
   }
 }

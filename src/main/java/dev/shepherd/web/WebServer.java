@@ -1,6 +1,7 @@
 package dev.shepherd.web;
 
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * The HTTP server (section 7): the live view's static files from {@code webroot/} on the
  * classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}), the
  * SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
- * /ready}. Binds loopback unless configured otherwise and answers only to its own {@code Host}
+ * /ready}, for every pool of its {@link PoolDirectory} (in a cluster, every pool of the cluster). Binds loopback unless configured otherwise and answers only to its own {@code Host}
  * names; pages of other origins may not change pools or open its sockets; state-changing requests
  * need the bearer token when one is configured; request bodies over {@code maxBodyBytes} are
  * refused with 413; connections that hold a socket without sending requests are closed. HTTP/1.1
@@ -27,6 +28,7 @@ public final class WebServer {
 
   private final Vertx vertx;
   private final HttpConfig config;
+  private final PoolDirectory pools;
   private final BearerToken token;
   private final AllowedHosts hosts;
   private final SameOrigin sameOrigin;
@@ -36,15 +38,22 @@ public final class WebServer {
   private final ConnectionDeadlines deadlines;
   private HttpServer server;
 
+  /** A server for the pools of {@code vertx}. */
   public WebServer(Vertx vertx, HttpConfig config) {
+    this(vertx, config, PoolDirectory.local(vertx));
+  }
+
+  /** A server for the pools of {@code pools} (in a cluster: every pool of the cluster). */
+  public WebServer(Vertx vertx, HttpConfig config, PoolDirectory pools) {
     this.vertx = vertx;
     this.config = config;
+    this.pools = pools;
     this.token = new BearerToken(config.token());
     this.hosts = AllowedHosts.of(config.host(), config.allowedHosts());
     this.sameOrigin = new SameOrigin(hosts, this::servingPort);
-    this.live = new LiveEvents(vertx, sameOrigin, config.idleTimeoutMs());
-    this.metrics = new MetricsEndpoint(vertx);
-    this.health = new HealthEndpoints(vertx);
+    this.live = new LiveEvents(vertx, pools, sameOrigin, config.idleTimeoutMs());
+    this.metrics = new MetricsEndpoint(vertx, pools);
+    this.health = new HealthEndpoints(vertx, pools);
     this.deadlines = new ConnectionDeadlines(vertx, config.headerTimeoutMs(),
         config.idleTimeoutMs());
   }
@@ -58,12 +67,13 @@ public final class WebServer {
     if (config.bridge().enabled()) {
       router.route("/eventbus/*").handler(sameOrigin::guard);
       router.post("/eventbus/*").handler(bodies::handle); // SockJS xhr_send, within the limit
-      router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, config.bridge(), token)
+      router.route("/eventbus/*").subRouter(new EventBusBridge(vertx, pools, config.bridge(), token)
           .router());
     }
     router.route("/api/*").handler(bodies::handle);
     router.route("/api/*").handler(this::authorize);
-    new PoolApi(vertx).mount(router);
+    new PoolApi(pools).mount(router);
+    new ReviveRoute(pools).mount(router);
     router.get("/metrics").handler(metrics::handle);
     router.get("/health").handler(health::health);
     router.get("/ready").handler(health::ready);

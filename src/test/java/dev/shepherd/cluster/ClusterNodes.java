@@ -30,10 +30,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * node wrote. A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
  */
 final class ClusterNodes implements AfterEachCallback {
-  /** The runnable application's logging (INFO for Shepherd), which readiness lines rely on. */
-  private static final String APP_LOGBACK =
-      java.nio.file.Path.of("src/app/logback.xml").toAbsolutePath().toString();
-
   /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */
   private static final Set<ClusterNode> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -56,6 +52,13 @@ final class ClusterNodes implements AfterEachCallback {
   int basePort() {
     return basePort;
   }
+
+  /**
+   * The application's logging configuration (the runnable jar's {@code logback.xml}): the test
+   * class path has only {@code logback-test.xml}, which hides the INFO lines the tests wait for.
+   */
+  static final String APP_LOGBACK = Path.of("src", "app", "logback.xml").toAbsolutePath()
+      .toString();
 
   /** The cluster environment of this test's nodes: loopback, its name, its ports. */
   Map<String, String> clusterEnv() {

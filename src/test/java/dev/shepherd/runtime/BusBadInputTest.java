@@ -52,6 +52,8 @@ class BusBadInputTest {
     Function<Addresses, String> rebalance = Addresses::rebalance;
     Function<Addresses, String> cancel = Addresses::cancel;
     Function<Addresses, String> status = Addresses::status;
+    Function<Addresses, String> revive = Addresses::revive;
+    Function<Addresses, String> history = Addresses::history;
     String id257 = "x".repeat(257);
     return Stream.of(
         // .submit
@@ -132,7 +134,32 @@ class BusBadInputTest {
         // .status
         bad("status unknown field", status, new JsonObject().put("verbose", true), 400, "verbose"),
         bad("status text", status, "please", 400, "body"),
-        bad("status array", status, new JsonArray().add("x"), 400, "body"));
+        bad("status array", status, new JsonArray().add("x"), 400, "body"),
+        // .revive
+        bad("revive empty object", revive, new JsonObject(), 400, "worker"),
+        bad("revive no body", revive, null, 400, "body"),
+        bad("revive worker null", revive, new JsonObject().putNull("worker"), 400, "worker"),
+        bad("revive worker number", revive, new JsonObject().put("worker", 0), 400, "worker"),
+        bad("revive worker array", revive, new JsonObject().put("worker", new JsonArray()), 400,
+            "worker"),
+        bad("revive worker empty", revive, new JsonObject().put("worker", ""), 400, "worker"),
+        bad("revive worker 257 chars", revive, new JsonObject().put("worker", id257), 400,
+            "worker"),
+        bad("revive unknown field", revive,
+            new JsonObject().put("worker", "w-0").put("force", true), 400, "force"),
+        bad("revive slot instead of worker", revive, new JsonObject().put("slot", "w-0"), 400,
+            "slot"),
+        bad("revive text", revive, "w-0", 400, "body"),
+        bad("revive truncated JSON", revive, "{\"worker\":", 400, "body"),
+        bad("revive JSON array", revive, new JsonArray().add("w-0"), 400, "body"),
+        bad("revive unknown worker", revive, new JsonObject().put("worker", "w-9"), 409,
+            "UNKNOWN_WORKER"),
+        bad("revive a slot that is not retired", revive, new JsonObject().put("worker", "w-0"),
+            409, "REVIVE_REFUSED"),
+        // .history
+        bad("history unknown field", history, new JsonObject().put("since", 0), 400, "since"),
+        bad("history text", history, "all", 400, "body"),
+        bad("history array", history, new JsonArray(), 400, "body"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -10,7 +10,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The live view's plain WebSocket, {@code /api/pools/<name>/events}. */
+/**
+ * The live view's plain WebSocket, {@code /api/pools/<name>/events}: the snapshot, the pool's
+ * history, then its events.
+ */
 class LiveEventsSocketTest {
 
   @Test
@@ -38,6 +41,33 @@ class LiveEventsSocketTest {
       JsonObject restart = live.first(e -> "restart".equals(e.getString("type")));
       assertThat(restart.getString("exit")).isEqualTo("CRASH");
       assertThat(restart.getLong("at")).isPositive();
+    }
+  }
+
+  @Test
+  void the_history_frame_comes_right_after_the_snapshot_with_what_happened_before() {
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
+        WebTestApp.demoPool("jobs", 2)))) {
+      Http.post(app.url("/api/pools/jobs/jobs"), "{\"payload\":{\"echo\":1}}");
+      Http.post(app.url("/api/pools/jobs/jobs"), "{\"payload\":{\"crash\":true}}");
+      await().atMost(10, SECONDS).until(() -> Http.get(app.url("/api/pools/jobs")).json()
+          .getJsonObject("counters").getLong("restarts") == 1);
+      try (Sockets live = Sockets.connect(app.port(), "/api/pools/jobs/events")) {
+        await().atMost(5, SECONDS).until(() -> live.received().size() >= 2);
+        List<JsonObject> frames = List.copyOf(live.received());
+        assertThat(frames.get(0).getString("type")).isEqualTo("snapshot");
+        JsonObject history = frames.get(1);
+        assertThat(history.fieldNames()).containsExactlyInAnyOrder("type", "pool", "at",
+            "events", "series", "lastExits");
+        assertThat(history.getString("type")).isEqualTo("history");
+        assertThat(history.getString("pool")).isEqualTo("jobs");
+        assertThat(history.getJsonArray("events").stream().map(JsonObject.class::cast)
+            .map(e -> e.getString("type"))).contains("restart", "job");
+        assertThat(history.getJsonObject("lastExits").getJsonObject("w-0").getString("exit"))
+            .isEqualTo("CRASH");
+        assertThat(history.getJsonArray("series").stream().map(JsonObject.class::cast)
+            .mapToLong(e -> e.getLong("completed")).sum()).isEqualTo(1);
+      }
     }
   }
 

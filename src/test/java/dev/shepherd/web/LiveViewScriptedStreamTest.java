@@ -149,6 +149,9 @@ class LiveViewScriptedStreamTest {
         assertThat(tile("h2/w-0").getAttribute("data-phase")).isEqualTo("RETIRED");
         assertThat(tile("h2/w-0").getText()).contains("reason: HOST_LOST",
             "host h2 stayed lost past the grace period");
+        assertThat(tile("h2/w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
+            .as("a slot retired HOST_LOST comes back with its host, not by an operator")
+            .isFalse();
       });
     }
   }
@@ -189,6 +192,10 @@ class LiveViewScriptedStreamTest {
         assertThat(tile("w-0").getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
             "restart budget exceeded: 6 restarts in 10 s (at most 5)");
         assertThat(tile("w-1").getText()).contains("last exit: TIMEOUT");
+        assertThat(tile("w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
+            .isTrue();
+        assertThat(tile("w-1").findElement(By.cssSelector("button.restart")).isDisplayed())
+            .isFalse();
         List<String> lines = logLines();
         assertThat(lines).anyMatch(l -> l.contains("the 4 lines below happened before this"
             + " connection"));

@@ -15,16 +15,26 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Malformed input on the web endpoints: 400 with {@code {"error": "BAD_REQUEST", "message"}}
- * naming what is wrong, and the pool's state unchanged (nothing accepted, no binding moved).
+ * Malformed requests on every endpoint of the pools' HTTP API (section 7), in the running
+ * application: each is answered 400, 404, 409 or 413 with {@code {"error": NAME, "message": …}}
+ * naming the field (or the pool, the slot, the limit), and the pool's whole snapshot (counters,
+ * backlog, slots, budget) is the same afterwards: nothing accepted, counted, moved or revived.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MalformedInputTest {
+  private static final String JOBS = "/api/pools/jobs/jobs";
+  private static final String REBALANCE = "/api/pools/jobs/rebalance";
+  private static final String RESTART = "/api/pools/jobs/slots/w-0/restart";
+  private static final int MAX_BODY = 2048;
   private WebTestApp app;
 
   @BeforeAll
   void start() {
-    app = WebTestApp.start(WebTestApp.config(null, WebTestApp.demoPool("jobs", 2)));
+    app = WebTestApp.start(WebTestApp.config(new JsonObject().put("maxBodyBytes", MAX_BODY),
+        WebTestApp.demoPool("jobs", 2)));
+    // Counters that are not all zero, so a refusal that counted something would show.
+    assertThat(Http.post(app.url(JOBS), "{\"job\": \"warm\", \"payload\": {\"echo\": 1}}")
+        .status()).isEqualTo(200);
   }
 
   @AfterAll
@@ -32,121 +42,152 @@ class MalformedInputTest {
     app.close();
   }
 
+  private static Arguments bad(String name, String method, String path, String body, int status,
+      String error, String field) {
+    return Arguments.of(name, method, path, body, status, error, field);
+  }
+
+  private static Arguments post(String name, String path, String body, String field) {
+    return bad(name, "POST", path, body, 400, "BAD_REQUEST", field);
+  }
+
+  private static String submit(String extra) {
+    return "{\"payload\": 1" + extra + "}";
+  }
+
+  /** Each malformed submit body, sent both waiting for the outcome and with ?wait=false. */
   static Stream<Arguments> badSubmits() {
-    String longId = "j".repeat(257);
+    String id257 = "x".repeat(257);
     return Stream.of(
-        Arguments.of("", "body"),
-        Arguments.of("not json", "body"),
-        Arguments.of("{\"payload\": 1", "body"),
-        Arguments.of("[]", "body"),
-        Arguments.of("42", "body"),
-        Arguments.of("\"text\"", "body"),
-        Arguments.of("null", "body"),
-        Arguments.of("{}", "payload"),
-        Arguments.of("{\"job\": \"j\"}", "payload"),
-        Arguments.of("{\"payload\": 1, \"job\": \"\"}", "job"),
-        Arguments.of("{\"payload\": 1, \"job\": \"" + longId + "\"}", "job"),
-        Arguments.of("{\"payload\": 1, \"job\": 7}", "job"),
-        Arguments.of("{\"payload\": 1, \"key\": \"\"}", "key"),
-        Arguments.of("{\"payload\": 1, \"key\": [\"k\"]}", "key"),
-        Arguments.of("{\"payload\": 1, \"key\": \"" + longId + "\"}", "key"),
-        Arguments.of("{\"payload\": 1, \"timeoutMs\": 0}", "timeoutMs"),
-        Arguments.of("{\"payload\": 1, \"timeoutMs\": -5}", "timeoutMs"),
-        Arguments.of("{\"payload\": 1, \"timeoutMs\": \"100\"}", "timeoutMs"),
-        Arguments.of("{\"payload\": 1, \"timeoutMs\": 1.5}", "timeoutMs"),
-        Arguments.of("{\"payload\": 1, \"timeoutMs\": 99999999999999}", "timeoutMs"),
-        Arguments.of("{\"payload\": 1, \"replyTo\": \"somewhere\"}", "replyTo"),
-        Arguments.of("{\"payload\": 1, \"colour\": \"blue\"}", "colour"));
+        new String[] {"empty body", "", "body"},
+        new String[] {"not JSON", "not json", "body"},
+        new String[] {"truncated JSON", "{\"payload\":", "body"},
+        new String[] {"unclosed object", "{\"payload\": 1", "body"},
+        new String[] {"JSON array", "[1, 2]", "body"},
+        new String[] {"empty JSON array", "[]", "body"},
+        new String[] {"JSON number", "42", "body"},
+        new String[] {"JSON string", "\"payload\"", "body"},
+        new String[] {"JSON null", "null", "body"},
+        new String[] {"empty object", "{}", "payload"},
+        new String[] {"missing payload", "{\"job\": \"j\"}", "payload"},
+        new String[] {"job number", submit(", \"job\": 7"), "job"},
+        new String[] {"job empty", submit(", \"job\": \"\""), "job"},
+        new String[] {"job 257 chars", submit(", \"job\": \"" + id257 + "\""), "job"},
+        new String[] {"key empty", submit(", \"key\": \"\""), "key"},
+        new String[] {"key empty array", submit(", \"key\": []"), "key"},
+        new String[] {"key array", submit(", \"key\": [\"k\"]"), "key"},
+        new String[] {"key 257 chars", submit(", \"key\": \"" + id257 + "\""), "key"},
+        new String[] {"timeout negative", submit(", \"timeoutMs\": -5"), "timeoutMs"},
+        new String[] {"timeout zero", submit(", \"timeoutMs\": 0"), "timeoutMs"},
+        new String[] {"timeout fractional", submit(", \"timeoutMs\": 2.5"), "timeoutMs"},
+        new String[] {"timeout huge", submit(", \"timeoutMs\": 99999999999999"), "timeoutMs"},
+        new String[] {"timeout text", submit(", \"timeoutMs\": \"10\""), "timeoutMs"},
+        new String[] {"replyTo over HTTP", submit(", \"replyTo\": \"addr\""), "replyTo"},
+        new String[] {"unknown field", submit(", \"unknown\": true"), "unknown"},
+        new String[] {"another unknown field", submit(", \"colour\": \"blue\""), "colour"})
+        .flatMap(c -> Stream.of(post("submit " + c[0], JOBS, c[1], c[2]),
+            post("submit ?wait=false " + c[0], JOBS + "?wait=false", c[1], c[2])));
   }
 
-  @ParameterizedTest(name = "[{index}] submit {0}")
-  @MethodSource("badSubmits")
-  void malformed_submits_are_400_naming_the_field(String body, String field) {
-    assertBadRequest(Http.post(app.url("/api/pools/jobs/jobs"), body), field);
-    assertBadRequest(Http.post(app.url("/api/pools/jobs/jobs?wait=false"), body), field);
-    assertThat(counters().getLong("accepted")).isZero();
-    assertThat(counters().getLong("rejected")).isZero();
-  }
-
-  static Stream<Arguments> badRebalances() {
+  static Stream<Arguments> malformed() {
+    String id257 = "x".repeat(257);
+    String huge = new JsonObject().put("payload", "y".repeat(MAX_BODY)).encode();
     return Stream.of(
-        Arguments.of("", "body"),
-        Arguments.of("[1, 2]", "body"),
-        Arguments.of("{}", "key"),
-        Arguments.of("{\"worker\": \"w-0\"}", "key"),
-        Arguments.of("{\"key\": \"k\"}", "worker"),
-        Arguments.of("{\"key\": \"\", \"worker\": \"w-0\"}", "key"),
-        Arguments.of("{\"key\": 5, \"worker\": \"w-0\"}", "key"),
-        Arguments.of("{\"key\": \"k\", \"worker\": false}", "worker"),
-        Arguments.of("{\"key\": \"k\", \"worker\": \"w-0\", \"force\": true}", "force"));
+        post("submit wait bogus", JOBS + "?wait=bogus", submit(""), "wait"),
+        post("submit wait empty", JOBS + "?wait=", submit(""), "wait"),
+        post("submit wait yes", JOBS + "?wait=yes", submit(""), "wait"),
+        post("submit wait maybe", JOBS + "?wait=maybe", submit(""), "wait"),
+        bad("submit body over maxBodyBytes", "POST", JOBS, huge, 413, "PAYLOAD_TOO_LARGE",
+            String.valueOf(MAX_BODY)),
+        bad("cancel job 257 chars", "DELETE", JOBS + "/" + id257, null, 400, "BAD_REQUEST",
+            "job"),
+        post("rebalance not JSON", REBALANCE, "nope", "body"),
+        post("rebalance empty body", REBALANCE, "", "body"),
+        post("rebalance JSON array", REBALANCE, "[1, 2]", "body"),
+        post("rebalance empty object", REBALANCE, "{}", "key"),
+        post("rebalance missing key", REBALANCE, "{\"worker\": \"w-0\"}", "key"),
+        post("rebalance missing worker", REBALANCE, "{\"key\": \"k\"}", "worker"),
+        post("rebalance key number", REBALANCE, "{\"key\": 5, \"worker\": \"w-0\"}", "key"),
+        post("rebalance key empty", REBALANCE, "{\"key\": \"\", \"worker\": \"w-0\"}", "key"),
+        post("rebalance worker number", REBALANCE, "{\"key\": \"k\", \"worker\": 5}", "worker"),
+        post("rebalance worker boolean", REBALANCE, "{\"key\": \"k\", \"worker\": false}",
+            "worker"),
+        post("rebalance unknown field", REBALANCE,
+            "{\"key\": \"k\", \"worker\": \"w-0\", \"extra\": 1}", "extra"),
+        post("rebalance another unknown field", REBALANCE,
+            "{\"key\": \"k\", \"worker\": \"w-0\", \"force\": true}", "force"),
+        bad("rebalance unknown worker", "POST", REBALANCE, "{\"key\": \"k\", \"worker\": \"w-9\"}",
+            409, "UNKNOWN_WORKER", "w-9"),
+        bad("rebalance body over maxBodyBytes", "POST", REBALANCE, huge, 413,
+            "PAYLOAD_TOO_LARGE", String.valueOf(MAX_BODY)),
+        post("restart body not JSON", RESTART, "now", "body"),
+        post("restart body JSON array", RESTART, "[]", "body"),
+        post("restart body JSON string", RESTART, "\"w-0\"", "body"),
+        post("restart body truncated", RESTART, "{", "body"),
+        post("restart body with a field", RESTART, "{\"force\": true}", "force"),
+        post("restart body naming the worker", RESTART, "{\"worker\": \"w-0\"}", "worker"),
+        post("restart slot 257 chars", "/api/pools/jobs/slots/" + id257 + "/restart", "",
+            "slot"),
+        bad("restart unknown slot", "POST", "/api/pools/jobs/slots/w-9/restart", "", 409,
+            "UNKNOWN_WORKER", "w-9"),
+        bad("restart a slot that is not retired", "POST", RESTART, "", 409, "REVIVE_REFUSED",
+            "w-0"),
+        bad("restart body over maxBodyBytes", "POST", RESTART, huge, 413, "PAYLOAD_TOO_LARGE",
+            String.valueOf(MAX_BODY)),
+        bad("submit to unknown pool", "POST", "/api/pools/ghost/jobs", submit(""), 404,
+            "UNKNOWN_POOL", "ghost"),
+        bad("snapshot of unknown pool", "GET", "/api/pools/ghost", null, 404, "UNKNOWN_POOL",
+            "ghost"),
+        bad("events of unknown pool", "GET", "/api/pools/ghost/events", null, 404,
+            "UNKNOWN_POOL", "ghost"),
+        bad("cancel on unknown pool", "DELETE", "/api/pools/ghost/jobs/j", null, 404,
+            "UNKNOWN_POOL", "ghost"),
+        bad("rebalance on unknown pool", "POST", "/api/pools/ghost/rebalance",
+            "{\"key\": \"k\", \"worker\": \"w-0\"}", 404, "UNKNOWN_POOL", "ghost"),
+        bad("restart on unknown pool", "POST", "/api/pools/ghost/slots/w-0/restart", "", 404,
+            "UNKNOWN_POOL", "ghost"),
+        bad("events without a WebSocket upgrade", "GET", "/api/pools/jobs/events", null, 400,
+            "BAD_REQUEST", "Upgrade"),
+        bad("unknown route", "GET", "/no/such/page", null, 404, "NOT_FOUND", "/no/such/page"));
   }
 
-  @ParameterizedTest(name = "[{index}] rebalance {0}")
-  @MethodSource("badRebalances")
-  void malformed_rebalances_are_400_naming_the_field(String body, String field) {
-    assertBadRequest(Http.post(app.url("/api/pools/jobs/rebalance"), body), field);
-  }
+  @ParameterizedTest(name = "{0}")
+  @MethodSource({"badSubmits", "malformed"})
+  void malformed_request_is_refused_naming_the_field_and_changes_nothing(String name,
+      String method, String path, String body, int status, String error, String field) {
+    JsonObject before = snapshot();
 
-  @Test
-  void a_bad_wait_parameter_is_400() {
-    assertBadRequest(Http.post(app.url("/api/pools/jobs/jobs?wait=maybe"), "{\"payload\":1}"),
-        "wait");
-    assertThat(counters().getLong("accepted")).isZero();
-  }
+    Http.Response response = Http.send(HttpRequest.newBuilder(URI.create(app.url(path)))
+        .header("Content-Type", "application/json")
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body)));
 
-  @Test
-  void an_overlong_job_id_to_cancel_is_400() {
-    assertBadRequest(Http.delete(app.url("/api/pools/jobs/jobs/" + "j".repeat(257)), null),
-        "job");
-  }
-
-  @Test
-  void the_events_endpoint_without_a_websocket_upgrade_is_400() {
-    Http.Response r = Http.get(app.url("/api/pools/jobs/events"));
-    assertBadRequest(r, "Upgrade");
-  }
-
-  @Test
-  void unknown_pools_and_routes_are_404_with_a_message() {
-    for (String path : new String[] {"/api/pools/nope", "/api/pools/nope/events"}) {
-      Http.Response r = Http.get(app.url(path));
-      assertThat(r.status()).as(path).isEqualTo(404);
-      assertThat(r.json().getString("error")).isEqualTo("UNKNOWN_POOL");
-      assertThat(r.json().getString("message")).contains("nope");
-    }
-    Http.Response submit = Http.post(app.url("/api/pools/nope/jobs"), "{\"payload\":1}");
-    assertThat(submit.status()).isEqualTo(404);
-    Http.Response route = Http.get(app.url("/no/such/page"));
-    assertThat(route.status()).isEqualTo(404);
-    assertThat(route.json().getString("error")).isEqualTo("NOT_FOUND");
-  }
-
-  @Test
-  void a_rebalance_to_an_unknown_slot_is_409_and_moves_nothing() {
-    Http.Response r = Http.post(app.url("/api/pools/jobs/rebalance"),
-        "{\"key\":\"k\",\"worker\":\"w-9\"}");
-    assertThat(r.status()).isEqualTo(409);
-    assertThat(r.json().getString("error")).isEqualTo("UNKNOWN_WORKER");
+    assertThat(response.status()).as(response.body()).isEqualTo(status);
+    JsonObject answer = response.json();
+    assertThat(answer.fieldNames()).containsExactlyInAnyOrder("error", "message");
+    assertThat(answer.getString("error")).isEqualTo(error);
+    assertThat(answer.getString("message")).as("message names the field").contains(field);
+    assertThat(snapshot()).isEqualTo(before);
   }
 
   @Test
   void wrong_methods_on_operator_endpoints_are_refused_without_effect() {
+    JsonObject before = snapshot();
     HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(app.url("/metrics")))
         .POST(HttpRequest.BodyPublishers.ofString("x"));
     assertThat(Http.send(post).status()).isIn(404, 405);
     HttpRequest.Builder put = HttpRequest.newBuilder(URI.create(app.url("/api/pools/jobs")))
         .PUT(HttpRequest.BodyPublishers.ofString("{}"));
     assertThat(Http.send(put).status()).isIn(404, 405);
+    assertThat(Http.get(app.url(RESTART)).status()).isIn(404, 405);
+    HttpRequest.Builder delete = HttpRequest.newBuilder(URI.create(app.url(RESTART))).DELETE();
+    assertThat(Http.send(delete).status()).isIn(404, 405);
+    assertThat(snapshot()).isEqualTo(before);
   }
 
-  private JsonObject counters() {
-    return Http.get(app.url("/api/pools/jobs")).json().getJsonObject("counters");
-  }
-
-  private static void assertBadRequest(Http.Response r, String field) {
-    assertThat(r.status()).as(r.body()).isEqualTo(400);
-    JsonObject body = r.json();
-    assertThat(body.getString("error")).isEqualTo("BAD_REQUEST");
-    assertThat(body.getString("message")).as("message names the field").contains(field);
+  private JsonObject snapshot() {
+    Http.Response r = Http.get(app.url("/api/pools/jobs"));
+    assertThat(r.status()).isEqualTo(200);
+    return r.json();
   }
 }

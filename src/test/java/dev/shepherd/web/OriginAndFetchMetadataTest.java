@@ -49,6 +49,7 @@ class OriginAndFetchMetadataTest {
     requests.add(RawHttp.request("POST", "/api/pools/jobs/rebalance", host,
         "{\"key\":\"k\",\"worker\":\"w-0\"}", header));
     requests.add(RawHttp.request("DELETE", "/api/pools/jobs/jobs/j1", host, null, header));
+    requests.add(RawHttp.request("POST", "/api/pools/jobs/slots/w-0/restart", host, "", header));
     requests.add(RawHttp.request("GET", "/api/pools/jobs/events", host, null, header, WS));
     requests.add(RawHttp.request("GET", "/eventbus/websocket", host, null, header, WS));
     requests.add(RawHttp.request("GET", "/eventbus/info", host, null, header));

@@ -19,6 +19,8 @@ final class Sockets implements AutoCloseable {
   private final WebSocketClient client = vertx.createWebSocketClient();
   private final List<JsonObject> received = new CopyOnWriteArrayList<>();
   private WebSocket socket;
+  private volatile boolean closed;
+  private volatile Short closeStatus;
 
   static Sockets connect(int port, String uri) {
     return connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI(uri));
@@ -30,7 +32,11 @@ final class Sockets implements AutoCloseable {
       // The handler goes on in the connect callback, on the socket's event loop, before any
       // frame can be delivered (a frame arriving without a handler would be lost).
       s.socket = s.client.connect(options)
-          .map(ws -> ws.handler(buffer -> s.received.add(new JsonObject(buffer))))
+          .map(ws -> ws.handler(buffer -> s.received.add(new JsonObject(buffer)))
+              .closeHandler(v -> {
+                s.closeStatus = ws.closeStatusCode();
+                s.closed = true;
+              }))
           .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       s.close();
@@ -66,6 +72,16 @@ final class Sockets implements AutoCloseable {
 
   List<JsonObject> received() {
     return received;
+  }
+
+  /** Whether the server closed the socket (or the connection ended). */
+  boolean closed() {
+    return closed;
+  }
+
+  /** The status of the server's close frame, or null. */
+  Short closeStatus() {
+    return closeStatus;
   }
 
   boolean any(java.util.function.Predicate<JsonObject> test) {

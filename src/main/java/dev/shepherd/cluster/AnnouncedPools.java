@@ -1,0 +1,105 @@
+package dev.shepherd.cluster;
+
+import dev.shepherd.runtime.PoolAnnouncement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pools other nodes announced ({@link PoolAnnouncement}) and are still heard from: a pool is
+ * listed from its first announcement until it is announced gone, its node leaves the cluster, or
+ * its announcements stop for {@link PoolAnnouncement#silenceLimitMs()}. Should two nodes announce
+ * the same pool, it is listed once, from the node heard first (a second coordinator of one name
+ * is a mistake of configuration; the other is listed again if the first goes). Time comes in with
+ * each call; not thread-safe (its owner confines it to one context).
+ */
+final class AnnouncedPools {
+
+  /** One pool as announced by one node, and when it was last heard. */
+  record Entry(String pool, String prefix, String node, long heardAt, long silenceLimitMs) {
+    boolean silentAt(long now) {
+      return now - heardAt > silenceLimitMs;
+    }
+  }
+
+  /** Pool name, then node (in the order first heard), to its latest announcement. */
+  private final Map<String, LinkedHashMap<String, Entry>> pools = new LinkedHashMap<>();
+
+  /**
+   * Takes an announcement heard at {@code now}; true when what {@link #listed()} answers changed
+   * (a pool appeared, went, or moved).
+   */
+  boolean heard(PoolAnnouncement announcement, long now) {
+    if (announcement.gone()) {
+      return gone(announcement.pool(), announcement.node());
+    }
+    List<Entry> before = listed();
+    pools.computeIfAbsent(announcement.pool(), name -> new LinkedHashMap<>())
+        .put(announcement.node(), new Entry(announcement.pool(), announcement.prefix(),
+            announcement.node(), now, announcement.silenceLimitMs()));
+    return changed(before);
+  }
+
+  /** {@code node} said its pool {@code pool} has stopped. */
+  boolean gone(String pool, String node) {
+    List<Entry> before = listed();
+    Map<String, Entry> nodes = pools.get(pool);
+    if (nodes != null) {
+      nodes.remove(node);
+      if (nodes.isEmpty()) {
+        pools.remove(pool);
+      }
+    }
+    return changed(before);
+  }
+
+  /** {@code node} left the cluster: every pool it announced goes. */
+  boolean nodeLeft(String node) {
+    return removeIf(entry -> entry.node().equals(node));
+  }
+
+  /** Forgets what has been silent too long at {@code now}. */
+  boolean expire(long now) {
+    return removeIf(entry -> entry.silentAt(now));
+  }
+
+  /** One entry per pool, by the order pools were first heard. */
+  List<Entry> listed() {
+    List<Entry> out = new ArrayList<>(pools.size());
+    for (LinkedHashMap<String, Entry> nodes : pools.values()) {
+      out.add(nodes.values().iterator().next());
+    }
+    return out;
+  }
+
+  private boolean removeIf(java.util.function.Predicate<Entry> drop) {
+    List<Entry> before = listed();
+    for (Iterator<LinkedHashMap<String, Entry>> it = pools.values().iterator(); it.hasNext(); ) {
+      LinkedHashMap<String, Entry> nodes = it.next();
+      nodes.values().removeIf(drop);
+      if (nodes.isEmpty()) {
+        it.remove();
+      }
+    }
+    return changed(before);
+  }
+
+  /** Whether the listed pools differ from {@code before} in anything but when they were heard. */
+  private boolean changed(List<Entry> before) {
+    List<Entry> after = listed();
+    if (before.size() != after.size()) {
+      return true;
+    }
+    for (int i = 0; i < before.size(); i++) {
+      Entry a = before.get(i);
+      Entry b = after.get(i);
+      if (!a.pool().equals(b.pool()) || !a.prefix().equals(b.prefix())
+          || !a.node().equals(b.node())) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,174 @@
+package dev.shepherd.cluster;
+
+import dev.shepherd.runtime.Addresses;
+import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.BusPoolHandle;
+import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.NodeId;
+import dev.shepherd.runtime.PoolAnnouncement;
+import dev.shepherd.runtime.PoolClient;
+import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.PoolHandle;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every pool of the cluster, wherever its coordinator runs (section 8.4): the pools of this Vert.x
+ * instance through their in-JVM handles, and those other nodes announce ({@link
+ * PoolAnnouncement}) through {@link BusPoolHandle}s. It listens on the announcement address, asks
+ * every coordinator to announce at once when it starts, forgets a pool that is announced gone,
+ * whose node leaves the cluster (Hazelcast's membership, so a killed node's pools go within a
+ * second) or that has been silent for {@link PoolAnnouncement#SILENCES} announcements (a node
+ * that hangs). Its table lives on the context that started it; readers on any thread see the
+ * latest immutable view.
+ *
+ * <p>Why announcements rather than a cluster-wide map: entries of a map outlive a node that is
+ * killed (someone must clean them, and a node that is cut off cannot), reading a map is a call
+ * across the cluster on every {@code GET /api/pools}, and a map needs the cluster's partitions to
+ * be healthy. Announcements cost one small message per pool and second, expire by themselves, and
+ * reads are local.
+ */
+public final class ClusterPoolDirectory implements PoolDirectory {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterPoolDirectory.class);
+  /** How often silent announcements are looked for. */
+  static final long EXPIRY_CHECK_MS = 500;
+  /** How long a status, cancel or rebalance of a remote pool waits (the health check's limit). */
+  static final long CONTROL_TIMEOUT_MS = 5_000;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final String node;
+  private final AnnouncedPools table = new AnnouncedPools();
+  private final Membership membership;
+  private MessageConsumer<Object> announcements;
+  private long expiryTimer = -1;
+  /** The remote pools by name and by prefix; replaced whole on each change. */
+  private volatile Remote remote = new Remote(Map.of(), Map.of());
+
+  private record Remote(Map<String, PoolHandle> byName, Map<String, PoolHandle> byPrefix) {}
+
+  private ClusterPoolDirectory(Vertx vertx, Context context) {
+    this.vertx = vertx;
+    this.context = context;
+    this.node = NodeId.of(vertx);
+    this.membership = Membership.of(((VertxInternal) vertx).clusterManager());
+  }
+
+  /**
+   * Starts the directory of {@code vertx}'s cluster on the caller's context; it completes once it
+   * listens and has asked the coordinators to announce (their answers arrive shortly after).
+   */
+  public static Future<ClusterPoolDirectory> start(Vertx vertx) {
+    if (!vertx.isClustered()) {
+      return Future.failedFuture(new IllegalStateException(
+          "a cluster directory needs a clustered Vert.x"));
+    }
+    ClusterPoolDirectory directory = new ClusterPoolDirectory(vertx, vertx.getOrCreateContext());
+    Promise<ClusterPoolDirectory> started = Promise.promise();
+    directory.context.runOnContext(v -> directory.listen().map(directory).onComplete(started));
+    return started.future();
+  }
+
+  private Future<Void> listen() {
+    membership.watch(left -> context.runOnContext(v -> {
+      if (table.nodeLeft(left)) {
+        LOG.info("pools of node {} are gone: it left the cluster", left);
+        publish();
+      }
+    }));
+    announcements = vertx.eventBus().consumer(PoolAnnouncement.ADDRESS, message -> {
+      PoolAnnouncement announcement;
+      try {
+        announcement = PoolAnnouncement.decode(message.body());
+      } catch (BadRequest e) {
+        LOG.debug("ignored a pool announcement: {}", LogText.quote(e.getMessage()));
+        return;
+      }
+      if (!announcement.node().equals(node) && table.heard(announcement, now())) {
+        publish();
+      }
+    });
+    expiryTimer = vertx.setPeriodic(EXPIRY_CHECK_MS, id -> {
+      if (table.expire(now())) {
+        publish();
+      }
+    });
+    return announcements.completion()
+        .onSuccess(v -> vertx.eventBus().publish(PoolAnnouncement.QUERY, new JsonObject()));
+  }
+
+  /** Rebuilds the readers' view from the table, keeping the handles of pools that stayed. */
+  private void publish() {
+    Remote before = remote;
+    Map<String, PoolHandle> byName = new LinkedHashMap<>();
+    Map<String, PoolHandle> byPrefix = new HashMap<>();
+    for (AnnouncedPools.Entry entry : table.listed()) {
+      PoolHandle kept = before.byName().get(entry.pool());
+      PoolHandle handle = kept != null && entry.prefix().equals(kept.addresses().prefix())
+          && entry.node().equals(kept.node()) ? kept
+          : new BusPoolHandle(vertx, entry.pool(), new Addresses(entry.prefix()), entry.node(),
+              PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS);
+      if (kept != handle) {
+        LOG.info("pool {} is served by node {} at {}", LogText.quote(entry.pool()), entry.node(),
+            LogText.quote(entry.prefix()));
+      }
+      byName.put(entry.pool(), handle);
+      byPrefix.put(entry.prefix(), handle);
+    }
+    before.byName().keySet().stream().filter(name -> !byName.containsKey(name))
+        .forEach(name -> LOG.info("pool {} is gone from the cluster", LogText.quote(name)));
+    remote = new Remote(Map.copyOf(byName), Map.copyOf(byPrefix));
+  }
+
+  private static long now() {
+    return System.currentTimeMillis();
+  }
+
+  @Override
+  public PoolHandle find(String name) {
+    PoolHandle local = LocalPools.handle(vertx, name);
+    return local != null ? local : remote.byName().get(name);
+  }
+
+  @Override
+  public PoolHandle byPrefix(String prefix) {
+    for (PoolHandle local : LocalPools.handles(vertx)) {
+      if (local.addresses().prefix().equals(prefix)) {
+        return local;
+      }
+    }
+    PoolHandle handle = remote.byPrefix().get(prefix);
+    // A remote pool of the same name as a local one is not served: the local one is.
+    return handle != null && LocalPools.handle(vertx, handle.name()) == null ? handle : null;
+  }
+
+  @Override
+  public List<PoolHandle> pools() {
+    Map<String, PoolHandle> all = new HashMap<>(remote.byName());
+    LocalPools.handles(vertx).forEach(local -> all.put(local.name(), local));
+    List<PoolHandle> out = new ArrayList<>(all.values());
+    out.sort(Comparator.comparing(PoolHandle::name));
+    return out;
+  }
+
+  /** Stops listening; the view stays as it was. */
+  public Future<Void> close() {
+    membership.close();
+    vertx.cancelTimer(expiryTimer);
+    return announcements == null ? Future.succeededFuture() : announcements.unregister();
+  }
+}

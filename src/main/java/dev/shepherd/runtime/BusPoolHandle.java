@@ -1,0 +1,196 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSnapshot;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A pool reached over the event bus with protocol v1 (section 6), for a pool coordinated by
+ * another Vert.x instance or another node of the cluster. Replies are checked before they are
+ * believed: one that is not what the protocol says fails the call instead of throwing on the
+ * caller's context.
+ */
+public final class BusPoolHandle implements PoolHandle {
+  /** How long a cancel, rebalance or status waits for the pool when nothing else is said. */
+  public static final long DEFAULT_CONTROL_TIMEOUT_MS = 30_000;
+
+  private final Vertx vertx;
+  private final String name;
+  private final Addresses addresses;
+  private final String node;
+  private final long submitTimeoutMs;
+  private final long controlTimeoutMs;
+
+  /**
+   * A handle on the pool {@code name} at {@code addresses}, coordinated on {@code node} (null if
+   * unknown). A submit waits up to {@code submitTimeoutMs} for its answer (it must cover queueing
+   * and running when the answer is the terminal outcome); the other requests up to {@code
+   * controlTimeoutMs}.
+   */
+  public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
+      long submitTimeoutMs, long controlTimeoutMs) {
+    this.vertx = vertx;
+    this.name = name;
+    this.addresses = addresses;
+    this.node = node;
+    this.submitTimeoutMs = submitTimeoutMs;
+    this.controlTimeoutMs = controlTimeoutMs;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Addresses addresses() {
+    return addresses;
+  }
+
+  @Override
+  public boolean local() {
+    return false;
+  }
+
+  @Override
+  public String node() {
+    return node;
+  }
+
+  @Override
+  public int maxPayloadDepth() {
+    return PoolConfig.MAX_PAYLOAD_DEPTH;
+  }
+
+  @Override
+  public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure) {
+    // With a replyTo the pool's reply is the admission, and the terminal outcome goes to an
+    // address nobody consumes.
+    Object body = SubmitBody.encode(request, admission ? addresses.prefix() + ".discard" : null);
+    vertx.eventBus().<Object>request(addresses.submit(), body,
+            new DeliveryOptions().setSendTimeout(submitTimeoutMs))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            onFailure.handle(mapFailure(ar.cause()));
+            return;
+          }
+          Outcome outcome;
+          try {
+            outcome = OutcomeJson.decode(RequestDecoder.object(ar.result().body()));
+          } catch (RuntimeException e) {
+            onFailure.handle(new IllegalStateException("pool " + name
+                + " answered a submit with something that is not an outcome: " + e.getMessage(),
+                e));
+            return;
+          }
+          onAnswer.handle(outcome);
+        });
+  }
+
+  @Override
+  public Future<Boolean> cancel(String job) {
+    return control(addresses.cancel(), new JsonObject().put("job", job))
+        .map(reply -> reply.getBoolean("cancelled", false));
+  }
+
+  @Override
+  public Future<Void> rebalance(String key, String worker) {
+    return control(addresses.rebalance(), new JsonObject().put("key", key).put("worker", worker))
+        .mapEmpty();
+  }
+
+  @Override
+  public Future<Integer> revive(String worker) {
+    return control(addresses.revive(), new JsonObject().put("worker", worker))
+        .compose(reply -> reply.getValue("incarnation") instanceof Integer incarnation
+            ? Future.succeededFuture(incarnation)
+            : Future.failedFuture(new IllegalStateException("pool " + name
+                + " answered a revive without its incarnation")));
+  }
+
+  @Override
+  public Future<JsonObject> history() {
+    return PoolHistoryRequest.fetch(vertx, addresses);
+  }
+
+  @Override
+  public Future<JsonObject> status() {
+    return control(addresses.status(), new JsonObject());
+  }
+
+  @Override
+  public Future<PoolSnapshot> snapshot() {
+    return status().compose(json -> {
+      try {
+        return Future.succeededFuture(SnapshotJson.decode(json));
+      } catch (RuntimeException e) {
+        return Future.failedFuture(new IllegalStateException("pool " + name
+            + " answered its status with something that is not a snapshot: " + e.getMessage(),
+            e));
+      }
+    });
+  }
+
+  @Override
+  public MessageConsumer<?> events(Handler<JsonObject> handler) {
+    return vertx.eventBus().<Object>consumer(addresses.events(), message -> {
+      if (message.body() instanceof JsonObject event) {
+        handler.handle(event);
+      }
+    });
+  }
+
+  @Override
+  public boolean observe(PoolObserver observer) {
+    return false;
+  }
+
+  @Override
+  public void unobserve(PoolObserver observer) {}
+
+  /** A request whose reply must be a JSON object; refusals mapped as for a submit. */
+  private Future<JsonObject> control(String address, JsonObject body) {
+    return vertx.eventBus().<Object>request(address, body,
+            new DeliveryOptions().setSendTimeout(controlTimeoutMs))
+        .recover(failure -> Future.failedFuture(mapFailure(failure)))
+        .compose(BusPoolHandle::object);
+  }
+
+  private static Future<JsonObject> object(Message<Object> reply) {
+    return reply.body() instanceof JsonObject json ? Future.succeededFuture(json)
+        : Future.failedFuture(new IllegalStateException("the pool answered with "
+            + (reply.body() == null ? "nothing" : reply.body().getClass().getSimpleName())
+            + " where a JSON object was expected"));
+  }
+
+  /** A pool's {@code 400} as {@link BadRequest}, its {@code 409} as {@link PoolErrorException}. */
+  static Throwable mapFailure(Throwable failure) {
+    if (failure instanceof ReplyException reply) {
+      String message = String.valueOf(reply.getMessage());
+      if (reply.failureCode() == 400) {
+        return new BadRequest(message);
+      }
+      if (reply.failureCode() == 409) {
+        int colon = message.indexOf(':');
+        return colon < 0 ? new PoolErrorException(message, "")
+            : new PoolErrorException(message.substring(0, colon),
+                message.substring(colon + 1).trim());
+      }
+    }
+    return failure;
+  }
+
+  @Override
+  public String toString() {
+    return "pool " + name + " over the bus at " + addresses.prefix()
+        + (node == null ? "" : " (node " + node + ")");
+  }
+}

@@ -1,0 +1,138 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolError;
+import dev.shepherd.core.PoolSnapshot;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The in-JVM fast path to a pool of this Vert.x instance: each call is a task handed to the
+ * coordinator's {@link Inbox} (run in a batch with whatever else queued up), and answers come back
+ * through its {@link Outbox}, one hand-over per caller context and coordinator turn. One per
+ * coordinator, made with it.
+ */
+final class LocalPoolHandle implements PoolHandle {
+  private final Coordinator coordinator;
+
+  LocalPoolHandle(Coordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  @Override
+  public String name() {
+    return coordinator.name();
+  }
+
+  @Override
+  public Addresses addresses() {
+    return coordinator.config().addresses();
+  }
+
+  @Override
+  public boolean local() {
+    return true;
+  }
+
+  @Override
+  public String node() {
+    return NodeId.of(coordinator.vertx());
+  }
+
+  @Override
+  public int maxPayloadDepth() {
+    return coordinator.config().maxPayloadDepth();
+  }
+
+  @Override
+  public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure) {
+    CallbackResponder responder = new CallbackResponder(onAnswer, admission,
+        Vertx.currentContext(), coordinator.outbox());
+    coordinator.execute(() -> coordinator.submit(request, responder));
+  }
+
+  @Override
+  public Future<Boolean> cancel(String job) {
+    Promise<Boolean> promise = onCaller();
+    coordinator.execute(() -> promise.complete(coordinator.cancel(new Requests.Cancel(job))));
+    return promise.future();
+  }
+
+  @Override
+  public Future<Void> rebalance(String key, String worker) {
+    Promise<Void> promise = onCaller();
+    coordinator.execute(() -> {
+      PoolError error = coordinator.rebalance(new Requests.Rebalance(key, worker));
+      if (error == null) {
+        promise.complete();
+      } else {
+        promise.fail(new PoolErrorException(error));
+      }
+    });
+    return promise.future();
+  }
+
+  @Override
+  public Future<Integer> revive(String worker) {
+    Promise<Integer> promise = onCaller();
+    coordinator.execute(() ->
+        coordinator.revive(new Requests.Revive(worker)).onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<JsonObject> history() {
+    // The history lives beside the coordinator (PoolVerticle's), answering on its address.
+    return PoolHistoryRequest.fetch(coordinator.vertx(), addresses());
+  }
+
+  @Override
+  public Future<JsonObject> status() {
+    return snapshot().map(SnapshotJson::encode);
+  }
+
+  @Override
+  public Future<PoolSnapshot> snapshot() {
+    Promise<PoolSnapshot> promise = onCaller();
+    coordinator.execute(() -> promise.complete(coordinator.snapshot()));
+    return promise.future();
+  }
+
+  @Override
+  public MessageConsumer<?> events(Handler<JsonObject> handler) {
+    return coordinator.vertx().eventBus().<Object>localConsumer(addresses().events(), message -> {
+      if (message.body() instanceof JsonObject event) {
+        handler.handle(event);
+      }
+    });
+  }
+
+  @Override
+  public boolean observe(PoolObserver observer) {
+    coordinator.observe(observer);
+    return true;
+  }
+
+  @Override
+  public void unobserve(PoolObserver observer) {
+    coordinator.unobserve(observer);
+  }
+
+  /** A promise whose future's callbacks run on the caller's context (if it has one). */
+  private static <T> Promise<T> onCaller() {
+    Context caller = Vertx.currentContext();
+    return caller instanceof ContextInternal internal ? internal.promise() : Promise.promise();
+  }
+
+  @Override
+  public String toString() {
+    return "local pool " + name();
+  }
+}

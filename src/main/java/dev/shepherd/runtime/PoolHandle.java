@@ -1,0 +1,102 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSnapshot;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One pool as its users inside a JVM reach it, wherever its coordinator runs: straight to the
+ * coordinator's context when it runs in this Vert.x instance (no event bus, no JSON copy, batched
+ * with the coordinator's other work), otherwise protocol v1 over the (clustered) event bus. The
+ * web layer and {@link PoolClient} use nothing else of a pool.
+ *
+ * <p>Answers and futures complete on the caller's context. Refusals arrive as exceptions: {@link
+ * BadRequest} for malformed input (the pool's {@code 400}), {@link PoolErrorException} for a
+ * state-machine refusal (its {@code 409}); over the bus, an unreachable pool fails with the
+ * bus's {@link io.vertx.core.eventbus.ReplyException} ({@code NO_HANDLERS}: the pool is gone;
+ * {@code TIMEOUT}: no answer in time).
+ */
+public interface PoolHandle {
+
+  String name();
+
+  Addresses addresses();
+
+  /** Whether the pool's coordinator runs in this Vert.x instance. */
+  boolean local();
+
+  /**
+   * The cluster node that coordinates the pool (its Vert.x node id), or null when unknown or not
+   * clustered.
+   */
+  String node();
+
+  /**
+   * How deep a payload this side lets through: the pool's own limit when local; the largest any
+   * pool accepts when remote (the pool then checks its own and answers {@code 400}).
+   */
+  int maxPayloadDepth();
+
+  /**
+   * Submits {@code request} (already decoded and checked). {@code onAnswer} is called once, on
+   * the caller's context, with the terminal outcome, or with the admission ({@code accepted} or
+   * {@code rejected}) when {@code admission} is true; {@code onFailure} hears bad input the pool
+   * refused and failures of the bus, and then {@code onAnswer} is never called.
+   */
+  void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure);
+
+  /** {@link #submit(Requests.Submit, boolean, Handler, Handler)} as a future. */
+  default Future<Outcome> submit(Requests.Submit request, boolean admission) {
+    Promise<Outcome> promise = Promise.promise();
+    submit(request, admission, promise::complete, promise::fail);
+    return promise.future();
+  }
+
+  /** Cancels {@code job}: true when it was queued or running and is now answered cancelled. */
+  Future<Boolean> cancel(String job);
+
+  /** Binds {@code key} to {@code worker}; fails with {@link PoolErrorException} when refused. */
+  Future<Void> rebalance(String key, String worker);
+
+  /**
+   * Puts the retired slot {@code worker} back in service with a new incarnation (a revive, which
+   * the restart budget does not count) and succeeds with that incarnation's number; fails with
+   * {@link PoolErrorException} {@code REVIVE_REFUSED} or {@code UNKNOWN_WORKER}, changing nothing.
+   * The id is checked by the caller.
+   */
+  Future<Integer> revive(String worker);
+
+  /**
+   * The pool's {@code history} frame (its recent events, per-second outcomes and last exits, from
+   * {@code <prefix>.history}), or null when it gives none within 5 s; never a failed future.
+   */
+  Future<JsonObject> history();
+
+  /** The status snapshot as the pool encodes it (the {@code .status} reply). */
+  Future<JsonObject> status();
+
+  /** The status snapshot as a value. */
+  Future<PoolSnapshot> snapshot();
+
+  /**
+   * Calls {@code handler} with every event the pool publishes on {@code <prefix>.events}, from
+   * when the returned consumer's {@code completion()} succeeds until it is unregistered. A local
+   * pool's events are heard through a local consumer, a remote pool's through a clustered one.
+   * A body that is not a JSON object (not something a pool publishes) is skipped.
+   */
+  MessageConsumer<?> events(Handler<JsonObject> handler);
+
+  /**
+   * Adds an observer that runs on the coordinator's context (histograms of queue wait and run
+   * time need it). Only a local pool has one: answers false, and does nothing, for a remote pool.
+   */
+  boolean observe(PoolObserver observer);
+
+  /** Removes an observer added by {@link #observe}. */
+  void unobserve(PoolObserver observer);
+}
