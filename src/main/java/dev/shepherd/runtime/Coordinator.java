@@ -1,6 +1,9 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Effect;
+import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
@@ -15,12 +18,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +55,13 @@ public final class Coordinator {
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
+  /** A durable pool's gate (A3): every effect waits for its records; null for other pools. */
+  private DurableGate gate;
+  private Leadership leadership;
+  private long term;
+  private Consumer<String> onStepDown;
+  private boolean pumpScheduled;
+  private long renewTimer = -1;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
     this.vertx = vertx;
@@ -122,9 +134,125 @@ public final class Coordinator {
   Transition apply(PoolEvent event) {
     Transition transition = pool.apply(event);
     if (transition instanceof Transition.Applied applied) {
-      interpreter.run(applied.effects());
+      run(applied.effects());
     }
     return transition;
+  }
+
+  /** Runs effects now, or, for a durable pool, once their records are written (A3). */
+  private void run(List<Effect> effects) {
+    if (gate == null) {
+      interpreter.run(effects);
+      return;
+    }
+    gate.offer(effects);
+    // One batch per turn: the records of everything this turn applies leave together.
+    if (!pumpScheduled) {
+      pumpScheduled = true;
+      context.runOnContext(v -> {
+        pumpScheduled = false;
+        gate.pump(now());
+      });
+    }
+  }
+
+  // ---- high availability (A1-A3) --------------------------------------------------------------
+
+  /**
+   * Makes this (durable) pool the leader of {@code term}, before {@link #start}: its effects go
+   * through a {@link DurableGate} whose lease started at {@code claimedAt}, its records are
+   * written through {@code leadership}, and {@code onStepDown} hears (on this context) when a
+   * write fails: it must then abandon the pool.
+   */
+  void lead(long term, long claimedAt, long leaseMs, Leadership leadership,
+      Consumer<String> onStepDown) {
+    this.term = term;
+    this.leadership = leadership;
+    this.onStepDown = onStepDown;
+    this.gate = new DurableGate(leaseMs, claimedAt, pool::unanswered, new DurableGate.Output() {
+      @Override
+      public void release(Effect effect) {
+        interpreter.run(effect);
+      }
+
+      @Override
+      public void write(DurableGate.Batch batch) {
+        writeBatch(batch);
+      }
+    });
+  }
+
+  private void writeBatch(DurableGate.Batch batch) {
+    DurableGate current = gate;
+    DurableLog.Base base = batch.checkpoint()
+        ? DurableLog.checkpoint(pool.durableImage(), batch) : null;
+    leadership.write(term, batch, base).onComplete(ar -> execute(() -> {
+      if (current.closed()) {
+        return;
+      }
+      if (ar.succeeded()) {
+        current.written(batch.id(), now());
+      } else {
+        current.failed(batch.id());
+        onStepDown.accept("writing batch " + batch.id() + " of term " + term + " failed: "
+            + ar.cause().getMessage());
+      }
+    }));
+  }
+
+  /**
+   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}:
+   * queued jobs in their order, running ones interrupted {@code NODE_LOST}, bindings and hosts;
+   * then sends again the answers never reported delivered, to their {@code replyTo} addresses.
+   */
+  void recover(DurableLog.Recovered recovered) {
+    EventBus bus = vertx.eventBus();
+    List<DurableImage.JobImage> jobs = new ArrayList<>();
+    for (DurableImage.JobImage j : recovered.image().jobs()) {
+      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
+          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
+          j.attempts(), j.worker(), j.interruption()));
+    }
+    DurableImage image = recovered.image();
+    Transition t = apply(new PoolEvent.Recover(new DurableImage(image.term(), image.generated(),
+        jobs, image.bindings(), image.hosts()), now()));
+    if (t instanceof Transition.Refused refused) {
+      throw new IllegalStateException("pool " + name() + " could not recover: "
+          + refused.error().message());
+    }
+    List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (DurableRecord.Answered a : recovered.undelivered()) {
+      answers.add(new DurableRecord.Answered(a.job(),
+          new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
+    }
+    gate.resend(answers);
+    gate.pump(now());
+    renewTimer = vertx.setPeriodic(250, id -> gate.renew(now()));
+  }
+
+  /**
+   * Stops acting at once (A2): nothing leaves any more, timers stop, and this node's own
+   * incarnations are undeployed; the pool's state stays behind, unused. For a leader that stepped
+   * down, or a node that stops and leaves the pool to a standby.
+   */
+  void abandon() {
+    if (gate != null) {
+      gate.close();
+    }
+    vertx.cancelTimer(renewTimer);
+    vertx.cancelTimer(statsTimer);
+    timers.close();
+    for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
+      SlotHandle handle = slots.get(slot.id());
+      if (slot.host() == null && handle instanceof LocalSlot && slot.incarnation() > 0) {
+        handle.stop(slot.incarnation(), Exit.NODE_LOST);
+      }
+    }
+  }
+
+  /** The term this coordinator leads (0 for a pool without high availability). */
+  public long term() {
+    return term;
   }
 
   /** The runtime's clock (epoch ms): the time every event of this pool carries. */
@@ -135,7 +263,7 @@ public final class Coordinator {
   // ---- lifecycle ------------------------------------------------------------------------------
 
   void start() {
-    interpreter.run(pool.start());
+    run(pool.start());
     statsTimer = vertx.setPeriodic(500, id -> {
       PoolSnapshot snapshot = snapshot();
       observers.forEach(o -> o.onStats(snapshot));
@@ -234,7 +362,8 @@ public final class Coordinator {
   }
 
   PoolSnapshot snapshot() {
-    return pool.snapshot(now());
+    PoolSnapshot snapshot = pool.snapshot(now());
+    return leadership == null ? snapshot : snapshot.withHa(leadership.status(term));
   }
 
   /** A completion from a local slot, on the coordinator's context. */
