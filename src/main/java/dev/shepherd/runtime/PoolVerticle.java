@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,9 +85,14 @@ public class PoolVerticle extends VerticleBase {
     });
   }
 
-  /** Starts a coordinator of {@code poolConfig} here; {@code before} runs before it starts. */
-  private Future<Void> startPool(PoolConfig poolConfig, java.util.function.Consumer<Coordinator>
-      before, Runnable after) {
+  /**
+   * Starts a coordinator of {@code poolConfig} here. A leader ({@code recovered} non-null) starts
+   * and recovers its pool before it consumes the pool's addresses, so that nothing reaches the
+   * pool before what it recovers; another pool consumes them first and starts once they are
+   * there.
+   */
+  private Future<Void> startPool(PoolConfig poolConfig, Consumer<Coordinator> before,
+      DurableLog.Recovered recovered) {
     Coordinator started = new Coordinator(vertx, context, poolConfig);
     coordinator = started;
     try {
@@ -112,11 +118,21 @@ public class PoolVerticle extends VerticleBase {
         .forEach(extensions::add);
     BusEndpoints registered = endpoints;
     List<PoolExtension> ours = extensions;
+    if (recovered != null) {
+      try {
+        started.start();
+        started.recover(recovered);
+      } catch (RuntimeException e) {
+        LocalPools.unregister(vertx, started);
+        return Future.failedFuture(e);
+      }
+    }
     return registered.register()
         .compose(v -> startExtensions(ours, started))
         .onSuccess(v -> {
-          started.start();
-          after.run();
+          if (recovered == null) {
+            started.start();
+          }
         })
         .onFailure(e -> {
           registered.unregister();
@@ -126,7 +142,7 @@ public class PoolVerticle extends VerticleBase {
   }
 
   private Future<Void> startPool(PoolConfig poolConfig) {
-    return startPool(poolConfig, c -> { }, () -> { });
+    return startPool(poolConfig, c -> { }, null);
   }
 
   // ---- high availability (A1-A3) --------------------------------------------------------------
@@ -140,21 +156,16 @@ public class PoolVerticle extends VerticleBase {
         + " answers to send again", config.name(), term, recovered.image().jobs().size(),
         recovered.image().bindings().size(), recovered.image().hosts().size(),
         recovered.undelivered().size());
-    startPool(termConfig,
-        c -> c.lead(term, claimedAt, LEASE_MS, leadership, this::stepDown),
-        () -> {
-          Coordinator led = coordinator;
-          try {
-            led.recover(recovered);
-          } catch (RuntimeException e) {
-            LOG.error("pool {}: term {} could not recover: {}", config.name(), term,
-                LogText.quote(String.valueOf(e.getMessage())));
-            stepDown("recovery failed");
-          }
-        })
+    startPool(termConfig, c -> c.lead(term, claimedAt, LEASE_MS, leadership, this::stepDown),
+        recovered)
         .onFailure(e -> {
           LOG.error("pool {}: term {} could not start: {}", config.name(), term,
               LogText.quote(String.valueOf(e.getMessage())));
+          Coordinator failed = coordinator;
+          coordinator = null;
+          if (failed != null) {
+            failed.abandon();
+          }
           leadership.resign(term);
         });
   }

@@ -21,13 +21,23 @@ final class HaLoad {
   private final String prefix;
   private final String replyTo;
   private final Set<String> accepted = ConcurrentHashMap.newKeySet();
-  private final Set<String> rejected = ConcurrentHashMap.newKeySet();
+  private final Map<String, JsonObject> rejected = new ConcurrentHashMap<>();
   private final Map<String, List<JsonObject>> answers = new ConcurrentHashMap<>();
   private final List<long[]> answerTimes = new CopyOnWriteArrayList<>();
   private final List<Long> acceptTimes = new CopyOnWriteArrayList<>();
+  private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong unanswered = new AtomicLong();
   private long timer = -1;
+
+  /** One answer and when it arrived (epoch ms). */
+  record Arrival(long at, JsonObject outcome) {
+    /** The node whose worker produced it ({@link NodeEchoWorker}), or null. */
+    String node() {
+      JsonObject result = outcome.getJsonObject("result");
+      return result == null ? null : result.getString("node");
+    }
+  }
 
   HaLoad(Vertx vertx, String pool, String name) {
     this.vertx = vertx;
@@ -38,6 +48,7 @@ final class HaLoad {
       answers.computeIfAbsent(outcome.getString("job"), j -> new CopyOnWriteArrayList<>())
           .add(outcome);
       answerTimes.add(new long[] {System.currentTimeMillis()});
+      arrivals.add(new Arrival(System.currentTimeMillis(), outcome));
     }).completion().toCompletionStage().toCompletableFuture().join();
   }
 
@@ -62,7 +73,7 @@ final class HaLoad {
             accepted.add(job);
             acceptTimes.add(System.currentTimeMillis());
           } else {
-            rejected.add(job);
+            rejected.put(job, ar.result().body());
           }
         });
   }
@@ -71,12 +82,16 @@ final class HaLoad {
     return accepted;
   }
 
-  Set<String> rejected() {
+  Map<String, JsonObject> rejected() {
     return rejected;
   }
 
   Map<String, List<JsonObject>> answers() {
     return answers;
+  }
+
+  List<Arrival> arrivals() {
+    return arrivals;
   }
 
   /** Submits whose admission never came (the request went to a node that died). */

@@ -36,11 +36,11 @@ final class HaNodes {
     member = cluster.joinAsMember();
   }
 
-  /** An HA pool of echo workers on the event loop. */
+  /** An HA pool of {@link NodeEchoWorker}s on the event loop. */
   static JsonObject pool(int instances) {
     return new JsonObject().put("name", POOL)
         .put("ha", new JsonObject().put("enabled", true))
-        .put("worker", new JsonObject().put("class", "dev.shepherd.demo.DemoWorker")
+        .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
             .put("instances", instances).put("maxConcurrency", 4).put("threading", "EVENT_LOOP"))
         .put("backlogCapacity", 10_000);
   }
