@@ -26,6 +26,7 @@ final class HaLoad {
   private final List<long[]> answerTimes = new CopyOnWriteArrayList<>();
   private final List<Long> acceptTimes = new CopyOnWriteArrayList<>();
   private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+  private final Map<String, Long> submittedAt = new ConcurrentHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong unanswered = new AtomicLong();
   private long timer = -1;
@@ -64,6 +65,7 @@ final class HaLoad {
   /** Submits one job (its body names job, payload and key) with this load's replyTo. */
   void submit(JsonObject body) {
     String job = body.getString("job");
+    submittedAt.put(job, System.currentTimeMillis());
     vertx.eventBus().<JsonObject>request(prefix + ".submit", body.copy().put("replyTo", replyTo),
             new DeliveryOptions().setSendTimeout(3_000))
         .onComplete(ar -> {
@@ -112,6 +114,16 @@ final class HaLoad {
   long firstAcceptedAfter(long since) {
     return acceptTimes.stream().mapToLong(Long::longValue).filter(t -> t >= since).min()
         .orElse(-1);
+  }
+
+  /**
+   * When the first answer arrived to a job submitted at or after {@code since} (epoch ms): the
+   * first job the pool served from then on, or -1.
+   */
+  long firstAnswerToJobSubmittedAfter(long since) {
+    return arrivals.stream()
+        .filter(a -> submittedAt.getOrDefault(a.outcome().getString("job"), -1L) >= since)
+        .mapToLong(Arrival::at).min().orElse(-1);
   }
 
   /** Accepted jobs with no answer yet. */

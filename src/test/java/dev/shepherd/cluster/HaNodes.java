@@ -36,6 +36,18 @@ final class HaNodes {
     member = cluster.joinAsMember();
   }
 
+  /** The view of nodes a test started itself, from {@code member}. */
+  HaNodes(Vertx member, List<ClusterNode> started) {
+    this.member = member;
+    nodes.addAll(started);
+  }
+
+  /** {@code fresh} was started in place of {@code gone}. */
+  void replace(ClusterNode gone, ClusterNode fresh) {
+    nodes.remove(gone);
+    nodes.add(fresh);
+  }
+
   /** An HA pool of {@link NodeEchoWorker}s on the event loop. */
   static JsonObject pool(int instances) {
     return new JsonObject().put("name", POOL)
