@@ -8,6 +8,7 @@ import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -65,13 +66,18 @@ public class PoolVerticle extends VerticleBase {
     if (!config.ha()) {
       return startPool(config).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(drainOnClose));
     }
-    Iterator<Leadership> found = ServiceLoader.load(Leadership.class,
-        Leadership.class.getClassLoader()).iterator();
-    if (!found.hasNext()) {
+    try {
+      Iterator<Leadership> found = ServiceLoader.load(Leadership.class,
+          Leadership.class.getClassLoader()).iterator();
+      if (!found.hasNext()) {
+        return Future.failedFuture(new ConfigException("ha.enabled", true,
+            "needs the cluster package on the class path (it provides the leadership)"));
+      }
+      leadership = found.next();
+    } catch (ServiceConfigurationError | LinkageError e) {
       return Future.failedFuture(new ConfigException("ha.enabled", true,
-          "needs the cluster package on the class path (it provides the leadership)"));
+          "needs vertx-hazelcast on the class path (" + e.getMessage() + ")"));
     }
-    leadership = found.next();
     return leadership.start(context, config, new Leadership.Candidate() {
       @Override
       public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
