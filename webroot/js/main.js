@@ -7,6 +7,7 @@ import { createConnection, eventsUrl } from './connection.js';
 import { fillWorkers, startControls } from './controls.js';
 import { clearLogView, renderLog } from './eventlog.js';
 import { renderGauges } from './gauges.js';
+import { renderHa } from './haheader.js';
 import { clearLog, emptyModel, note, reduce } from './model.js';
 import { knownPool, loadPools, poolInHash, showPool } from './pools.js';
 import { clearTiles, renderTiles } from './tiles.js';
@@ -30,6 +31,7 @@ function render() {
   }
   if (model.rates.buckets !== shown.buckets) drawChart(model.rates.buckets, now);
   if (model.log !== shown.log) renderLog(model.log);
+  renderHa(model, now);
   shown = { snapshot: model.snapshot, buckets: model.rates.buckets, log: model.log };
 }
 
@@ -89,6 +91,7 @@ function start() {
   setInterval(() => {
     drawChart(model.rates.buckets, serverNow());
     renderTiles(model, serverNow());
+    renderHa(model, serverNow());
   }, TICK_MS);
   loadPools()
     .then((pick) => (pick ? switchPool(pick) : connection.retry()))

@@ -2,6 +2,7 @@
 // function that folds a frame of the pool's event stream into it. Pure: no DOM, no clock, no
 // network; the same frames in the same order give the same model.
 import { append, emptyLog, holds, historyLine, lineFor } from './logbook.js';
+import { failoverLine, failoverOf } from './ha.js';
 import { baseline, emptyRates, foldSeries, record } from './rates.js';
 
 /**
@@ -9,8 +10,9 @@ import { baseline, emptyRates, foldSeries, record } from './rates.js';
  * events since applied), `lastExits` (slot id -> {exit, cause, at}), `budgetRefusals` (slot id ->
  * a budget refusal not yet followed by its retirement), `retirements` (slot id -> {retirement,
  * at, budget}: retirements the page saw, live or replayed), `cues` (slot id -> {count,
- * incarnation}: restart cues, each shown once by the tiles), `rates` (outcomes per second) and
- * `log` (the event log's lines).
+ * incarnation}: restart cues, each shown once by the tiles), `rates` (outcomes per second),
+ * `failover` ({from, to, node, at}: the last failover of an HA pool seen between two snapshots,
+ * or null) and `log` (the event log's lines).
  */
 export function emptyModel(pool = null) {
   return {
@@ -21,6 +23,7 @@ export function emptyModel(pool = null) {
     retirements: {},
     cues: {},
     rates: emptyRates(),
+    failover: null,
     log: emptyLog(),
   };
 }
@@ -101,7 +104,15 @@ function onSnapshot(model, event, first) {
     snapshot.slots.some((slot) => slot.id === id && slot.phase === 'RETIRED' && slot.retirement === r.retirement));
   const { counters } = snapshot;
   const rates = first ? baseline(model.rates, counters, event.at) : record(model.rates, counters, event.at);
-  return { ...model, snapshot, cues, retirements, rates };
+  // A new leader's term shows in the next snapshot, whichever node serves this page.
+  let { failover, log } = model;
+  const seen = failoverOf(previous, snapshot);
+  if (seen) {
+    failover = { ...seen, at: event.at };
+    const line = failoverLine(seen, event.at);
+    if (!holds(log, line)) log = append(log, line);
+  }
+  return { ...model, snapshot, cues, retirements, rates, failover, log };
 }
 
 function onPhase(model, e) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,9 +110,9 @@ class LibraryConsumerIT {
    * local repository.
    */
   private static Path prepareWorkspace() throws IOException {
-    deleteRecursively(work);
+    FileTrees.delete(work);
     Path project = work.resolve("project");
-    copyRecursively(base.resolve("src/it/consumer"), project);
+    FileTrees.copy(base.resolve("src/it/consumer"), project);
 
     String version = property("shepherd.library.version");
     Path installed = work.resolve("repository/dev/shepherd/shepherd").resolve(version);
@@ -214,34 +212,6 @@ class LibraryConsumerIT {
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "<unreadable: " + e + ">";
-    }
-  }
-
-  private static void copyRecursively(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(file -> {
-        try {
-          Files.delete(file);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
     }
   }
 }

@@ -14,6 +14,12 @@ import io.vertx.core.json.JsonObject;
  * client made before its pool was deployed takes the fast path once it is. Futures complete on
  * the caller's context.
  *
+ * <p>Over the bus of a clustered Vert.x (or always, with {@link
+ * PoolClientOptions.Replies#REPLY_ADDRESS}) a submit carries a {@code replyTo} address of the
+ * client's own: the pool's reply is the admission and the terminal outcome is sent to that
+ * address, so a future survives a failover of the pool's coordinator (rule A4). A job given no id
+ * then gets one from the client. Such a client holds a consumer: {@link #close()} it when done.
+ *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs");
  * jobs.submit(new JsonObject().put("echo", 42))
@@ -28,22 +34,41 @@ public final class PoolClient {
   private final Vertx vertx;
   private final String pool;
   private final PoolHandle overBus;
+  private final PoolClientOptions options;
+  /** The client's own reply address, or null when submits are request/reply. */
+  private final ReplyAddress replies;
+  private volatile boolean closed;
 
-  private PoolClient(Vertx vertx, String pool, Addresses addresses, long requestTimeoutMs) {
+  private PoolClient(Vertx vertx, String pool, PoolClientOptions options) {
     this.vertx = vertx;
     this.pool = pool;
-    this.overBus = new BusPoolHandle(vertx, pool, addresses, null, requestTimeoutMs,
+    this.options = options;
+    Addresses addresses = options.addressPrefix() == null ? Addresses.forPool(pool)
+        : new Addresses(options.addressPrefix());
+    this.overBus = new BusPoolHandle(vertx, pool, addresses, null, options.timeoutMs(),
         BusPoolHandle.DEFAULT_CONTROL_TIMEOUT_MS);
+    boolean replyAddress = switch (options.replies()) {
+      case AUTO -> vertx.isClustered();
+      case REQUEST_REPLY -> false;
+      case REPLY_ADDRESS -> true;
+    };
+    this.replies = replyAddress ? new ReplyAddress(vertx, pool, options.timeoutMs()) : null;
   }
 
   public static PoolClient create(Vertx vertx, String pool) {
-    return new PoolClient(vertx, pool, Addresses.forPool(pool), DEFAULT_REQUEST_TIMEOUT_MS);
+    return new PoolClient(vertx, pool, PoolClientOptions.defaults());
   }
 
   /** A client for a pool with a custom address prefix or bus request timeout. */
   public static PoolClient create(Vertx vertx, String pool, String addressPrefix,
       long requestTimeoutMs) {
-    return new PoolClient(vertx, pool, new Addresses(addressPrefix), requestTimeoutMs);
+    return new PoolClient(vertx, pool, PoolClientOptions.defaults()
+        .withAddressPrefix(addressPrefix).withTimeoutMs(requestTimeoutMs));
+  }
+
+  /** A client with the given address prefix, submit timeout and reply mode. */
+  public static PoolClient create(Vertx vertx, String pool, PoolClientOptions options) {
+    return new PoolClient(vertx, pool, options);
   }
 
   /** Runs {@code payload}; succeeds with the worker's result, fails with a {@link JobException}. */
@@ -78,12 +103,20 @@ public final class PoolClient {
   }
 
   /**
-   * Submits once through {@link #handle()}. Bad input (checked here, on the caller's thread, so
-   * the coordinator does not pay for the walk) and bus failures go to {@code onFailure}.
+   * Submits once: through the client's reply address when it has one and the pool is not handed
+   * jobs straight (see {@link PoolClientOptions.Replies}), else through {@link #handle()}. Bad
+   * input (checked here, on the caller's thread, so the coordinator does not pay for the walk)
+   * and bus failures go to {@code onFailure}.
    */
   private void send(JobRequest request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    if (closed) {
+      onFailure.handle(new IllegalStateException("the client of pool " + pool + " is closed"));
+      return;
+    }
     PoolHandle handle = handle();
+    boolean viaReplies = replies != null && !admission
+        && (!handle.local() || options.replies() == PoolClientOptions.Replies.REPLY_ADDRESS);
     Requests.Submit submit;
     try {
       submit = validate(request, handle.maxPayloadDepth());
@@ -91,7 +124,41 @@ public final class PoolClient {
       onFailure.handle(e);
       return;
     }
-    handle.submit(submit, admission, onAnswer, onFailure);
+    if (viaReplies) {
+      replies.submit(overBus.addresses(), submit, onAnswer, onFailure);
+    } else {
+      handle.submit(submit, admission, onAnswer, onFailure);
+    }
+  }
+
+  /**
+   * Stops the client: unregisters its reply address, if it has one, and fails the submits still
+   * waiting there with an {@link IllegalStateException}; later submits fail the same way. Jobs
+   * already admitted run on regardless. Other calls (status, cancel…) still work.
+   */
+  public Future<Void> close() {
+    closed = true;
+    return replies == null ? Future.succeededFuture() : replies.close();
+  }
+
+  /** The client's reply address, or null when its submits are request/reply. */
+  String replyAddress() {
+    return replies == null ? null : replies.address();
+  }
+
+  /** Outcomes at the reply address for a job id the client was not waiting for. */
+  long unknownOutcomes() {
+    return replies == null ? 0 : replies.unknownOutcomes();
+  }
+
+  /** Messages at the reply address that were not a terminal outcome. */
+  long malformedOutcomes() {
+    return replies == null ? 0 : replies.malformedOutcomes();
+  }
+
+  /** Submits waiting at the reply address for their outcome. */
+  int waitingOutcomes() {
+    return replies == null ? 0 : replies.waiting();
   }
 
   public Future<Boolean> cancel(String job) {

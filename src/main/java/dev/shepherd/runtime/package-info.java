@@ -13,6 +13,9 @@
  * <p>From outside the runtime (the web layer, {@code PoolClient}) a pool is reached only through a
  * {@link dev.shepherd.runtime.PoolHandle}: in the JVM that runs it, straight to the coordinator's
  * inbox; elsewhere, protocol v1 over the bus. A {@link dev.shepherd.runtime.PoolDirectory} finds
- * them: this Vert.x instance's pools, or, in a cluster, every pool the coordinators announce.
+ * them: this Vert.x instance's pools, or, in a cluster, every pool the coordinators announce. A
+ * {@code PoolClient} on a clustered Vert.x submits over the bus with a reply address of its own
+ * ({@link dev.shepherd.runtime.ReplyAddress}), so an outcome sent by a coordinator that took over
+ * after a failover still reaches it.
  */
 package dev.shepherd.runtime;

@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.JobFailedException;
-import dev.shepherd.runtime.LogCapture;
+import dev.shepherd.LogCapture;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.testworkers.UnencodableResultWorker;
 import io.vertx.core.Vertx;

@@ -9,6 +9,7 @@ import static dev.shepherd.runtime.PoolFixture.run;
 import static dev.shepherd.runtime.PoolFixture.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shepherd.LogCapture;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.shepherd.core.Outcome;

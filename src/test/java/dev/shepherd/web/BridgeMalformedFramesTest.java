@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.LogCapture;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -93,7 +94,7 @@ class BridgeMalformedFramesTest {
     try (WebTestApp app = WebTestApp.start(WebTestApp.config(null,
             WebTestApp.demoPool("jobs", 1)));
         Sockets bridge = Sockets.connect(app.port(), RAW);
-        LogCapture log = new LogCapture("dev.shepherd", "io.vertx")) {
+        LogCapture log = LogCapture.start("dev.shepherd", "io.vertx")) {
       List<String[]> frames = malformed();
       for (String[] frame : frames) {
         bridge.sendText(frame[0]);

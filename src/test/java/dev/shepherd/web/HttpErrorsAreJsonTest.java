@@ -2,6 +2,7 @@ package dev.shepherd.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shepherd.LogCapture;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -43,7 +44,7 @@ class HttpErrorsAreJsonTest {
 
   @BeforeEach
   void capture() {
-    log = new LogCapture("dev.shepherd", "io.vertx");
+    log = LogCapture.start("dev.shepherd", "io.vertx");
   }
 
   @AfterEach

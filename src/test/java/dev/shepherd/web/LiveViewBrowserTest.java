@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
@@ -29,12 +28,14 @@ import org.openqa.selenium.support.ui.Select;
 class LiveViewBrowserTest {
   private Browser browser;
   private ChromeDriver driver;
+  private LivePage page;
   private WebTestApp app;
 
   @BeforeAll
   void start() throws Exception {
     browser = Browser.open();
     driver = browser.driver();
+    page = new LivePage(driver);
     app = WebTestApp.start(WebTestApp.config(null,
         WebTestApp.demoPool("jobs", 4),
         WebTestApp.demoPool("broken", 2).put("worker", new JsonObject()
@@ -57,7 +58,7 @@ class LiveViewBrowserTest {
   @BeforeEach
   void idle() {
     // Each test starts from a pool with nothing running, whatever the test before left.
-    await().atMost(20, SECONDS).until(() ->
+    LivePage.await().atMost(20, SECONDS).until(() ->
         Http.get(app.url("/api/pools/jobs")).json().getJsonArray("slots").stream()
             .map(JsonObject.class::cast).allMatch(s -> s.getString("phase").equals("IDLE")));
   }
@@ -65,47 +66,12 @@ class LiveViewBrowserTest {
   // ---- helpers --------------------------------------------------------------------------------
 
   private void open(String pool) {
-    driver.get("about:blank");
-    driver.get(app.url("/#pool=" + pool));
-    awaitLive(pool);
-  }
-
-  private void awaitLive(String pool) {
-    await().atMost(15, SECONDS).until(() -> {
-      WebElement c = driver.findElement(By.id("connection"));
-      return "open".equals(c.getAttribute("data-state")) && c.getText().contains(pool)
-          && !driver.findElements(By.cssSelector("#tiles li")).isEmpty();
-    });
-  }
-
-  private List<WebElement> tiles() {
-    return driver.findElements(By.cssSelector("#tiles li.tile"));
-  }
-
-  private WebElement tile(String slot) {
-    return driver.findElement(By.cssSelector("#tiles li[data-slot='" + slot + "']"));
-  }
-
-  /** The event log's lines, read in one script so a re-render cannot leave a stale element. */
-  @SuppressWarnings("unchecked")
-  private List<String> logLines() {
-    return (List<String>) js("return Array.from(document.querySelectorAll('#log li'))"
-        + ".map(li => li.innerText);");
-  }
-
-  /** Waiting that tolerates the page re-rendering an element between finding and reading it. */
-  private static org.awaitility.core.ConditionFactory await() {
-    return org.awaitility.Awaitility.await()
-        .ignoreException(org.openqa.selenium.StaleElementReferenceException.class);
-  }
-
-  private Object js(String script, Object... args) {
-    return ((JavascriptExecutor) driver).executeScript(script, args);
+    page.open(app.url("/#pool=" + pool), pool);
   }
 
   /** Records every phase each tile shows, and each restart cue, in window.__seen. */
   private void recordTileChanges() {
-    js("window.__seen = {};"
+    page.js("window.__seen = {};"
         + "const note = (li) => {"
         + "  const s = window.__seen[li.dataset.slot] ||= {phases: [], cues: 0};"
         + "  const last = s.phases[s.phases.length - 1];"
@@ -120,7 +86,7 @@ class LiveViewBrowserTest {
 
   @SuppressWarnings("unchecked")
   private Map<String, Object> seen(String slot) {
-    return (Map<String, Object>) js("return window.__seen[arguments[0]] || null;", slot);
+    return (Map<String, Object>) page.js("return window.__seen[arguments[0]] || null;", slot);
   }
 
   private void submitFromPanel(String kind, String key) {
@@ -138,11 +104,11 @@ class LiveViewBrowserTest {
   @Test
   void page_loads_with_one_tile_per_slot_and_phase_text_on_each() {
     open("jobs");
-    await().atMost(10, SECONDS).until(() -> tiles().size() == 4);
-    await().atMost(5, SECONDS).untilAsserted(() -> {
-      assertThat(tiles()).extracting(t -> t.getAttribute("data-slot"))
+    LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().size() == 4);
+    LivePage.await().atMost(5, SECONDS).untilAsserted(() -> {
+      assertThat(page.tiles()).extracting(t -> t.getAttribute("data-slot"))
           .containsExactly("w-0", "w-1", "w-2", "w-3");
-      for (WebElement t : tiles()) {
+      for (WebElement t : page.tiles()) {
         assertThat(t.findElement(By.className("phase")).getText()).isEqualTo("IDLE");
         assertThat(t.getText()).contains("incarnation", "restarts");
       }
@@ -156,14 +122,14 @@ class LiveViewBrowserTest {
   @Test
   void page_uses_no_external_resources_and_labels_every_control() {
     open("jobs");
-    List<?> resources = (List<?>) js(
+    List<?> resources = (List<?>) page.js(
         "return performance.getEntriesByType('resource').map(e => e.name);");
     String origin = app.url("");
     for (Object url : resources) {
       assertThat(String.valueOf(url)).as("resource URL").startsWith(origin);
     }
-    assertThat(js("return document.documentElement.lang")).isEqualTo("en");
-    Object unlabelled = js("return Array.from(document.querySelectorAll('input, select'))"
+    assertThat(page.js("return document.documentElement.lang")).isEqualTo("en");
+    Object unlabelled = page.js("return Array.from(document.querySelectorAll('input, select'))"
         + ".filter(e => e.labels.length === 0).map(e => e.id);");
     assertThat((List<?>) unlabelled).isEmpty();
     assertThat(driver.findElement(By.id("chart")).getAttribute("role")).isEqualTo("img");
@@ -174,16 +140,16 @@ class LiveViewBrowserTest {
   void crash_submitted_from_the_control_panel_turns_its_tile_through_the_restart_and_back() {
     open("jobs");
     Map<String, String> before = new java.util.HashMap<>();
-    tiles().forEach(t -> before.put(t.getAttribute("data-slot"), t.getAttribute("data-restarts")));
+    page.tiles().forEach(t -> before.put(t.getAttribute("data-slot"), t.getAttribute("data-restarts")));
     recordTileChanges();
 
     submitFromPanel("crash", null);
 
-    await().atMost(10, SECONDS).until(() ->
+    LivePage.await().atMost(10, SECONDS).until(() ->
         driver.findElement(By.id("control-result")).getText().startsWith("accepted"));
     String[] crashed = new String[1];
-    await().atMost(10, SECONDS).until(() -> {
-      for (WebElement t : tiles()) {
+    LivePage.await().atMost(10, SECONDS).until(() -> {
+      for (WebElement t : page.tiles()) {
         String id = t.getAttribute("data-slot");
         int restarts = Integer.parseInt(t.getAttribute("data-restarts"));
         if (restarts > Integer.parseInt(before.get(id))
@@ -194,8 +160,8 @@ class LiveViewBrowserTest {
       }
       return false;
     });
-    await().atMost(5, SECONDS).untilAsserted(() -> {
-      WebElement t = tile(crashed[0]);
+    LivePage.await().atMost(5, SECONDS).untilAsserted(() -> {
+      WebElement t = page.tile(crashed[0]);
       assertThat(t.getText()).contains("last exit: CRASH");
       assertThat(Integer.parseInt(t.getAttribute("data-incarnation"))).isGreaterThan(1);
     });
@@ -204,7 +170,7 @@ class LiveViewBrowserTest {
         .as("phases the tile showed")
         .containsSubsequence("INSTALLING", "IDLE");
     assertThat(((Number) seen.get("cues")).intValue()).as("restart cues").isPositive();
-    await().atMost(5, SECONDS).until(() -> logLines().stream().anyMatch(l ->
+    LivePage.await().atMost(5, SECONDS).until(() -> page.logLines().stream().anyMatch(l ->
         l.contains("RESTART") && l.contains(crashed[0] + " stopped: CRASH")));
   }
 
@@ -212,24 +178,24 @@ class LiveViewBrowserTest {
   void retirement_shows_the_reason_on_the_tile_and_in_the_log() {
     open("jobs");
     new Select(driver.findElement(By.id("pool"))).selectByVisibleText("broken");
-    awaitLive("broken");
-    await().atMost(10, SECONDS).until(() -> tiles().size() == 2 && tiles().stream().allMatch(t ->
+    page.awaitLive("broken");
+    LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().size() == 2 && page.tiles().stream().allMatch(t ->
         "RETIRED".equals(t.getAttribute("data-phase"))));
-    await().atMost(5, SECONDS).untilAsserted(() -> {
-      for (WebElement t : tiles()) {
+    LivePage.await().atMost(5, SECONDS).untilAsserted(() -> {
+      for (WebElement t : page.tiles()) {
         assertThat(t.getText()).contains("RETIRED", "reason: CREATION_REJECTED");
       }
     });
     assertThat(driver.getCurrentUrl()).endsWith("#pool=broken");
 
     new Select(driver.findElement(By.id("pool"))).selectByVisibleText("fragile");
-    awaitLive("fragile");
+    page.awaitLive("fragile");
     submitFromPanel("crash", null);
-    await().atMost(10, SECONDS).until(() -> tiles().stream().anyMatch(t ->
+    LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().stream().anyMatch(t ->
         t.getText().contains("reason: REPLACEMENT_UNAVAILABLE")
             && t.getText().contains("restart budget exceeded: 1 restart in 10 s")));
-    await().atMost(5, SECONDS).until(() -> {
-      List<String> lines = logLines();
+    LivePage.await().atMost(5, SECONDS).until(() -> {
+      List<String> lines = page.logLines();
       return lines.stream().anyMatch(l -> l.contains("BUDGET") && l.contains("restart budget"))
           && lines.stream().anyMatch(l -> l.contains("RETIRED")
               && l.contains("retired: REPLACEMENT_UNAVAILABLE"));
@@ -249,14 +215,14 @@ class LiveViewBrowserTest {
     Http.submit(app, "jobs", new JsonObject().put("payload", new JsonObject().put("crash", true)));
     Http.delete(app.url("/api/pools/jobs/jobs/" + hang), null);
 
-    await().atMost(10, SECONDS).until(() -> {
-      List<String> lines = logLines();
+    LivePage.await().atMost(10, SECONDS).until(() -> {
+      List<String> lines = page.logLines();
       return lines.stream().anyMatch(l -> l.contains("job " + hang + " rejected: DUPLICATE_JOB"))
           && lines.stream().anyMatch(l -> l.contains("failed on") && l.contains("bad input"))
           && lines.stream().anyMatch(l -> l.contains("stopped: CRASH"))
           && lines.stream().anyMatch(l -> l.contains("job " + hang + " cancelled"));
     });
-    for (String line : logLines()) {
+    for (String line : page.logLines()) {
       assertThat(line).matches("(?s)^\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\s.*");
     }
   }
@@ -283,22 +249,22 @@ class LiveViewBrowserTest {
     }, "live-view-load");
     load.start();
     try {
-      await().atMost(20, SECONDS).until(() ->
+      LivePage.await().atMost(20, SECONDS).until(() ->
           Double.parseDouble(driver.findElement(By.id("chart")).getAttribute("data-peak")) > 5);
-      await().atMost(10, SECONDS).until(() -> {
+      LivePage.await().atMost(10, SECONDS).until(() -> {
         String points = driver.findElement(
             By.cssSelector("#chart polyline[data-series='completed']")).getAttribute("points");
         return points.split(" ").length >= 60 && !allOnBaseline(points);
       });
-      await().atMost(10, SECONDS).until(() -> Double.parseDouble(
+      LivePage.await().atMost(10, SECONDS).until(() -> Double.parseDouble(
           driver.findElement(By.cssSelector("[data-rate='completed']")).getText()) > 0);
-      await().atMost(10, SECONDS).until(() -> tiles().stream().anyMatch(t ->
+      LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().stream().anyMatch(t ->
           "ASSIGNED".equals(t.getAttribute("data-phase"))));
       Http.submit(app, "jobs", new JsonObject().put("payload",
           new JsonObject().put("crash", true)));
-      await().atMost(10, SECONDS).until(() -> !driver.findElement(By.id("backlog-text")).getText()
+      LivePage.await().atMost(10, SECONDS).until(() -> !driver.findElement(By.id("backlog-text")).getText()
           .startsWith("0 /"));
-      await().atMost(5, SECONDS).until(() -> logLines().stream()
+      LivePage.await().atMost(5, SECONDS).until(() -> page.logLines().stream()
           .anyMatch(l -> l.contains("stopped: CRASH")));
       Path shot = browser.screenshot("live-view");
       assertThat(Files.size(shot)).isPositive();
@@ -327,10 +293,10 @@ class LiveViewBrowserTest {
     driver.findElement(By.id("rebalance-key")).sendKeys("customer-7");
     new Select(driver.findElement(By.id("rebalance-worker"))).selectByVisibleText("w-2");
     driver.findElement(By.id("rebalance")).click();
-    await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+    LivePage.await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
         .getText().equals("key customer-7 now goes to w-2"));
     submitFromPanel("echo", "customer-7");
-    await().atMost(10, SECONDS).until(() ->
+    LivePage.await().atMost(10, SECONDS).until(() ->
         driver.findElement(By.id("control-result")).getText().startsWith("accepted"));
     JsonObject done = Http.post(app.url("/api/pools/jobs/jobs"),
         new JsonObject().put("key", "customer-7").put("payload", new JsonObject()).encode())
@@ -344,10 +310,10 @@ class LiveViewBrowserTest {
     browser.viewport(420, 900);
     try {
       open("jobs");
-      Number overflow = (Number) js(
+      Number overflow = (Number) page.js(
           "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
       assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
-      assertThat(tiles()).allMatch(WebElement::isDisplayed);
+      assertThat(page.tiles()).allMatch(WebElement::isDisplayed);
       browser.screenshot("live-view-narrow");
     } finally {
       browser.viewport(1280, 800);
@@ -359,11 +325,11 @@ class LiveViewBrowserTest {
     browser.viewport(360, 800);
     try {
       open("broken");
-      await().atMost(10, SECONDS).until(() -> tiles().size() == 2 && tiles().stream()
+      LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().size() == 2 && page.tiles().stream()
           .allMatch(t -> t.getText().contains("its worker failed to start")));
       // Each piece of a reason name between its underscores lies on one line of the tile.
       @SuppressWarnings("unchecked")
-      List<Map<String, Object>> pieces = (List<Map<String, Object>>) js(
+      List<Map<String, Object>> pieces = (List<Map<String, Object>>) page.js(
           "return Array.from(document.querySelectorAll('#tiles .reason-name')).flatMap(name =>"
               + "  Array.from(name.childNodes).filter(n => n.nodeType === 3).map(n => {"
               + "    const r = document.createRange(); r.selectNodeContents(n);"
@@ -377,7 +343,7 @@ class LiveViewBrowserTest {
             .isEqualTo(1);
         assertThat(p.get("inside")).as("%s inside its tile", p.get("text")).isEqualTo(true);
       });
-      Number overflow = (Number) js(
+      Number overflow = (Number) page.js(
           "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
       assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
     } finally {
@@ -391,10 +357,10 @@ class LiveViewBrowserTest {
         new JsonObject().put("token", "panel-token"), WebTestApp.demoPool("guarded", 1)))) {
       driver.get("about:blank");
       driver.get(own.url("/#pool=guarded"));
-      await().atMost(15, SECONDS).until(() -> "open".equals(
+      LivePage.await().atMost(15, SECONDS).until(() -> "open".equals(
           driver.findElement(By.id("connection")).getAttribute("data-state")));
       submitFromPanel("echo", null);
-      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+      LivePage.await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
           .getText().contains("UNAUTHORIZED"));
       assertThat(Http.get(own.url("/api/pools/guarded")).json().getJsonObject("counters")
           .getLong("accepted")).isZero();
@@ -402,10 +368,10 @@ class LiveViewBrowserTest {
       driver.findElement(By.cssSelector("details.token summary")).click();
       driver.findElement(By.id("token")).sendKeys("panel-token");
       submitFromPanel("echo", null);
-      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+      LivePage.await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
           .getText().startsWith("accepted"));
     } finally {
-      js("sessionStorage.clear()");
+      page.js("sessionStorage.clear()");
     }
   }
 
@@ -414,22 +380,22 @@ class LiveViewBrowserTest {
     try (WebTestApp own = WebTestApp.start(WebTestApp.config(null,
         WebTestApp.demoPool("solo", 2)))) {
       driver.get(own.url("/#pool=solo"));
-      await().atMost(15, SECONDS).until(() ->
+      LivePage.await().atMost(15, SECONDS).until(() ->
           "1".equals(driver.findElement(By.id("connection")).getAttribute("data-connections"))
               && "open".equals(driver.findElement(By.id("connection")).getAttribute("data-state")));
 
       own.stop();
-      await().atMost(10, SECONDS).until(() ->
+      LivePage.await().atMost(10, SECONDS).until(() ->
           !"open".equals(driver.findElement(By.id("connection")).getAttribute("data-state")));
       own.restart();
 
-      await().atMost(20, SECONDS).until(() ->
+      LivePage.await().atMost(20, SECONDS).until(() ->
           "2".equals(driver.findElement(By.id("connection")).getAttribute("data-connections"))
               && "open".equals(driver.findElement(By.id("connection")).getAttribute("data-state")));
-      assertThat(logLines()).anyMatch(l -> l.contains("connection lost"));
-      assertThat(logLines()).anyMatch(l -> l.contains("reconnected"));
+      assertThat(page.logLines()).anyMatch(l -> l.contains("connection lost"));
+      assertThat(page.logLines()).anyMatch(l -> l.contains("reconnected"));
       submitFromPanel("echo", null);
-      await().atMost(10, SECONDS).until(() -> Integer.parseInt(driver.findElement(
+      LivePage.await().atMost(10, SECONDS).until(() -> Integer.parseInt(driver.findElement(
           By.cssSelector("#counters [data-counter='completed'] dd")).getText()) >= 1);
     }
   }

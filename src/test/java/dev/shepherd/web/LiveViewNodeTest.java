@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.shepherd.FileTrees;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -47,9 +47,9 @@ class LiveViewNodeTest {
     assertThat(TESTS).isDirectory();
     assertThat(WEBROOT).isDirectory();
 
-    deleteTree(COPY);
-    copyTree(WEBROOT, COPY.resolve(WEBROOT));
-    copyTree(TESTS, COPY.resolve(TESTS));
+    FileTrees.delete(COPY);
+    FileTrees.copy(WEBROOT, COPY.resolve(WEBROOT));
+    FileTrees.copy(TESTS, COPY.resolve(TESTS));
     Files.writeString(COPY.resolve("package.json"),
         "{\"private\": true, \"type\": \"module\"}\n", StandardCharsets.UTF_8);
     List<String> command = List.of(node.get(), "--test", "--test-reporter=spec",
@@ -86,30 +86,6 @@ class LiveViewNodeTest {
 
   private static String output() throws IOException {
     return Files.readString(OUTPUT, StandardCharsets.UTF_8);
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Path target = to.resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(file, target);
-        }
-      }
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(file);
-      }
-    }
   }
 
   private static Optional<String> findNode() {

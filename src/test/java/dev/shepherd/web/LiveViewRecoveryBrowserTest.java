@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -24,12 +23,14 @@ import org.openqa.selenium.chrome.ChromeDriver;
 class LiveViewRecoveryBrowserTest {
   private Browser browser;
   private ChromeDriver driver;
+  private LivePage page;
   private WebTestApp app;
 
   @BeforeAll
   void start() throws Exception {
     browser = Browser.open();
     driver = browser.driver();
+    page = new LivePage(driver);
     app = WebTestApp.start(WebTestApp.config(null, WebTestApp.demoPool("revivable", 2)
         .put("supervision", new JsonObject().put("maxRestarts", 0))));
   }
@@ -47,36 +48,7 @@ class LiveViewRecoveryBrowserTest {
   // ---- helpers --------------------------------------------------------------------------------
 
   private void open(WebTestApp server, String pool) {
-    driver.get("about:blank");
-    driver.get(server.url("/#pool=" + pool));
-    await().atMost(20, SECONDS).until(() -> {
-      WebElement c = driver.findElement(By.id("connection"));
-      return "open".equals(c.getAttribute("data-state")) && c.getText().contains(pool)
-          && !driver.findElements(By.cssSelector("#tiles li")).isEmpty();
-    });
-  }
-
-  private List<WebElement> tiles() {
-    return driver.findElements(By.cssSelector("#tiles li.tile"));
-  }
-
-  private WebElement tile(String slot) {
-    return driver.findElement(By.cssSelector("#tiles li[data-slot='" + slot + "']"));
-  }
-
-  @SuppressWarnings("unchecked")
-  private List<String> logLines() {
-    return (List<String>) js("return Array.from(document.querySelectorAll('#log li'))"
-        + ".map(li => li.innerText);");
-  }
-
-  private static org.awaitility.core.ConditionFactory await() {
-    return org.awaitility.Awaitility.await()
-        .ignoreException(org.openqa.selenium.StaleElementReferenceException.class);
-  }
-
-  private Object js(String script, Object... args) {
-    return ((JavascriptExecutor) driver).executeScript(script, args);
+    page.open(server.url("/#pool=" + pool), pool);
   }
 
   private void submitCrashFromPanel() {
@@ -89,8 +61,8 @@ class LiveViewRecoveryBrowserTest {
   /** The first tile that is RETIRED and offers its Restart button; its slot id. */
   private String retiredTileWithRestart() {
     String[] found = new String[1];
-    await().atMost(10, SECONDS).until(() -> {
-      for (WebElement t : tiles()) {
+    LivePage.await().atMost(10, SECONDS).until(() -> {
+      for (WebElement t : page.tiles()) {
         if ("RETIRED".equals(t.getAttribute("data-phase"))
             && t.findElement(By.cssSelector("button.restart")).isDisplayed()) {
           found[0] = t.getAttribute("data-slot");
@@ -103,8 +75,8 @@ class LiveViewRecoveryBrowserTest {
   }
 
   private void awaitBackInService(String slot) {
-    await().atMost(10, SECONDS).untilAsserted(() -> {
-      WebElement t = tile(slot);
+    LivePage.await().atMost(10, SECONDS).untilAsserted(() -> {
+      WebElement t = page.tile(slot);
       assertThat(t.getAttribute("data-phase")).isEqualTo("IDLE");
       assertThat(t.getAttribute("data-incarnation")).isEqualTo("2");
       assertThat(t.findElement(By.cssSelector("button.restart")).isDisplayed()).isFalse();
@@ -119,14 +91,14 @@ class LiveViewRecoveryBrowserTest {
         .noneMatch(WebElement::isDisplayed);
     submitCrashFromPanel();
     String retired = retiredTileWithRestart();
-    assertThat(tiles()).filteredOn(t -> !"RETIRED".equals(t.getAttribute("data-phase")))
+    assertThat(page.tiles()).filteredOn(t -> !"RETIRED".equals(t.getAttribute("data-phase")))
         .allSatisfy(t -> assertThat(t.findElement(By.cssSelector("button.restart"))
             .isDisplayed()).isFalse());
 
-    tile(retired).findElement(By.cssSelector("button.restart")).click();
+    page.tile(retired).findElement(By.cssSelector("button.restart")).click();
 
     awaitBackInService(retired);
-    await().atMost(5, SECONDS).until(() -> logLines().stream().anyMatch(l ->
+    LivePage.await().atMost(5, SECONDS).until(() -> page.logLines().stream().anyMatch(l ->
         l.contains("REVIVE") && l.contains(retired + " revived as incarnation 2 by an operator")));
     assertThat(driver.findElement(By.id("control-result")).getText())
         .isEqualTo(retired + " is back in service as incarnation 2");
@@ -145,19 +117,19 @@ class LiveViewRecoveryBrowserTest {
       open(own, "sealed");
       String retired = retiredTileWithRestart();
 
-      tile(retired).findElement(By.cssSelector("button.restart")).click();
-      await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
+      page.tile(retired).findElement(By.cssSelector("button.restart")).click();
+      LivePage.await().atMost(10, SECONDS).until(() -> driver.findElement(By.id("control-result"))
           .getText().contains("UNAUTHORIZED"));
-      assertThat(tile(retired).getAttribute("data-phase")).isEqualTo("RETIRED");
+      assertThat(page.tile(retired).getAttribute("data-phase")).isEqualTo("RETIRED");
 
       driver.findElement(By.cssSelector("details.token summary")).click();
       driver.findElement(By.id("token")).sendKeys("tile-token");
-      await().atMost(5, SECONDS).until(() ->
-          tile(retired).findElement(By.cssSelector("button.restart")).isEnabled());
-      tile(retired).findElement(By.cssSelector("button.restart")).click();
+      LivePage.await().atMost(5, SECONDS).until(() ->
+          page.tile(retired).findElement(By.cssSelector("button.restart")).isEnabled());
+      page.tile(retired).findElement(By.cssSelector("button.restart")).click();
       awaitBackInService(retired);
     } finally {
-      js("sessionStorage.clear()");
+      page.js("sessionStorage.clear()");
     }
   }
 
@@ -172,7 +144,7 @@ class LiveViewRecoveryBrowserTest {
             "{\"payload\":{\"echo\":" + i + "}}").status()).isEqualTo(200);
       }
       String[] retired = new String[1];
-      await().atMost(20, SECONDS).until(() -> {
+      LivePage.await().atMost(20, SECONDS).until(() -> {
         Http.post(own.url("/api/pools/incident/jobs"), "{\"payload\":{\"crash\":true}}");
         for (Object o : Http.get(own.url("/api/pools/incident")).json().getJsonArray("slots")) {
           JsonObject slot = (JsonObject) o;
@@ -186,10 +158,10 @@ class LiveViewRecoveryBrowserTest {
 
       open(own, "incident");
 
-      await().atMost(15, SECONDS).untilAsserted(() -> {
-        assertThat(tile(retired[0]).getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
+      LivePage.await().atMost(15, SECONDS).untilAsserted(() -> {
+        assertThat(page.tile(retired[0]).getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
             "restart budget exceeded: 2 restarts in 10 s (at most 1)");
-        List<String> lines = logLines();
+        List<String> lines = page.logLines();
         assertThat(lines).anyMatch(l -> l.contains("lines below happened before this connection"));
         assertThat(lines).anyMatch(l -> l.contains("stopped: CRASH")
             && l.contains("crash requested by job"));

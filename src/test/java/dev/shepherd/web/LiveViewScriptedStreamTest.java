@@ -1,20 +1,16 @@
 package dev.shepherd.web;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -27,11 +23,13 @@ import org.openqa.selenium.chrome.ChromeDriver;
 class LiveViewScriptedStreamTest {
   private Browser browser;
   private ChromeDriver driver;
+  private LivePage page;
 
   @BeforeAll
   void start() throws Exception {
     browser = Browser.open();
     driver = browser.driver();
+    page = new LivePage(driver);
   }
 
   @AfterAll
@@ -75,34 +73,12 @@ class LiveViewScriptedStreamTest {
 
   // ---- helpers --------------------------------------------------------------------------------
 
-  private static ConditionFactory await() {
-    return org.awaitility.Awaitility.await().atMost(10, SECONDS)
-        .ignoreException(StaleElementReferenceException.class);
-  }
-
-  private Object js(String script, Object... args) {
-    return ((JavascriptExecutor) driver).executeScript(script, args);
-  }
-
   private void open(ScriptedStream stream) {
-    driver.get("about:blank");
-    driver.get(stream.url("/#pool=jobs"));
-    await().until(() -> "open".equals(driver.findElement(By.id("connection"))
-        .getAttribute("data-state")) && !driver.findElements(By.cssSelector("#tiles li")).isEmpty());
+    page.open(stream.url("/#pool=jobs"), null);
   }
 
   private WebElement group(String host) {
     return driver.findElement(By.cssSelector("#tiles .host-group[data-host='" + host + "']"));
-  }
-
-  private WebElement tile(String slot) {
-    return driver.findElement(By.cssSelector("#tiles li[data-slot='" + slot + "']"));
-  }
-
-  @SuppressWarnings("unchecked")
-  private List<String> logLines() {
-    return (List<String>) js("return Array.from(document.querySelectorAll('#log li'))"
-        + ".map(li => li.innerText);");
   }
 
   // ---- tests ----------------------------------------------------------------------------------
@@ -118,7 +94,7 @@ class LiveViewScriptedStreamTest {
     try (ScriptedStream stream = ScriptedStream.start("jobs",
         List.of(frame("snapshot", now).put("snapshot", snapshot(slots, hosts))))) {
       open(stream);
-      await().untilAsserted(() -> {
+      LivePage.await().untilAsserted(() -> {
         assertThat(driver.findElements(By.cssSelector("#tiles .host-group")))
             .extracting(g -> g.getAttribute("data-host")).containsExactly("", "h1", "h2");
         assertThat(group("").getText()).contains("local", "coordinator's node");
@@ -126,8 +102,8 @@ class LiveViewScriptedStreamTest {
         assertThat(group("h1").getText()).contains("host h1", "UP", "node node-h1");
         assertThat(group("h2").getAttribute("data-lost")).isEqualTo("true");
         assertThat(group("h2").getText()).containsPattern("LOST since \\d\\d:\\d\\d:\\d\\d");
-        assertThat(tile("h2/w-0").getAttribute("data-phase")).isEqualTo("LOST");
-        assertThat(tile("h2/w-0").getText()).contains("LOST", "out of reach",
+        assertThat(page.tile("h2/w-0").getAttribute("data-phase")).isEqualTo("LOST");
+        assertThat(page.tile("h2/w-0").getText()).contains("LOST", "out of reach",
             "host h2 unreachable since");
         assertThat(driver.findElement(By.id("legend-lost")).isDisplayed()).isTrue();
       });
@@ -139,17 +115,17 @@ class LiveViewScriptedStreamTest {
       stream.send(frame("phase", now + 1000).put("worker", "h1/w-1").put("phase", "LOST")
           .put("incarnation", 1).put("backoffUntil", null).put("retirement", null));
       stream.send(new JsonObject().put("type", "a-frame-from-the-future").put("pool", "jobs"));
-      await().until(() -> "true".equals(group("h1").getAttribute("data-lost"))
-          && logLines().stream().anyMatch(l -> l.contains("h1/w-1 lost: host h1 is unreachable")));
+      LivePage.await().until(() -> "true".equals(group("h1").getAttribute("data-lost"))
+          && page.logLines().stream().anyMatch(l -> l.contains("h1/w-1 lost: host h1 is unreachable")));
 
       // h2 stays lost past its grace period: its slots retire HOST_LOST, saying why.
       stream.send(frame("retired", now + 30_000).put("worker", "h2/w-0").put("phase", "RETIRED")
           .put("incarnation", 1).put("backoffUntil", null).put("retirement", "HOST_LOST"));
-      await().untilAsserted(() -> {
-        assertThat(tile("h2/w-0").getAttribute("data-phase")).isEqualTo("RETIRED");
-        assertThat(tile("h2/w-0").getText()).contains("reason: HOST_LOST",
+      LivePage.await().untilAsserted(() -> {
+        assertThat(page.tile("h2/w-0").getAttribute("data-phase")).isEqualTo("RETIRED");
+        assertThat(page.tile("h2/w-0").getText()).contains("reason: HOST_LOST",
             "host h2 stayed lost past the grace period");
-        assertThat(tile("h2/w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
+        assertThat(page.tile("h2/w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
             .as("a slot retired HOST_LOST comes back with its host, not by an operator")
             .isFalse();
       });
@@ -188,15 +164,15 @@ class LiveViewScriptedStreamTest {
     try (ScriptedStream stream = ScriptedStream.start("jobs",
         List.of(frame("snapshot", now).put("snapshot", snapshot), history))) {
       open(stream);
-      await().untilAsserted(() -> {
-        assertThat(tile("w-0").getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
+      LivePage.await().untilAsserted(() -> {
+        assertThat(page.tile("w-0").getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
             "restart budget exceeded: 6 restarts in 10 s (at most 5)");
-        assertThat(tile("w-1").getText()).contains("last exit: TIMEOUT");
-        assertThat(tile("w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
+        assertThat(page.tile("w-1").getText()).contains("last exit: TIMEOUT");
+        assertThat(page.tile("w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
             .isTrue();
-        assertThat(tile("w-1").findElement(By.cssSelector("button.restart")).isDisplayed())
+        assertThat(page.tile("w-1").findElement(By.cssSelector("button.restart")).isDisplayed())
             .isFalse();
-        List<String> lines = logLines();
+        List<String> lines = page.logLines();
         assertThat(lines).anyMatch(l -> l.contains("the 4 lines below happened before this"
             + " connection"));
         assertThat(lines).anyMatch(l -> l.contains("w-0 retired: REPLACEMENT_UNAVAILABLE"
@@ -206,6 +182,47 @@ class LiveViewScriptedStreamTest {
             .getAttribute("data-peak"))).isGreaterThanOrEqualTo(20);
       });
       browser.screenshot("live-view-history");
+    }
+  }
+
+  private static JsonObject ha(boolean available, String active, int term) {
+    return new JsonObject().put("enabled", true).put("available", available)
+        .put("active", active).put("term", term);
+  }
+
+  @Test
+  void an_ha_pool_shows_its_coordinator_and_term_and_a_failover_as_it_happens()
+      throws Exception {
+    long now = System.currentTimeMillis();
+    String nodeA = "3f2a9c1e-7b44-4e1a-9d0b-1c2d3e4f5a6b";
+    String nodeB = "b7c81d02-aa19-4b7e-8a55-0f1e2d3c4b5a";
+    List<JsonObject> slots = List.of(slot("w-0", null, "IDLE"), slot("h1/w-0", "h1", "IDLE"));
+    List<JsonObject> hosts = List.of(host("h1", "UP", now - 60_000));
+    try (ScriptedStream stream = ScriptedStream.start("jobs", List.of(frame("snapshot", now)
+        .put("snapshot", snapshot(slots, hosts).put("ha", ha(true, nodeA, 3)))))) {
+      open(stream);
+      WebElement badge = driver.findElement(By.id("pool-ha"));
+      WebElement notice = driver.findElement(By.id("failover"));
+      LivePage.await().until(() -> badge.isDisplayed()
+          && badge.getText().equals("HA · active 3f2a9c1e · term 3"));
+      assertThat(badge.getAttribute("title")).contains(nodeA);
+      assertThat(notice.isDisplayed()).isFalse();
+
+      // The active node dies; the next stats come from the new leader, one term later.
+      stream.send(frame("stats", now + 2000)
+          .put("snapshot", snapshot(slots, hosts).put("ha", ha(true, nodeB, 4))));
+      LivePage.await().until(() -> notice.isDisplayed()
+          && notice.getText().equals("failover: term 3 → 4, now b7c81d02"));
+      assertThat(badge.getText()).isEqualTo("HA · active b7c81d02 · term 4");
+      assertThat(page.logLines()).anyMatch(l -> l.contains("failover: term 3 → 4, now b7c81d02"));
+      browser.screenshot("live-view-failover");
+
+      // A member more leaves: no majority, and the header says so.
+      stream.send(frame("stats", now + 4000)
+          .put("snapshot", snapshot(slots, hosts).put("ha", ha(false, nodeB, 4))));
+      LivePage.await().until(() -> badge.getText().equals("HA unavailable · active b7c81d02 · term 4")
+          && "false".equals(badge.getAttribute("data-available")));
+      browser.screenshot("live-view-ha-unavailable");
     }
   }
 }

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.LogCapture;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ class LogInjectionTest {
     try (WebTestApp app = WebTestApp.start(WebTestApp.config(
             new JsonObject().put("token", "t0ken"), WebTestApp.demoPool("jobs", 1)));
         Sockets bridge = Sockets.connect(app.port(), "/eventbus/websocket");
-        LogCapture log = new LogCapture("dev.shepherd", "io.vertx")) {
+        LogCapture log = LogCapture.start("dev.shepherd", "io.vertx")) {
       int port = app.port();
       String[] requests = {
           "GET /health HTTP/1.1\r\nHost: evil\r" + FORGED + "\r\n\r\n",

@@ -1,0 +1,306 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.RejectionReason;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link PoolClient}'s own reply address ({@code __shepherd.client.<uuid>}) and the submits
+ * waiting there for their terminal outcome, matched by job id. Each submit carries the address as
+ * its {@code replyTo}: the reply to the request is only the admission, and the outcome is sent to
+ * the address by whichever coordinator holds the job by then, so a future outlives a failover of
+ * the coordinator that admitted it (rule A4).
+ *
+ * <p>The address has one consumer, registered on a context of its own at the first submit (so it
+ * does not go away with the verticle that happened to submit first) and unregistered by {@link
+ * #close()}. A message there that is not a terminal outcome, or one for a job nobody waits for
+ * (answered already, given up by timeout, or never this client's), is counted and ignored with
+ * one debug line. Every submit waits for its timeout, then fails with a {@link ReplyException} of
+ * type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
+ * eighth of the timeout (10 ms to 1 s), not by a timer per job: a timer set on the submitter's
+ * context and cancelled from the address's would cost a wake-up of another thread per job.
+ * Callbacks run on the submitter's context.
+ */
+final class ReplyAddress {
+  /** The prefix of every client's reply address. */
+  static final String PREFIX = "__shepherd.client.";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReplyAddress.class);
+
+  private final Vertx vertx;
+  private final String pool;
+  private final long timeoutMs;
+  private final String address;
+  private final String idPrefix;
+  private final AtomicLong generated = new AtomicLong();
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+  private final AtomicLong unknown = new AtomicLong();
+  private final AtomicLong malformed = new AtomicLong();
+  private Future<Void> ready;
+  private MessageConsumer<Object> consumer;
+  private long sweeper = -1;
+  private volatile boolean closed;
+
+  /** A submit waiting for its outcome; whoever removes its map entry answers it. */
+  private static final class Waiting {
+    final Handler<Outcome> onAnswer;
+    final Handler<Throwable> onFailure;
+    final Context caller;
+    /** {@link System#nanoTime()} at which the client stops waiting. */
+    final long deadline;
+
+    Waiting(Handler<Outcome> onAnswer, Handler<Throwable> onFailure, Context caller,
+        long deadline) {
+      this.onAnswer = onAnswer;
+      this.onFailure = onFailure;
+      this.caller = caller;
+      this.deadline = deadline;
+    }
+  }
+
+  /** The reply address of a client of {@code pool} whose submits wait {@code timeoutMs}. */
+  ReplyAddress(Vertx vertx, String pool, long timeoutMs) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.timeoutMs = timeoutMs;
+    String id = UUID.randomUUID().toString();
+    this.address = PREFIX + id;
+    this.idPrefix = id + "-";
+  }
+
+  String address() {
+    return address;
+  }
+
+  /** Outcomes that arrived for a job id this client was not waiting for. */
+  long unknownOutcomes() {
+    return unknown.get();
+  }
+
+  /** Messages at the address that were not a terminal outcome. */
+  long malformedOutcomes() {
+    return malformed.get();
+  }
+
+  /** Submits waiting for their outcome now. */
+  int waiting() {
+    return waiting.size();
+  }
+
+  /**
+   * Submits {@code request} to the pool at {@code addresses} with this address as its {@code
+   * replyTo}, giving it a job id when it has none (outcomes are matched by id). {@code onAnswer}
+   * hears a rejection at once, or the terminal outcome; {@code onFailure} hears the pool's refusal
+   * of bad input, a failure of the bus, the timeout, or the client's close. A job id this client
+   * already waits for is rejected {@code DUPLICATE_JOB} here, as the pool would.
+   */
+  void submit(Addresses addresses, Requests.Submit request, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure) {
+    String job = request.job() != null ? request.job() : idPrefix + generated.incrementAndGet();
+    Waiting entry = new Waiting(onAnswer, onFailure, Vertx.currentContext(),
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+    if (closed) {
+      onFailure.handle(closedError(job));
+      return;
+    }
+    if (waiting.putIfAbsent(job, entry) != null) {
+      onAnswer.handle(new Outcome.Rejected(job, RejectionReason.DUPLICATE_JOB,
+          request.payload(), "job " + job + " is already waiting for its outcome in this client"));
+      return;
+    }
+    if (closed && waiting.remove(job, entry)) {
+      onFailure.handle(closedError(job));
+      return;
+    }
+    Object body = SubmitBody.encode(new Requests.Submit(job, request.payload(), request.key(),
+        null, request.timeoutMs(), request.bytes()), address);
+    Future<Void> registered = ready();
+    if (registered.succeeded()) {
+      send(addresses, job, entry, body);
+    } else {
+      registered.onComplete(ar -> {
+        if (ar.succeeded()) {
+          send(addresses, job, entry, body);
+        } else if (waiting.remove(job, entry)) {
+          fail(entry, ar.cause());
+        }
+      });
+    }
+  }
+
+  private void send(Addresses addresses, String job, Waiting entry, Object body) {
+    if (waiting.get(job) != entry) {
+      return;
+    }
+    vertx.eventBus().<Object>request(addresses.submit(), body,
+            new DeliveryOptions().setSendTimeout(timeoutMs))
+        .onComplete(ar -> {
+          if (ar.succeeded()) {
+            admitted(job, entry, ar.result());
+          } else if (ar.cause() instanceof ReplyException e
+              && e.failureType() == ReplyFailure.TIMEOUT) {
+            // No admission in time: the outcome may still come from a new coordinator until
+            // the deadline, which the sweep keeps.
+            return;
+          } else if (waiting.remove(job, entry)) {
+            fail(entry, BusPoolHandle.mapFailure(ar.cause()));
+          }
+        });
+  }
+
+  /** The reply to the submit: {@code accepted} keeps waiting, anything else answers now. */
+  private void admitted(String job, Waiting entry, Message<Object> reply) {
+    Outcome outcome;
+    try {
+      outcome = OutcomeJson.decode(RequestDecoder.object(reply.body()));
+    } catch (RuntimeException e) {
+      if (waiting.remove(job, entry)) {
+        fail(entry, new IllegalStateException("pool " + pool + " answered a submit with"
+            + " something that is not an outcome: " + e.getMessage(), e));
+      }
+      return;
+    }
+    if (!(outcome instanceof Outcome.Accepted) && waiting.remove(job, entry)) {
+      answer(entry, outcome);
+    }
+  }
+
+  private void onMessage(Message<Object> message) {
+    Object body = message.body();
+    Outcome outcome;
+    try {
+      JsonObject json = RequestDecoder.object(body);
+      if (!(json.getValue("job") instanceof String)) {
+        ignore(body, "job: must be a string");
+        return;
+      }
+      outcome = OutcomeJson.decode(json);
+    } catch (RuntimeException | StackOverflowError e) {
+      ignore(body, e.getMessage());
+      return;
+    }
+    if (outcome instanceof Outcome.Accepted) {
+      ignore(body, "an admission, not a terminal outcome");
+      return;
+    }
+    Waiting entry = waiting.remove(outcome.job());
+    if (entry == null) {
+      unknown.incrementAndGet();
+      LOG.debug("pool {}: outcome {} for job {} that this client does not wait for; ignored",
+          LogText.quote(pool), OutcomeJson.type(outcome), LogText.quote(outcome.job()));
+      return;
+    }
+    answer(entry, outcome);
+  }
+
+  private void ignore(Object body, String why) {
+    malformed.incrementAndGet();
+    LOG.debug("pool {}: ignored a message at reply address {} that is not an outcome ({}): {}",
+        LogText.quote(pool), address, LogText.quote(why), LogText.quote(body));
+  }
+
+  private void expire(String job, Waiting entry) {
+    if (waiting.remove(job, entry)) {
+      fail(entry, new ReplyException(ReplyFailure.TIMEOUT, "pool " + pool + ": no outcome for"
+          + " job " + job + " within " + timeoutMs + " ms; the client no longer waits for"
+          + " it (the job may still run, and an outcome arriving later is ignored)"));
+    }
+  }
+
+  /** Fails every submit whose deadline has passed. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Map.Entry<String, Waiting> entry : waiting.entrySet()) {
+      if (now - entry.getValue().deadline >= 0) {
+        expire(entry.getKey(), entry.getValue());
+      }
+    }
+  }
+
+  private void answer(Waiting entry, Outcome outcome) {
+    onCaller(entry, () -> entry.onAnswer.handle(outcome));
+  }
+
+  private void fail(Waiting entry, Throwable failure) {
+    onCaller(entry, () -> entry.onFailure.handle(failure));
+  }
+
+  private static void onCaller(Waiting entry, Runnable task) {
+    if (entry.caller == null || entry.caller == Vertx.currentContext()) {
+      task.run();
+    } else {
+      entry.caller.runOnContext(v -> task.run());
+    }
+  }
+
+  /** The consumer's registration, started at the first call; a failed one is tried again. */
+  private synchronized Future<Void> ready() {
+    if (ready == null || ready.failed()) {
+      Promise<Void> registered = Promise.promise();
+      ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
+        MessageConsumer<Object> registering;
+        synchronized (this) {
+          if (closed) {
+            registered.fail(new IllegalStateException("the client of pool " + pool
+                + " is closed"));
+            return;
+          }
+          registering = vertx.eventBus().consumer(address, this::onMessage);
+          consumer = registering;
+          if (sweeper < 0) {
+            sweeper = vertx.setPeriodic(Math.min(1000, Math.max(10, timeoutMs / 8)),
+                id -> sweep());
+          }
+        }
+        registering.completion().onComplete(registered);
+      });
+      ready = registered.future();
+    }
+    return ready;
+  }
+
+  /** Unregisters the consumer and fails every submit still waiting. */
+  Future<Void> close() {
+    MessageConsumer<Object> registered;
+    synchronized (this) {
+      if (closed) {
+        return Future.succeededFuture();
+      }
+      closed = true;
+      registered = consumer;
+      consumer = null;
+      if (sweeper >= 0) {
+        vertx.cancelTimer(sweeper);
+      }
+    }
+    for (Map.Entry<String, Waiting> entry : waiting.entrySet()) {
+      if (waiting.remove(entry.getKey(), entry.getValue())) {
+        fail(entry.getValue(), closedError(entry.getKey()));
+      }
+    }
+    return registered == null ? Future.succeededFuture() : registered.unregister();
+  }
+
+  private IllegalStateException closedError(String job) {
+    return new IllegalStateException("the client of pool " + pool + " is closed; job " + job
+        + " gets no outcome through it");
+  }
+}
