@@ -9,6 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import dev.shepherd.runtime.JobRequest;
+import dev.shepherd.runtime.PoolClient;
+import io.vertx.core.Future;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -76,10 +80,26 @@ class HaStatusAndRepliesTest {
       load.submit(new JsonObject().put("job", "long-" + i)
           .put("payload", new JsonObject().put("sleepMs", 4_000).put("echo", i)));
     }
+    PoolClient client = PoolClient.create(ha.member, HaNodes.POOL);
+    List<Future<Object>> futures = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      futures.add(client.submit(JobRequest.of(new JsonObject().put("sleepMs", 4_000)
+          .put("echo", "client-" + i)).withJob("client-" + i)));
+    }
     await().atMost(Duration.ofSeconds(20)).until(() -> load.accepted().size() == 6);
     ClusterNode victim = ha.active();
     Thread.sleep(500);
     victim.kill();
+
+    // A PoolClient on a clustered Vert.x gives a reply address of its own: its futures complete
+    // with the new leader's answers.
+    for (int i = 0; i < futures.size(); i++) {
+      JsonObject result = (JsonObject) futures.get(i).toCompletionStage().toCompletableFuture()
+          .get(60, TimeUnit.SECONDS);
+      assertThat(result.getString("echo")).isEqualTo("client-" + i);
+      assertThat(result.getString("node")).isNotEqualTo(victim.name());
+    }
+    client.close();
 
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> load.answers().size() == 6);
