@@ -47,11 +47,6 @@ final class HaStore {
     return map.submitToKey(pool, new Resign(node, term));
   }
 
-  /** The entry's term and leader, read without a lock (status of standbys, tests). */
-  HaEntry peek(String pool) {
-    return map.get(pool);
-  }
-
   /** A2: the lock and the next term, with the log, in one atomic step. */
   record Claim(String node, Set<String> members)
       implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {

@@ -1,7 +1,5 @@
 package dev.shepherd.runtime;
 
-import dev.shepherd.core.DurableImage;
-import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
@@ -18,7 +16,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
  * is touched on this context only; other threads hand work in through the {@link Inbox}, and
  * everything outside the runtime reaches the pool through its {@link #handle()}.
+ *
+ * <p>The coordinator of a highly available pool ({@link #lead}) lets its effects out through a
+ * {@link DurableGate}: each waits until the records before it are written to the cluster under
+ * this coordinator's term (A3); a failed write makes it step down, and {@link #abandon} stops it.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -55,13 +56,8 @@ public final class Coordinator {
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
-  /** A durable pool's gate (A3): every effect waits for its records; null for other pools. */
-  private DurableGate gate;
-  private Leadership leadership;
-  private long term;
-  private Consumer<String> onStepDown;
-  private boolean pumpScheduled;
-  private long renewTimer = -1;
+  /** What lets a highly available pool's effects out (A3); null for other pools. */
+  private DurableLeader leader;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
     this.vertx = vertx;
@@ -141,19 +137,20 @@ public final class Coordinator {
 
   /** Runs effects now, or, for a durable pool, once their records are written (A3). */
   private void run(List<Effect> effects) {
-    if (gate == null) {
+    if (leader == null) {
       interpreter.run(effects);
-      return;
+    } else {
+      leader.offer(effects);
     }
-    gate.offer(effects);
-    // One batch per turn: the records of everything this turn applies leave together.
-    if (!pumpScheduled) {
-      pumpScheduled = true;
-      context.runOnContext(v -> {
-        pumpScheduled = false;
-        gate.pump(now());
-      });
-    }
+  }
+
+  /** Runs one effect the {@link DurableLeader} let out. */
+  void release(Effect effect) {
+    interpreter.run(effect);
+  }
+
+  Pool pool() {
+    return pool;
   }
 
   // ---- high availability (A1-A3) --------------------------------------------------------------
@@ -166,68 +163,15 @@ public final class Coordinator {
    */
   void lead(long term, long claimedAt, long leaseMs, Leadership leadership,
       Consumer<String> onStepDown) {
-    this.term = term;
-    this.leadership = leadership;
-    this.onStepDown = onStepDown;
-    this.gate = new DurableGate(leaseMs, claimedAt, pool::unanswered, new DurableGate.Output() {
-      @Override
-      public void release(Effect effect) {
-        interpreter.run(effect);
-      }
-
-      @Override
-      public void write(DurableGate.Batch batch) {
-        writeBatch(batch);
-      }
-    });
-  }
-
-  private void writeBatch(DurableGate.Batch batch) {
-    DurableGate current = gate;
-    DurableLog.Base base = batch.checkpoint()
-        ? DurableLog.checkpoint(pool.durableImage(), batch) : null;
-    leadership.write(term, batch, base).onComplete(ar -> execute(() -> {
-      if (current.closed()) {
-        return;
-      }
-      if (ar.succeeded()) {
-        current.written(batch.id(), now());
-      } else {
-        current.failed(batch.id());
-        onStepDown.accept("writing batch " + batch.id() + " of term " + term + " failed: "
-            + ar.cause().getMessage());
-      }
-    }));
+    leader = new DurableLeader(this, term, claimedAt, leaseMs, leadership, onStepDown);
   }
 
   /**
-   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}:
-   * queued jobs in their order, running ones interrupted {@code NODE_LOST}, bindings and hosts;
-   * then sends again the answers never reported delivered, to their {@code replyTo} addresses.
+   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}
+   * (see {@link DurableLeader#recover}).
    */
   void recover(DurableLog.Recovered recovered) {
-    EventBus bus = vertx.eventBus();
-    List<DurableImage.JobImage> jobs = new ArrayList<>();
-    for (DurableImage.JobImage j : recovered.image().jobs()) {
-      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
-          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
-          j.attempts(), j.worker(), j.interruption()));
-    }
-    DurableImage image = recovered.image();
-    Transition t = apply(new PoolEvent.Recover(new DurableImage(image.term(), image.generated(),
-        jobs, image.bindings(), image.hosts()), now()));
-    if (t instanceof Transition.Refused refused) {
-      throw new IllegalStateException("pool " + name() + " could not recover: "
-          + refused.error().message());
-    }
-    List<DurableRecord.Answered> answers = new ArrayList<>();
-    for (DurableRecord.Answered a : recovered.undelivered()) {
-      answers.add(new DurableRecord.Answered(a.job(),
-          new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
-    }
-    gate.resend(answers);
-    gate.pump(now());
-    renewTimer = vertx.setPeriodic(250, id -> gate.renew(now()));
+    leader.recover(recovered);
   }
 
   /**
@@ -236,10 +180,9 @@ public final class Coordinator {
    * down, or a node that stops and leaves the pool to a standby.
    */
   void abandon() {
-    if (gate != null) {
-      gate.close();
+    if (leader != null) {
+      leader.close();
     }
-    vertx.cancelTimer(renewTimer);
     vertx.cancelTimer(statsTimer);
     timers.close();
     for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
@@ -252,7 +195,7 @@ public final class Coordinator {
 
   /** The term this coordinator leads (0 for a pool without high availability). */
   public long term() {
-    return term;
+    return leader == null ? 0 : leader.term();
   }
 
   /** The runtime's clock (epoch ms): the time every event of this pool carries. */
@@ -363,7 +306,7 @@ public final class Coordinator {
 
   PoolSnapshot snapshot() {
     PoolSnapshot snapshot = pool.snapshot(now());
-    return leadership == null ? snapshot : snapshot.withHa(leadership.status(term));
+    return leader == null ? snapshot : snapshot.withHa(leader.status());
   }
 
   /** A completion from a local slot, on the coordinator's context. */
