@@ -203,7 +203,11 @@ public final class HostAgent extends VerticleBase {
 
   /** Carries out one command; false when it is ignored (stale, or for an unknown slot). */
   private boolean carryOut(HostCommand command) {
-    if (command instanceof HostCommand.Reregister) {
+    if (command instanceof HostCommand.Reregister reregister) {
+      if (reregister.round() != 0 && reregister.round() != membership.round()) {
+        // It answers a heartbeat of an earlier round: the host has registered again since.
+        return false;
+      }
       LOG.info("host {}: pool {} asks it to register again; stopping its incarnations",
           config.id(), config.pool());
       slots.values().forEach(HostSlot::reset);

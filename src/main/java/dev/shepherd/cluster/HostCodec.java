@@ -119,15 +119,18 @@ public final class HostCodec {
   // ---- heartbeat / deregister ----------------------------------------------------------------
 
   public static JsonObject encode(HostMessages.Heartbeat heartbeat) {
-    return new JsonObject().put("host", heartbeat.host()).put("node", heartbeat.node())
+    JsonObject json = new JsonObject().put("host", heartbeat.host()).put("node", heartbeat.node())
         .put("address", heartbeat.address());
+    return heartbeat.round() == 0 ? json : json.put("round", heartbeat.round());
   }
 
   public static HostMessages.Heartbeat decodeHeartbeat(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host", "node", "address");
+    only(json, "", "host", "node", "address", "round");
+    int round = json.getValue("round") == null ? 0
+        : (int) number(json, "", "round", 0, Integer.MAX_VALUE);
     return new HostMessages.Heartbeat(host(json), id(json, "", "node", true),
-        id(json, "", "address", true));
+        id(json, "", "address", true), round);
   }
 
   /** A deregistration, and the coordinator's answer to it (the same body). */
@@ -167,8 +170,9 @@ public final class HostCodec {
     } else if (command instanceof HostCommand.Cancel c) {
       return new JsonObject().put("op", "cancel").put("worker", c.worker())
           .put("incarnation", c.incarnation()).put("assignment", c.assignment());
-    } else if (command instanceof HostCommand.Reregister) {
-      return new JsonObject().put("op", "reregister");
+    } else if (command instanceof HostCommand.Reregister r) {
+      JsonObject json = new JsonObject().put("op", "reregister");
+      return r.round() == 0 ? json : json.put("round", r.round());
     }
     throw new AssertionError("unhandled " + command);
   }
@@ -208,8 +212,9 @@ public final class HostCodec {
       return new HostCommand.Cancel(id(json, path, "worker", true), incarnation(json, path),
           number(json, path, "assignment", 0, Long.MAX_VALUE));
     } else if ("reregister".equals(op)) {
-      only(json, path, "op");
-      return new HostCommand.Reregister();
+      only(json, path, "op", "round");
+      return new HostCommand.Reregister(json.getValue("round") == null ? 0
+          : (int) number(json, path, "round", 0, Integer.MAX_VALUE));
     }
     throw new BadRequest(path + "op: must be one of [assign, cancel, deploy, reregister, stop] (was "
         + render(op) + ")");

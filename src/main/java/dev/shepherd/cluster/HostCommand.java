@@ -52,8 +52,17 @@ public sealed interface HostCommand {
     }
   }
 
-  /** The coordinator does not know the host (any more): it must register again. */
-  record Reregister() implements HostCommand {}
+  /**
+   * The coordinator does not know the host (any more): it must register again. {@code round} is
+   * the registration round of the heartbeat it answers (0: any); a host that has registered again
+   * since ignores it, so heartbeats that crossed its re-registration do not reset it twice.
+   */
+  record Reregister(int round) implements HostCommand {
+    /** A re-register command that names no round. */
+    public Reregister() {
+      this(0);
+    }
+  }
 
   /** One message to a host: the commands of one coordinator turn, in order, fenced by term. */
   record Batch(long term, List<HostCommand> items) {

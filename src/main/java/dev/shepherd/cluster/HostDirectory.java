@@ -142,7 +142,7 @@ final class HostDirectory implements PoolObserver {
           LogText.quote(hb.node()), host == null ? "at all" : host.state == HostState.UP
               ? "from that node" : "(it is " + host.state + ")");
       vertx().eventBus().send(hb.address(), HostCodec.encode(
-          new HostCommand.Batch(term, List.of(new HostCommand.Reregister()))));
+          new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round())))));
       return;
     }
     heard(host, coordinator.now());

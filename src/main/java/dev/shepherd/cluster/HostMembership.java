@@ -75,6 +75,11 @@ final class HostMembership {
     return term;
   }
 
+  /** The current registration round, counted from 1. */
+  int round() {
+    return round;
+  }
+
   /** Whether it refused, or left: nothing more is to be done or reported. */
   boolean over() {
     return phase == Phase.LEFT || phase == Phase.REFUSED;
@@ -185,7 +190,7 @@ final class HostMembership {
   private void heartbeat() {
     if (phase == Phase.REGISTERED) {
       vertx.eventBus().send(addresses.heartbeat(), HostCodec.encode(
-          new HostMessages.Heartbeat(config.id(), node, config.hostAddress())));
+          new HostMessages.Heartbeat(config.id(), node, config.hostAddress(), round)));
     }
   }
 

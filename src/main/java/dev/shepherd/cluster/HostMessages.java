@@ -40,10 +40,18 @@ public final class HostMessages {
     }
   }
 
-  /** The host is alive ({@code <prefix>.heartbeat}, sent every {@code heartbeatMs}). */
-  public record Heartbeat(String host, String node, String address) {
+  /**
+   * The host is alive ({@code <prefix>.heartbeat}, sent every {@code heartbeatMs}); {@code round}
+   * numbers its current registration (0 when not said), which a {@code reregister} answer names.
+   */
+  public record Heartbeat(String host, String node, String address, int round) {
     public Heartbeat {
       Objects.requireNonNull(host, "host");
+    }
+
+    /** A heartbeat that names no registration round. */
+    public Heartbeat(String host, String node, String address) {
+      this(host, node, address, 0);
     }
   }
 

@@ -52,6 +52,26 @@ final class Backlog {
     bytes += job.bytes;
   }
 
+  /**
+   * Puts a recovered job back at its own {@code order} (A3). Jobs must come in increasing order,
+   * before anything else is queued; later appends go behind them, later requeues before them.
+   */
+  void restore(Job job, long order) {
+    job.order = order;
+    job.place = Job.Place.QUEUED;
+    if (job.target == null) {
+      untargeted.addLast(job);
+      untargetedLive++;
+    } else {
+      job.target.targeted.addLast(job);
+      job.target.targetedLive++;
+    }
+    length++;
+    bytes += job.bytes;
+    nextBack = Math.max(nextBack, order + 1);
+    nextFront = Math.min(nextFront, order - 1);
+  }
+
   /** Puts interrupted jobs back at the front, keeping their given order (P9). */
   void putFront(List<Job> jobs) {
     for (int i = jobs.size() - 1; i >= 0; i--) {

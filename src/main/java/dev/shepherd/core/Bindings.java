@@ -73,7 +73,15 @@ final class Bindings {
     }
   }
 
+  /** Hears every binding made or moved, and every one forgotten (a durable pool records them). */
+  interface Recorder {
+    void bound(String key, Slot slot, boolean rebalanced);
+
+    void forgotten(String key);
+  }
+
   private final Map<String, Binding> byKey = new HashMap<>();
+  private final Recorder recorder;
   private final IdleList selected = new IdleList();
   private final IdleList rebalanced = new IdleList();
   private final int maxSelected;
@@ -83,9 +91,10 @@ final class Bindings {
   /** Idle bindings forgotten so far. */
   private long forgotten;
 
-  Bindings(PoolLimits limits) {
+  Bindings(PoolLimits limits, Recorder recorder) {
     this.maxSelected = limits.maxIdleKeys();
     this.maxRebalanced = limits.maxRebalancedKeys();
+    this.recorder = recorder;
   }
 
   /** The slot {@code key} is bound to, or null when the key is unseen (or forgotten). */
@@ -96,7 +105,30 @@ final class Bindings {
 
   /** A job of {@code key} was accepted with target {@code slot}; binds an unseen key to it. */
   void jobAccepted(String key, Slot slot) {
+    boolean unseen = !byKey.containsKey(key);
     inUse(key, slot).jobs++;
+    if (unseen) {
+      recorder.bound(key, slot, false);
+    }
+  }
+
+  /**
+   * A binding rebuilt from a durable image (A3): made, not recorded again, and not yet idle;
+   * {@link #idleRestored} puts the ones without a job on their idle lists.
+   */
+  void restore(String key, Slot slot, boolean rebalanced) {
+    Binding b = inUse(key, slot);
+    b.slot = slot;
+    b.rebalanced = rebalanced;
+  }
+
+  /** After a recovery: every binding whose key has no job becomes idle, in key order. */
+  void idleRestored() {
+    for (Binding b : new TreeMap<>(byKey).values()) {
+      if (b.jobs == 0 && b.list == null && byKey.get(b.key) == b) {
+        idle(b);
+      }
+    }
   }
 
   /** A job of {@code key} left the pool (answered, and off its slot). */
@@ -115,6 +147,7 @@ final class Bindings {
     Binding b = inUse(key, slot);
     b.slot = slot;
     b.rebalanced = true;
+    recorder.bound(key, slot, true);
     if (b.jobs == 0) {
       idle(b);
     }
@@ -142,6 +175,7 @@ final class Bindings {
       list.unlink(oldest);
       byKey.remove(oldest.key);
       forgotten++;
+      recorder.forgotten(oldest.key);
     }
   }
 

@@ -39,6 +39,17 @@ public sealed interface Effect {
    */
   record CancelRunning(String worker, long assignment, String job) implements Effect {}
 
+  /**
+   * A durable pool (HA) changed what must survive its coordinator: the runtime writes {@code
+   * record} to its replicated store, in order, and releases the effects that follow it (answers,
+   * assignments) only once the store has it (A3).
+   */
+  record Persist(DurableRecord record) implements Effect {
+    public Persist {
+      Objects.requireNonNull(record, "record");
+    }
+  }
+
   /** Tell observers (live view, metrics, logs) that something noteworthy happened. */
   record Publish(Notice notice) implements Effect {}
 }

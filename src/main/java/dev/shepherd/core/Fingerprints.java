@@ -61,7 +61,8 @@ final class Fingerprints {
       out.append("\nhost ").append(host);
       host.slots.forEach(slot -> out.append(' ').append(slot.id));
     }
-    out.append("\nvisible=").append(d.visible);
+    out.append("\nvisible=").append(d.visible).append(" recovered=").append(d.recovered)
+        .append(" generatedAccepted=").append(d.generatedAccepted);
     return out.toString();
   }
 

@@ -80,6 +80,9 @@ final class HostFlow {
       d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
       d.publishPhase(slot);
     }
+    List<String> every = new ArrayList<>(host.slots.size());
+    host.slots.forEach(slot -> every.add(slot.id));
+    d.record(new DurableRecord.HostKnown(host.id, host.node, every));
     List<Slot> unnamed = new ArrayList<>();
     for (Slot slot : host.slots) {
       if (!named.contains(slot.id) && !slot.departed) {

@@ -64,6 +64,9 @@ final class JobFlow {
       d.refresh(target);
     }
     d.accepted++;
+    d.generatedAccepted = Math.max(d.generatedAccepted, generated);
+    d.record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(),
+        e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id));
     d.respond(e.replyTo(), new Outcome.Accepted(id));
     d.dispatch(e.now());
     return null;

@@ -52,6 +52,11 @@ final class JobTable {
     return number;
   }
 
+  /** After a recovery: generated numbers continue past {@code number} (A3). */
+  void continueAfter(long number) {
+    nextNumber = Math.max(nextNumber, number + 1);
+  }
+
   long generatedSoFar() {
     return nextNumber - 1;
   }

@@ -43,6 +43,12 @@ public sealed interface Notice {
    */
   record HostChanged(String host, String node, HostState state, String cause) implements Notice {}
 
+  /**
+   * The pool took over from the coordinator of {@code previousTerm} (A3): it rebuilt {@code jobs}
+   * accepted jobs, of which {@code interrupted} had been running.
+   */
+  record Recovered(long term, long previousTerm, int jobs, int interrupted) implements Notice {}
+
   /** The pool's lifecycle state changed. */
   record PoolStateChanged(PoolState state) implements Notice {}
 }

@@ -22,6 +22,7 @@ public final class Pool {
   private final SlotFlow slots;
   private final HostFlow hosts;
   private final Shutdown shutdown;
+  private final RecoveryFlow recovery;
   private boolean started;
 
   private Pool(PoolSettings settings) {
@@ -30,6 +31,7 @@ public final class Pool {
     this.jobs = new JobFlow(d, shutdown);
     this.slots = new SlotFlow(d, shutdown);
     this.hosts = new HostFlow(d, slots, shutdown);
+    this.recovery = new RecoveryFlow(d);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2). */
@@ -93,6 +95,8 @@ public final class Pool {
     } else if (event instanceof PoolEvent.TimerFired e) {
       fired(e.timer(), e.now());
       return null;
+    } else if (event instanceof PoolEvent.Recover e) {
+      return recovery.recover(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
@@ -176,6 +180,32 @@ public final class Pool {
   /** The status at {@code now} (budget use depends on the time). */
   public PoolSnapshot snapshot(long now) {
     return Snapshots.of(d, now);
+  }
+
+  /**
+   * What must survive this pool's coordinator, computed from its state (A3): equal to what its
+   * records, replayed by a {@link Ledger} from the image it started from, build. A runtime writes
+   * it as a checkpoint. O(state).
+   */
+  public DurableImage durableImage() {
+    List<Job> held = d.jobs.values();
+    held.sort((a, b) -> Long.compare(a.order, b.order));
+    List<DurableImage.JobImage> jobs = new ArrayList<>(held.size());
+    for (Job job : held) {
+      jobs.add(new DurableImage.JobImage(job.id, job.generated, job.order, job.payload, job.key,
+          job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
+          job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption));
+    }
+    List<DurableImage.BindingImage> bindings = new ArrayList<>();
+    d.bindings.sorted().forEach((key, b) ->
+        bindings.add(new DurableImage.BindingImage(key, b.slot.id, b.rebalanced)));
+    List<DurableImage.HostImage> hosts = new ArrayList<>(d.hosts.size());
+    for (Host host : d.hosts.values()) {
+      List<String> ids = new ArrayList<>(host.slots.size());
+      host.slots.forEach(slot -> ids.add(slot.id));
+      hosts.add(new DurableImage.HostImage(host.id, host.node, ids));
+    }
+    return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts);
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */

@@ -32,6 +32,10 @@ final class PoolData implements SlotView {
   final BitSet freeWithTargeted = new BitSet();
 
   PoolState state = PoolState.RUNNING;
+  /** Whether this pool was rebuilt from a durable image (A3); a pool recovers at most once. */
+  boolean recovered;
+  /** The highest generated job number accepted (or recovered): what a durable image keeps. */
+  long generatedAccepted;
   long nextToken;
   int notRetired;
   /** Slots not departed (deregistered remote workers are hidden). */
@@ -60,7 +64,17 @@ final class PoolData implements SlotView {
   PoolData(PoolSettings settings) {
     this.settings = settings;
     this.supervisor = new Supervisor(settings.supervision());
-    this.bindings = new Bindings(settings.limits());
+    this.bindings = new Bindings(settings.limits(), new Bindings.Recorder() {
+      @Override
+      public void bound(String key, Slot slot, boolean rebalanced) {
+        record(new DurableRecord.Bound(key, slot.id, rebalanced));
+      }
+
+      @Override
+      public void forgotten(String key) {
+        record(new DurableRecord.Unbound(key));
+      }
+    });
     this.nextToken = (settings.term() << PoolSettings.TERM_SHIFT) + 1;
     for (SlotSpec spec : settings.slots()) {
       addSlot(spec.id(), spec.maxConcurrency() == null ? Slot.UNKNOWN_CAPACITY : spec.maxConcurrency());
@@ -88,6 +102,15 @@ final class PoolData implements SlotView {
     return notRetired == 0 && visible > 0;
   }
 
+  // ---- durability (A3) -----------------------------------------------------------------------
+
+  /** Emits {@code record} when the pool is durable; otherwise nothing is kept. */
+  void record(DurableRecord record) {
+    if (settings.durable()) {
+      out.add(new Effect.Persist(record));
+    }
+  }
+
   // ---- answers -------------------------------------------------------------------------------
 
   void respond(Object replyTo, Outcome outcome) {
@@ -98,9 +121,6 @@ final class PoolData implements SlotView {
   void finish(Job job, Outcome outcome) {
     job.place = Job.Place.DONE;
     jobs.remove(job);
-    if (job.slot == null) {
-      released(job);
-    }
     if (outcome instanceof Outcome.Completed) {
       completed++;
     } else if (outcome instanceof Outcome.Failed) {
@@ -112,7 +132,11 @@ final class PoolData implements SlotView {
     } else {
       throw new AssertionError("not a terminal outcome: " + outcome);
     }
+    record(new DurableRecord.Answered(job.id, job.replyTo, outcome));
     respond(job.replyTo, outcome);
+    if (job.slot == null) {
+      released(job);
+    }
   }
 
   /**
@@ -189,6 +213,7 @@ final class PoolData implements SlotView {
     slot.running.add(job);
     runningJobs++;
     refresh(slot);
+    record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
     out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
     if (timeout > 0) {
       out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
@@ -248,6 +273,7 @@ final class PoolData implements SlotView {
     backlog.putFront(again);
     retried += again.size();
     for (Job job : again) {
+      record(new DurableRecord.Requeued(job.id, job.order, job.interruption));
       if (job.target != null) {
         refresh(job.target);
       }

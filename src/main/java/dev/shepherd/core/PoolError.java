@@ -183,4 +183,17 @@ public sealed interface PoolError {
           + maxConcurrency + "): a worker that runs nothing can never be selected";
     }
   }
+
+  /** A recovery (A3) that cannot apply: the pool is not fresh or not newer, or the image is bad. */
+  record RecoveryRefused(String reason) implements PoolError {
+    @Override
+    public String name() {
+      return "RECOVERY_REFUSED";
+    }
+
+    @Override
+    public String message() {
+      return "cannot recover: " + reason;
+    }
+  }
 }

@@ -158,6 +158,19 @@ public sealed interface PoolEvent {
     }
   }
 
+  /**
+   * A durable pool takes over from a coordinator of an older term (A3): it rebuilds what {@code
+   * image} holds. Queued jobs keep their backlog order; jobs that were running are interrupted
+   * {@code WORKER_STOPPED} with exit {@code NODE_LOST} (P9 decides); the hosts' slots are LOST
+   * until their hosts register again (H7); bindings hold. Only a fresh pool (nothing accepted, no
+   * host) of a newer term may recover.
+   */
+  record Recover(DurableImage image, long now) implements PoolEvent {
+    public Recover {
+      Objects.requireNonNull(image, "image");
+    }
+  }
+
   /** Graceful stop (P16): refuse new work, interrupt queued jobs, drain running ones. */
   record StopRequested(long now) implements PoolEvent {}
 }

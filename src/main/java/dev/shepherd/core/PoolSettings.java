@@ -15,6 +15,8 @@ import java.util.Set;
  * @param term the coordinator's term, carried in the high bits of assignment tokens (HA fencing)
  * @param limits bytes of queued payloads and idle key bindings the pool may hold
  * @param hosts whether the pool may run on hosts' slots alone, and how long lost ones wait
+ * @param durable whether the pool records what must survive its coordinator ({@link
+ *     Effect.Persist}) and can be rebuilt from it ({@link PoolEvent.Recover}): HA (section 8.5)
  */
 public record PoolSettings(
     String name,
@@ -28,7 +30,8 @@ public record PoolSettings(
     long drainTimeoutMs,
     long term,
     PoolLimits limits,
-    HostSettings hosts) {
+    HostSettings hosts,
+    boolean durable) {
 
   /** Bits of an assignment token below the term. */
   public static final int TERM_SHIFT = 40;
@@ -70,6 +73,15 @@ public record PoolSettings(
     Objects.requireNonNull(limits, "limits");
   }
 
+  /** Settings of a pool that is not durable. */
+  public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
+      InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
+      SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term,
+      PoolLimits limits, HostSettings hosts) {
+    this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
+        selector, drainTimeoutMs, term, limits, hosts, false);
+  }
+
   /** Settings with the default {@link PoolLimits}. */
   public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
       InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
@@ -103,51 +115,56 @@ public record PoolSettings(
 
   public PoolSettings withSlots(List<SlotSpec> newSlots) {
     return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withBacklogCapacity(int capacity) {
     return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
     return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withJobTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withSupervision(SupervisionSettings settings) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts);
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withSelector(AffinitySelector newSelector) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts);
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withDrainTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts);
+        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts, durable);
   }
 
   public PoolSettings withLimits(PoolLimits newLimits) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts, durable);
   }
 
   public PoolSettings withHosts(HostSettings newHosts) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts, durable);
+  }
+
+  public PoolSettings withDurable(boolean isDurable) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, isDurable);
   }
 
   public PoolSettings withTerm(long newTerm) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts, durable);
   }
 }

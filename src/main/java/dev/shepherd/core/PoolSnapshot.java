@@ -16,7 +16,22 @@ public record PoolSnapshot(
     int restartsInWindow,
     int maxRestarts,
     long windowMs,
-    List<HostStatus> hosts) {
+    List<HostStatus> hosts,
+    HaStatus ha) {
+
+  /** A snapshot of a pool without high availability ({@code ha} null). */
+  public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
+      List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
+      long windowMs, List<HostStatus> hosts) {
+    this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
+        maxRestarts, windowMs, hosts, null);
+  }
+
+  /** This snapshot with the pool's high-availability status (A1). */
+  public PoolSnapshot withHa(HaStatus status) {
+    return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
+        restartsInWindow, maxRestarts, windowMs, hosts, status);
+  }
 
   /**
    * One slot: {@code capacity} is -1 while unknown; {@code backoffUntil} only when BACKING_OFF;

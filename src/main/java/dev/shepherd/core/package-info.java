@@ -41,10 +41,29 @@
  *       the pool's supervisor decides everything about them. A host whose node leaves or whose
  *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns or
  *       its grace runs out (then they retire HOST_LOST).</dd>
+ *   <dt>term</dt>
+ *   <dd>The generation of a pool's coordinator under HA: each new leader's is higher, and its
+ *       assignment tokens carry it, so anything of an older term is stale.</dd>
+ *   <dt>durable image</dt>
+ *   <dd>What must survive a durable pool's coordinator: its unanswered jobs (queued with their
+ *       backlog position, or running), bindings and hosts. The pool emits each change as a record
+ *       ({@link dev.shepherd.core.Effect.Persist}); a {@link dev.shepherd.core.Ledger} replays
+ *       records into the image; a pool of a newer term recovers from it.</dd>
  *   <dt>budget</dt>
  *   <dd>At most {@code maxRestarts} replacements within a sliding window; a decision that would
  *       exceed it is refused and the failure reaction applies.</dd>
  * </dl>
+ *
+ * <h2>High availability</h2>
+ *
+ * <p>A durable pool (section 8.5) emits, in the transition that makes each change, a {@link
+ * dev.shepherd.core.DurableRecord}: a job accepted (with its backlog position and every submit
+ * field), assigned (attempt, slot), requeued (new position, why), answered (with the outcome); a
+ * binding made, moved or forgotten; a host known. The runtime writes them to a replicated store
+ * before it lets the effects that follow them out. A new coordinator of a higher term applies
+ * {@link dev.shepherd.core.PoolEvent.Recover} with the store's image: queued jobs keep their order,
+ * running ones are interrupted {@code NODE_LOST} and settled by the interruption policy, hosts'
+ * slots wait LOST for their hosts, bindings hold, generated ids continue.
  *
  * <h2>Speed</h2>
  *

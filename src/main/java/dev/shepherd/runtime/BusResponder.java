@@ -22,6 +22,11 @@ final class BusResponder implements Responder {
   }
 
   @Override
+  public String address() {
+    return replyTo;
+  }
+
+  @Override
   public void respond(Outcome outcome) {
     if (outcome instanceof Outcome.Accepted) {
       if (replyTo != null) {

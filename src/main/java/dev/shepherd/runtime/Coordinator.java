@@ -1,6 +1,7 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
+import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
  * is touched on this context only; other threads hand work in through the {@link Inbox}, and
  * everything outside the runtime reaches the pool through its {@link #handle()}.
+ *
+ * <p>The coordinator of a highly available pool ({@link #lead}) lets its effects out through a
+ * {@link DurableGate}: each waits until the records before it are written to the cluster under
+ * this coordinator's term (A3); a failed write makes it step down, and {@link #abandon} stops it.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -50,6 +56,8 @@ public final class Coordinator {
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
+  /** What lets a highly available pool's effects out (A3); null for other pools. */
+  private DurableLeader leader;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
     this.vertx = vertx;
@@ -122,9 +130,72 @@ public final class Coordinator {
   Transition apply(PoolEvent event) {
     Transition transition = pool.apply(event);
     if (transition instanceof Transition.Applied applied) {
-      interpreter.run(applied.effects());
+      run(applied.effects());
     }
     return transition;
+  }
+
+  /** Runs effects now, or, for a durable pool, once their records are written (A3). */
+  private void run(List<Effect> effects) {
+    if (leader == null) {
+      interpreter.run(effects);
+    } else {
+      leader.offer(effects);
+    }
+  }
+
+  /** Runs one effect the {@link DurableLeader} let out. */
+  void release(Effect effect) {
+    interpreter.run(effect);
+  }
+
+  Pool pool() {
+    return pool;
+  }
+
+  // ---- high availability (A1-A3) --------------------------------------------------------------
+
+  /**
+   * Makes this (durable) pool the leader of {@code term}, before {@link #start}: its effects go
+   * through a {@link DurableGate} whose lease started at {@code claimedAt}, its records are
+   * written through {@code leadership}, and {@code onStepDown} hears (on this context) when a
+   * write fails: it must then abandon the pool.
+   */
+  void lead(long term, long claimedAt, long leaseMs, Leadership leadership,
+      Consumer<String> onStepDown) {
+    leader = new DurableLeader(this, term, claimedAt, leaseMs, leadership, onStepDown);
+  }
+
+  /**
+   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}
+   * (see {@link DurableLeader#recover}).
+   */
+  void recover(DurableLog.Recovered recovered) {
+    leader.recover(recovered);
+  }
+
+  /**
+   * Stops acting at once (A2): nothing leaves any more, timers stop, and this node's own
+   * incarnations are undeployed; the pool's state stays behind, unused. For a leader that stepped
+   * down, or a node that stops and leaves the pool to a standby.
+   */
+  void abandon() {
+    if (leader != null) {
+      leader.close();
+    }
+    vertx.cancelTimer(statsTimer);
+    timers.close();
+    for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
+      SlotHandle handle = slots.get(slot.id());
+      if (slot.host() == null && handle instanceof LocalSlot && slot.incarnation() > 0) {
+        handle.stop(slot.incarnation(), Exit.NODE_LOST);
+      }
+    }
+  }
+
+  /** The term this coordinator leads (0 for a pool without high availability). */
+  public long term() {
+    return leader == null ? 0 : leader.term();
   }
 
   /** The runtime's clock (epoch ms): the time every event of this pool carries. */
@@ -135,7 +206,7 @@ public final class Coordinator {
   // ---- lifecycle ------------------------------------------------------------------------------
 
   void start() {
-    interpreter.run(pool.start());
+    run(pool.start());
     statsTimer = vertx.setPeriodic(500, id -> {
       PoolSnapshot snapshot = snapshot();
       observers.forEach(o -> o.onStats(snapshot));
@@ -234,7 +305,8 @@ public final class Coordinator {
   }
 
   PoolSnapshot snapshot() {
-    return pool.snapshot(now());
+    PoolSnapshot snapshot = pool.snapshot(now());
+    return leader == null ? snapshot : snapshot.withHa(leader.status());
   }
 
   /** A completion from a local slot, on the coordinator's context. */

@@ -22,7 +22,7 @@ final class EffectInterpreter {
     }
   }
 
-  private void run(Effect effect) {
+  void run(Effect effect) {
     if (effect instanceof Effect.Respond respond) {
       ((Responder) respond.replyTo()).respond(respond.outcome());
       for (PoolObserver observer : coordinator.observers()) {

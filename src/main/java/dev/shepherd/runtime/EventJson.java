@@ -50,6 +50,10 @@ public final class EventJson {
           .put("state", h.state().name()).put("cause", h.cause());
     } else if (notice instanceof Notice.PoolStateChanged s) {
       return json.put("type", "state").put("state", s.state().name());
+    } else if (notice instanceof Notice.Recovered r) {
+      return json.put("type", "recovered").put("term", r.term())
+          .put("previousTerm", r.previousTerm()).put("jobs", r.jobs())
+          .put("interrupted", r.interrupted());
     }
     throw new AssertionError("unhandled " + notice);
   }

@@ -53,6 +53,20 @@ final class PoolAnnouncer implements PoolObserver {
     }
   }
 
+  /**
+   * This node no longer coordinates the pool (its leader stepped down, A2): says so once, so that
+   * other nodes list the pool from the node that leads it now.
+   */
+  void withdraw() {
+    if (!over) {
+      over = true;
+      if (queries != null) {
+        queries.unregister();
+      }
+      bus.publish(PoolAnnouncement.ADDRESS, announcement(true).toJson());
+    }
+  }
+
   private void announce() {
     if (!over) {
       lastAnnounced = coordinator.now();

@@ -26,6 +26,8 @@ import java.util.List;
  * worker.class} has a default.
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
+ * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
+ *     it, the others standing by, every accepted job written to the cluster first
  */
 public record PoolConfig(
     PoolSettings settings,
@@ -34,7 +36,8 @@ public record PoolConfig(
     JsonObject workerConfig,
     String addressPrefix,
     int maxPayloadDepth,
-    long heartbeatTimeoutMs) {
+    long heartbeatTimeoutMs,
+    boolean ha) {
 
   /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
   public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
@@ -51,6 +54,12 @@ public record PoolConfig(
     return settings.name();
   }
 
+  /** This configuration with other core settings (a new leader's term, durability). */
+  public PoolConfig withSettings(PoolSettings newSettings) {
+    return new PoolConfig(newSettings, workerClass, threading, workerConfig, addressPrefix,
+        maxPayloadDepth, heartbeatTimeoutMs, ha);
+  }
+
   public Addresses addresses() {
     return new Addresses(addressPrefix);
   }
@@ -65,7 +74,8 @@ public record PoolConfig(
     ConfigReader pool = new ConfigReader(json, path);
     pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
         "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
-        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth", "heartbeatTimeoutMs");
+        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth", "heartbeatTimeoutMs",
+        "ha");
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -102,8 +112,24 @@ public record PoolConfig(
         MAX_PAYLOAD_DEPTH);
     long heartbeatTimeoutMs =
         pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
-    return new PoolConfig(settings, worker.type(), worker.threading(), worker.config(), prefix,
-        maxPayloadDepth, heartbeatTimeoutMs);
+    boolean ha = ha(pool.object("ha"), clustered);
+    return new PoolConfig(settings.withDurable(ha), worker.type(), worker.threading(),
+        worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha);
+  }
+
+  /**
+   * The {@code ha} object: {@code enabled} (default false). High availability rests on the
+   * cluster (a replicated store, a majority), so a node that is not clustered refuses it.
+   */
+  private static boolean ha(ConfigReader ha, boolean clustered) {
+    ha.onlyFields("enabled");
+    boolean enabled = ha.bool("enabled", false);
+    if (enabled && !clustered) {
+      throw new ConfigException(ha.field("enabled"), true,
+          "needs a clustered node (start with -cluster): the standbys and the replicated store"
+              + " are cluster members");
+    }
+    return enabled;
   }
 
   /** The default byte budget of a pool's queued payloads: an eighth of the maximum heap. */

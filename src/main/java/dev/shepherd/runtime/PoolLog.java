@@ -57,6 +57,9 @@ final class PoolLog implements PoolObserver {
       }
     } else if (notice instanceof Notice.PoolStateChanged s) {
       LOG.info("pool {}: {}", pool, s.state());
+    } else if (notice instanceof Notice.Recovered r) {
+      LOG.info("pool {}: took over in term {} from term {}: {} jobs, {} of them interrupted",
+          pool, r.term(), r.previousTerm(), r.jobs(), r.interrupted());
     }
   }
 

@@ -6,8 +6,13 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The pool coordinator as a verticle: deploy one per pool, with one {@code pools} entry as its
@@ -21,12 +26,29 @@ import java.util.ServiceLoader;
  * ServiceLoader}); with the cluster package there, the pool accepts worker hosts (section 8.2)
  * with no configuration of its own. On a clustered Vert.x the pool announces itself to every node
  * ({@link PoolAnnouncement}), so any node can serve it (section 8.4).
+ *
+ * <p>A pool with {@code "ha": {"enabled": true}} (A1) stands by instead: a {@link Leadership}
+ * tells it when this node leads the pool, in which term and from what it recovers; only then is
+ * there a coordinator here, consuming the pool's addresses. When the leader must step down it
+ * abandons that coordinator at once (nothing more leaves it) and stands by again. Stopping such
+ * a verticle does not drain the pool: it leaves the pool, with its jobs, to a standby.
  */
 public class PoolVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(PoolVerticle.class);
+  /**
+   * How long a leader's effects may leave after a write the store acknowledged: well inside the
+   * 5 s after which the cluster removes a silent member, so a paused leader lets nothing out
+   * once a successor may exist.
+   */
+  static final long LEASE_MS = 3_000;
+
+  private PoolConfig config;
   private Coordinator coordinator;
   private BusEndpoints endpoints;
   private EventPublisher events;
-  private final List<PoolExtension> extensions = new ArrayList<>();
+  private PoolAnnouncer announcer;
+  private List<PoolExtension> extensions = new ArrayList<>();
+  private Leadership leadership;
   /**
    * Vert.x runs its close hooks before it undeploys verticles: the pool drains while its
    * incarnations, the bus and the HTTP server are all still there.
@@ -36,47 +58,156 @@ public class PoolVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    PoolConfig config;
     try {
       config = PoolConfig.parse(config(), "", vertx.isClustered());
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
-    coordinator = new Coordinator(vertx, context, config);
+    if (!config.ha()) {
+      return startPool(config).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(drainOnClose));
+    }
     try {
-      LocalPools.register(vertx, coordinator);
+      Iterator<Leadership> found = ServiceLoader.load(Leadership.class,
+          Leadership.class.getClassLoader()).iterator();
+      if (!found.hasNext()) {
+        return Future.failedFuture(new ConfigException("ha.enabled", true,
+            "needs the cluster package on the class path (it provides the leadership)"));
+      }
+      leadership = found.next();
+    } catch (ServiceConfigurationError | LinkageError e) {
+      return Future.failedFuture(new ConfigException("ha.enabled", true,
+          "needs vertx-hazelcast on the class path (" + e.getMessage() + ")"));
+    }
+    return leadership.start(context, config, new Leadership.Candidate() {
+      @Override
+      public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
+        leadTerm(term, recovered, claimedAt);
+      }
+
+      @Override
+      public void stepDown(String why) {
+        PoolVerticle.this.stepDown(why);
+      }
+    });
+  }
+
+  /**
+   * Starts a coordinator of {@code poolConfig} here. A leader ({@code recovered} non-null) starts
+   * and recovers its pool before it consumes the pool's addresses, so that nothing reaches the
+   * pool before what it recovers; another pool consumes them first and starts once they are
+   * there.
+   */
+  private Future<Void> startPool(PoolConfig poolConfig, Consumer<Coordinator> before,
+      DurableLog.Recovered recovered) {
+    Coordinator started = new Coordinator(vertx, context, poolConfig);
+    coordinator = started;
+    try {
+      LocalPools.register(vertx, started);
     } catch (IllegalStateException e) {
+      coordinator = null;
       return Future.failedFuture(e);
     }
-    PoolHistory history = new PoolHistory(coordinator::now);
-    events = new EventPublisher(coordinator, history);
-    coordinator.observe(events);
-    coordinator.observe(history);
-    coordinator.observe(new PoolLog(coordinator.name()));
+    before.accept(started);
+    PoolHistory history = new PoolHistory(started::now);
+    events = new EventPublisher(started, history);
+    started.observe(events);
+    started.observe(history);
+    started.observe(new PoolLog(started.name()));
+    announcer = null;
     if (vertx.isClustered()) {
-      coordinator.observe(new PoolAnnouncer(coordinator));
+      announcer = new PoolAnnouncer(started);
+      started.observe(announcer);
     }
-    endpoints = new BusEndpoints(coordinator, history);
+    endpoints = new BusEndpoints(started, history);
+    extensions = new ArrayList<>();
     ServiceLoader.load(PoolExtension.class, PoolExtension.class.getClassLoader())
         .forEach(extensions::add);
-    return endpoints.register()
-        .compose(v -> startExtensions())
+    BusEndpoints registered = endpoints;
+    List<PoolExtension> ours = extensions;
+    if (recovered != null) {
+      try {
+        started.start();
+        started.recover(recovered);
+      } catch (RuntimeException e) {
+        LocalPools.unregister(vertx, started);
+        return Future.failedFuture(e);
+      }
+    }
+    return registered.register()
+        .compose(v -> startExtensions(ours, started))
         .onSuccess(v -> {
-          coordinator.start();
-          ((VertxInternal) vertx).addCloseHook(drainOnClose);
+          if (recovered == null) {
+            started.start();
+          }
         })
         .onFailure(e -> {
-          endpoints.unregister();
-          stopExtensions();
-          LocalPools.unregister(vertx, coordinator);
+          registered.unregister();
+          stopExtensions(ours);
+          LocalPools.unregister(vertx, started);
+        });
+  }
+
+  private Future<Void> startPool(PoolConfig poolConfig) {
+    return startPool(poolConfig, c -> { }, null);
+  }
+
+  // ---- high availability (A1-A3) --------------------------------------------------------------
+
+  private void leadTerm(long term, DurableLog.Recovered recovered, long claimedAt) {
+    if (coordinator != null) {
+      stepDown("a new term began while this node still led one");
+    }
+    PoolConfig termConfig = config.withSettings(config.settings().withTerm(term));
+    LOG.info("pool {}: this node leads term {}: recovering {} jobs, {} bindings, {} hosts, {}"
+        + " answers to send again", config.name(), term, recovered.image().jobs().size(),
+        recovered.image().bindings().size(), recovered.image().hosts().size(),
+        recovered.undelivered().size());
+    startPool(termConfig, c -> c.lead(term, claimedAt, LEASE_MS, leadership, this::stepDown),
+        recovered)
+        .onFailure(e -> {
+          LOG.error("pool {}: term {} could not start: {}", config.name(), term,
+              LogText.quote(String.valueOf(e.getMessage())));
+          Coordinator failed = coordinator;
+          coordinator = null;
+          if (failed != null) {
+            failed.abandon();
+          }
+          leadership.resign(term);
+        });
+  }
+
+  /** Stops acting at once and stands by again (A2); on the verticle's context. */
+  private void stepDown(String why) {
+    Coordinator led = coordinator;
+    if (led == null) {
+      return;
+    }
+    coordinator = null;
+    LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
+        LogText.quote(why));
+    led.abandon();
+    if (announcer != null) {
+      announcer.withdraw();
+    }
+    BusEndpoints ended = endpoints;
+    List<PoolExtension> ours = extensions;
+    ended.unregister()
+        .eventually(() -> stopExtensions(ours))
+        .onComplete(ar -> {
+          LocalPools.unregister(vertx, led);
+          leadership.resign(led.term());
         });
   }
 
   @Override
   public Future<?> stop() {
+    if (leadership != null) {
+      stepDown("this node stops; a standby takes the pool over");
+      return leadership.stop();
+    }
     ((VertxInternal) vertx).removeCloseHook(drainOnClose);
     return coordinator.stop()
-        .eventually(this::stopExtensions)
+        .eventually(() -> stopExtensions(extensions))
         .eventually(() -> endpoints.unregister())
         .eventually(() -> {
           LocalPools.unregister(vertx, coordinator);
@@ -84,19 +215,20 @@ public class PoolVerticle extends VerticleBase {
         });
   }
 
-  private Future<Void> startExtensions() {
+  private static Future<Void> startExtensions(List<PoolExtension> extensions,
+      Coordinator coordinator) {
     List<Future<Void>> started = new ArrayList<>();
     extensions.forEach(e -> started.add(e.start(coordinator)));
     return Future.all(started).mapEmpty();
   }
 
-  private Future<Void> stopExtensions() {
+  private static Future<Void> stopExtensions(List<PoolExtension> extensions) {
     List<Future<Void>> stopped = new ArrayList<>();
     extensions.forEach(e -> stopped.add(e.stop()));
     return Future.join(stopped).mapEmpty();
   }
 
-  /** The coordinator, once started (for embedding and tests). */
+  /** The coordinator, once started (for embedding and tests); null on a standby. */
   public Coordinator coordinator() {
     return coordinator;
   }

@@ -9,4 +9,13 @@ import dev.shepherd.core.Outcome;
  */
 interface Responder {
   void respond(Outcome outcome);
+
+  /**
+   * The event-bus address the terminal outcome goes to, which outlives this node (A4), or null
+   * when only this request's own reply can carry it: what a durable pool records as the job's
+   * {@code replyTo}.
+   */
+  default String address() {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Counters;
+import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.HostState;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
@@ -47,7 +48,7 @@ public final class SnapshotJson {
           .put("since", host.since()));
     }
     Counters c = s.counters();
-    return new JsonObject()
+    JsonObject json = new JsonObject()
         .put("name", s.name())
         .put("state", s.state().name())
         .put("backlog", new JsonObject().put("length", s.backlogLength())
@@ -71,6 +72,12 @@ public final class SnapshotJson {
             .put("restartsInWindow", s.restartsInWindow())
             .put("maxRestarts", s.maxRestarts())
             .put("windowMs", s.windowMs() == Long.MAX_VALUE ? null : s.windowMs()));
+    if (s.ha() != null) {
+      HaStatus ha = s.ha();
+      json.put("ha", new JsonObject().put("enabled", ha.enabled())
+          .put("available", ha.available()).put("active", ha.active()).put("term", ha.term()));
+    }
+    return json;
   }
 
   /**
@@ -117,7 +124,17 @@ public final class SnapshotJson {
         (int) number(backlog, "length"), (int) number(backlog, "capacity"), slots, counters,
         (int) number(budget, "restartsInWindow"), (int) number(budget, "maxRestarts"),
         budget.getValue("windowMs") == null ? Long.MAX_VALUE : number(budget, "windowMs"),
-        hosts);
+        hosts, ha(json));
+  }
+
+  /** The {@code ha} block (A1), or null for a pool without one. */
+  private static HaStatus ha(JsonObject json) {
+    if (json.getValue("ha") == null) {
+      return null;
+    }
+    JsonObject ha = object(json, "ha");
+    return new HaStatus(ha.getBoolean("enabled", false), ha.getBoolean("available", false),
+        ha.getString("active"), number(ha, "term"));
   }
 
   private static JsonObject object(JsonObject json, String field) {

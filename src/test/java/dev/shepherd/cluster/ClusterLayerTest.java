@@ -8,9 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * Within the cluster package, only {@code HazelcastMembership} (and the configuration, {@code
- * ClusterSetup}) name Hazelcast or vertx-hazelcast: a pool's worker-host support runs on any
- * cluster manager, and a library user without vertx-hazelcast (an optional dependency) never
+ * Within the cluster package, only {@code HazelcastMembership}, the configuration ({@code
+ * ClusterSetup}) and the leadership of highly available pools ({@code HazelcastLeadership} and
+ * its store, {@code HaStore}, loaded only for a pool with {@code ha.enabled}) name Hazelcast or
+ * vertx-hazelcast: a pool's worker-host support runs on any cluster manager, and a library user without vertx-hazelcast (an optional dependency) never
  * loads it. {@code LayeringTest} keeps Hazelcast out of core and runtime.
  */
 class ClusterLayerTest {
@@ -22,7 +23,8 @@ class ClusterLayerTest {
   void only_the_membership_adapter_and_the_configuration_use_hazelcast() {
     noClasses().that().resideInAPackage("dev.shepherd.cluster..")
         .and().haveNameNotMatching(
-            "dev\\.shepherd\\.cluster\\.(HazelcastMembership|ClusterSetup)(\\$.*)?")
+            "dev\\.shepherd\\.cluster\\.(HazelcastMembership|ClusterSetup|HazelcastLeadership"
+                + "|HaStore)(\\$.*)?")
         .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..",
             "io.vertx.spi.cluster.hazelcast..")
         .check(MAIN);

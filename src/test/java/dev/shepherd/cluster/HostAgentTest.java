@@ -152,7 +152,7 @@ class HostAgentTest {
       eventually().until(() -> pool.heartbeats.size() >= 5);
 
       assertThat(pool.heartbeats).allSatisfy(h -> assertThat(h)
-          .isEqualTo(new HostMessages.Heartbeat("h1", "local", PREFIX + ".host.h1")));
+          .isEqualTo(new HostMessages.Heartbeat("h1", "local", PREFIX + ".host.h1", 1)));
       assertThat(read(agent, agent::phase)).isEqualTo(HostMembership.Phase.REGISTERED);
     }
 
@@ -170,6 +170,23 @@ class HostAgentTest {
           .isEqualTo(HostSlot.State.EMPTY);
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
       awaitCreated("h1/w-0", 1);
+    }
+
+    @Test
+    void A2_a_reregister_answering_a_heartbeat_of_an_earlier_round_is_ignored() {
+      HostAgent agent = registered(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
+      pool.send("h1", 2, new HostCommand.Reregister(1));
+      eventually().until(() -> pool.registrations.size() == 2);
+      eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
+      pool.send("h1", 2, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+
+      // A heartbeat of round 1 crossed the re-registration: its answer resets nothing.
+      pool.send("h1", 2, new HostCommand.Reregister(1));
+      pool.send("h1", 2, new HostCommand.Deploy("h1/w-0", 2));
+      awaitCreated("h1/w-0", 2);
+      assertThat(pool.registrations).hasSize(2);
+      eventually().until(() -> pool.heartbeats.stream().anyMatch(h -> h.round() == 2));
     }
 
     @Test

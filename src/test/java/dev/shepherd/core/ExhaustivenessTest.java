@@ -65,6 +65,7 @@ class ExhaustivenessTest {
         return new PoolEvent.Revive("w-1", 1);
       });
       samples.put(PoolEvent.StopRequested.class, fx -> new PoolEvent.StopRequested(0));
+      samples.put(PoolEvent.Recover.class, fx -> new PoolEvent.Recover(DurableImage.empty(0), 0));
     }
 
     @Test
@@ -75,6 +76,12 @@ class ExhaustivenessTest {
     @Test
     void every_event_type_is_handled_by_apply() {
       for (Map.Entry<Class<?>, Function<Fixture, PoolEvent>> sample : samples.entrySet()) {
+        if (sample.getKey() == PoolEvent.Recover.class) {
+          // A recovery applies only to a fresh durable pool of a newer term (A3).
+          Fixture fresh = Fixture.pool(2).durable().term(1).started();
+          fresh.apply(sample.getValue().apply(fresh));
+          continue;
+        }
         Fixture fx = Fixture.pool(2).started();
         fx.created("w-0");
         fx.submit("j1");
@@ -159,6 +166,19 @@ class ExhaustivenessTest {
       fx.stopRequested();
     }
 
+    /** A durable pool records, is taken over, and a second recovery is refused. */
+    private void recovery() {
+      Fixture fx = run(Fixture.pool(1).durable().retry(3));
+      fx.created("w-0");
+      fx.hostUp("h1", 1, 1);
+      fx.submitAll("a", "b");
+      fx.submit("c", "w-0/k");
+      fx.complete("a");
+      Fixture next = fx.takeOver();
+      runs.add(next);
+      next.refuse(new PoolEvent.Recover(DurableImage.empty(0), 0));
+    }
+
     private <T> Set<Class<?>> produced(Function<Fixture, List<T>> items) {
       Set<Class<?>> classes = new HashSet<>();
       for (Fixture fx : runs) {
@@ -187,6 +207,7 @@ class ExhaustivenessTest {
       retirements();
       supervision();
       hosts();
+      recovery();
       assertThat(produced(fx -> {
         List<Effect> all = new ArrayList<>(fx.startEffects());
         all.addAll(fx.log());
@@ -200,6 +221,9 @@ class ExhaustivenessTest {
           .containsExactlyInAnyOrderElementsOf(permitted(Notice.class));
       assertThat(produced(Fixture::refusals))
           .containsExactlyInAnyOrderElementsOf(permitted(PoolError.class));
+      Set<Class<?>> records = produced(Fixture::records);
+      assertThat(records).containsAll(permitted(DurableRecord.class).stream()
+          .filter(type -> type != DurableRecord.Unbound.class).toList());
     }
   }
 }

@@ -34,12 +34,27 @@ final class Fixture {
   private final Map<String, Effect.Assign> lastAssign = new HashMap<>();
   /** Timers the pool started and has not cancelled. */
   private final PendingTimers timers = new PendingTimers();
+  /** The store of a durable pool: the image it recovered from and every record since. */
+  private final Ledger ledger;
   private long now;
+  /** The effects of the recovery, for a pool that took over ({@link #takeOver}). */
+  private List<Effect> recoveryEffects = List.of();
 
   private Fixture(PoolSettings settings, boolean checking) {
     this.pool = Pool.create(settings);
     this.checking = checking;
     this.startEffects = pool.start();
+    this.ledger = new Ledger(DurableImage.empty(settings.term()));
+  }
+
+  /** The next term's pool, started, about to recover from {@code image}. */
+  private Fixture(Fixture previous, DurableImage image) {
+    this.pool = Pool.create(previous.pool.settings().withTerm(previous.pool.settings().term() + 1));
+    this.checking = previous.checking;
+    this.startEffects = pool.start();
+    this.ledger = new Ledger(image);
+    this.now = previous.now;
+    this.open.addAll(previous.open);
   }
 
   /** A pool of {@code slots} slots {@code w-0 …} with Shepherd's defaults, to adjust. */
@@ -183,6 +198,12 @@ final class Fixture {
       return this;
     }
 
+    /** The pool records what must survive its coordinator (HA, A3). */
+    Builder durable() {
+      settings = settings.withDurable(true);
+      return this;
+    }
+
     Builder limits(PoolLimits limits) {
       settings = settings.withLimits(limits);
       return this;
@@ -240,6 +261,11 @@ final class Fixture {
     }
     List<Effect> effects = t.effects();
     keepTimers(effects);
+    for (Effect effect : effects) {
+      if (effect instanceof Effect.Persist persist) {
+        ledger.apply(persist.record());
+      }
+    }
     if (checking) {
       log.addAll(effects);
       track(effects);
@@ -422,6 +448,31 @@ final class Fixture {
 
   List<Effect> deregister(String worker) {
     return apply(new PoolEvent.WorkerDeregistered(worker, now));
+  }
+
+  /** What the store holds now: the records replayed on the image this pool started from. */
+  DurableImage storedImage() {
+    return ledger.image(pool.settings().term());
+  }
+
+  /**
+   * A3: this pool's coordinator is gone; a pool of the next term starts and recovers from what
+   * the store holds. The returned fixture carries on (same clock, same open jobs); its recovery's
+   * effects are {@link #recoveryEffects()}.
+   */
+  Fixture takeOver() {
+    Fixture next = new Fixture(this, storedImage());
+    next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), now));
+    return next;
+  }
+
+  List<Effect> recoveryEffects() {
+    return recoveryEffects;
+  }
+
+  /** Every record the pool emitted since it started (or recovered). */
+  List<DurableRecord> records() {
+    return only(log, Effect.Persist.class).stream().map(Effect.Persist::record).toList();
   }
 
   void checkInvariants() {

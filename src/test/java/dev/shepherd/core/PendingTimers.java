@@ -50,6 +50,10 @@ final class PendingTimers {
     pending.remove(timer);
   }
 
+  void clear() {
+    pending.clear();
+  }
+
   Map<Timer, Long> asMap() {
     return Map.copyOf(pending);
   }

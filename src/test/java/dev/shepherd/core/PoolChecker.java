@@ -19,7 +19,11 @@ import java.util.Objects;
  *   <li>FIFO among jobs eligible for the same slot, against an expected backlog order kept here:
  *       appends at the back, RETRY puts interrupted jobs back at the front in original order;
  *   <li>work conservation (C3) and in-flight = live assignments (C5), from the snapshot;
- *   <li>a refused event leaves the full state unchanged (fingerprint before = after).
+ *   <li>a refused event leaves the full state unchanged (fingerprint before = after);
+ *   <li>a durable pool's records, replayed by a {@link Ledger}, rebuild its own image (A3), and a
+ *       failover (a {@link PoolEvent.Recover} of the current term) hands every unanswered job to a
+ *       pool of the next term, which answers each exactly once (running ones interrupted
+ *       NODE_LOST), with tokens above every token of the old term (A2).
  * </ul>
  *
  * <p>It learns nothing from the pool's internals except the expected-order cross-check; it reads
@@ -64,8 +68,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
   }
 
-  private final PoolSettings settings;
-  private final Pool pool;
+  private PoolSettings settings;
+  private Pool pool;
+  /** What the store of a durable pool holds: its records on the image it recovered from. */
+  private Ledger ledger;
   private final Map<Object, Submission> submissions = new HashMap<>();
   /** Accepted, unanswered jobs in expected backlog order (queued and running). */
   private final List<Held> line = new ArrayList<>();
@@ -86,6 +92,7 @@ final class PoolChecker implements SequenceRunner.Harness {
   PoolChecker(PoolSettings settings) {
     this.settings = settings;
     this.pool = Pool.create(settings);
+    this.ledger = new Ledger(DurableImage.empty(settings.term()));
   }
 
   /** The checked pool's lifecycle state. */
@@ -100,6 +107,9 @@ final class PoolChecker implements SequenceRunner.Harness {
 
   @Override
   public Transition apply(PoolEvent event) {
+    if (PoolDriver.isFailover(event, pool.settings().term())) {
+      return failover((PoolEvent.Recover) event);
+    }
     boolean refusable = !(event instanceof PoolEvent.Submit || event instanceof PoolEvent.TimerFired
         || event instanceof PoolEvent.Cancel || event instanceof PoolEvent.StopRequested);
     String before = refusable ? pool.fingerprint() : null;
@@ -120,10 +130,54 @@ final class PoolChecker implements SequenceRunner.Harness {
       }
     } else {
       follow(event, transition.effects(), after, backlogBefore);
+      keep(transition.effects());
     }
     bindingsMoveOnlyByRebalance(event, transition, bindingsBefore);
     afterEveryStep(after);
     return transition;
+  }
+
+  /**
+   * A3: a coordinator of the next term starts and recovers from the image; every assignment of
+   * the old one ended with it. Its answers continue the old pool's: each job once.
+   */
+  private Transition failover(PoolEvent.Recover event) {
+    List<String> bindingsBefore = bindings();
+    Pool next = Pool.create(settings.withTerm(settings.term() + 1));
+    List<Effect> effects = new ArrayList<>(next.start());
+    for (String worker : new ArrayList<>(running.keySet())) {
+      interruptAssignments(worker);
+    }
+    pool = next;
+    settings = next.settings();
+    accepted = 0;
+    rejected = 0;
+    answers.clear();
+    now = event.now();
+    int backlogBefore = pool.backlogLength();
+    bytesBefore = queuedBytes();
+    Transition transition = pool.apply(event);
+    require(transition instanceof Transition.Applied, "A3 a pool of the next term recovers",
+        () -> event + " -> " + transition);
+    effects.addAll(transition.effects());
+    PoolSnapshot after = pool.snapshot(now);
+    follow(event, effects, after, backlogBefore);
+    ledger = new Ledger(event.image());
+    keep(effects);
+    Transition applied = new Transition.Applied(effects);
+    bindingsMoveOnlyByRebalance(event, applied, bindingsBefore);
+    afterEveryStep(after);
+    return applied;
+  }
+
+  /** The records of an applied transition go to the store. */
+  private void keep(List<Effect> effects) {
+    for (Effect effect : effects) {
+      if (effect instanceof Effect.Persist persist) {
+        require(settings.durable(), "A3 only a durable pool records", () -> persist.toString());
+        ledger.apply(persist.record());
+      }
+    }
   }
 
   // ---- following one applied transition --------------------------------------------------------
@@ -442,6 +496,12 @@ final class PoolChecker implements SequenceRunner.Harness {
       PoolInvariants.check(pool);
     } catch (AssertionError broken) {
       throw new AssertionError("PoolInvariants: " + broken.getMessage(), broken);
+    }
+    if (settings.durable()) {
+      DurableImage replayed = ledger.image(settings.term());
+      DurableImage own = pool.durableImage();
+      require(replayed.equals(own), "A3 the records rebuild the pool's own image",
+          () -> "replayed " + replayed + "\nown      " + own);
     }
     int queued = 0;
     for (Held job : line) {

@@ -37,6 +37,11 @@ class PoolDifferentialTest {
   }
 
   @Test
+  void A3_core_matches_the_reference_model_across_failovers_of_durable_pools() {
+    check("differential-durable", PoolScenarios.DURABLE);
+  }
+
+  @Test
   void core_matches_the_reference_model_through_graceful_stops() {
     check("differential-shutdown", PoolScenarios.SHUTDOWN);
   }
@@ -52,8 +57,8 @@ class PoolDifferentialTest {
 
   /** The core and the model side by side; every step must agree. */
   private static final class Twins implements SequenceRunner.Harness {
-    private final Pool core;
-    private final ReferencePool model;
+    private Pool core;
+    private ReferencePool model;
 
     Twins(PoolSettings settings) {
       this.core = Pool.create(settings);
@@ -72,6 +77,13 @@ class PoolDifferentialTest {
 
     @Override
     public Transition apply(PoolEvent event) {
+      List<Effect> started = List.of();
+      if (PoolDriver.isFailover(event, core.settings().term())) {
+        PoolSettings next = core.settings().withTerm(core.settings().term() + 1);
+        core = Pool.create(next);
+        model = new ReferencePool(next);
+        started = start();
+      }
       Transition actual = core.apply(event);
       Transition expected = model.apply(event);
       if (!actual.equals(expected)) {
@@ -83,6 +95,11 @@ class PoolDifferentialTest {
       if (!coreStatus.equals(modelStatus)) {
         throw new AssertionError("snapshots differ after " + event.getClass().getSimpleName()
             + ": " + event + "\n  core:  " + coreStatus + "\n  model: " + modelStatus);
+      }
+      if (!started.isEmpty() && actual instanceof Transition.Applied applied) {
+        List<Effect> all = new java.util.ArrayList<>(started);
+        all.addAll(applied.effects());
+        return new Transition.Applied(all);
       }
       return actual;
     }

@@ -25,7 +25,7 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER, REVIVE
+    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -76,6 +76,13 @@ final class PoolDriver {
   private int nodeSerial;
   /** Slots the live view (PhaseChanged notices) shows as retired. */
   private final LinkedHashSet<String> retired = new LinkedHashSet<>();
+  /**
+   * The store of a durable pool: every record the current coordinator emitted, on the image it
+   * recovered from. A failover hands its image to a coordinator of the next term.
+   */
+  private Ledger ledger;
+  /** The current coordinator's term. */
+  private long term;
 
   PoolDriver(SplittableRandom rnd, Profile profile, PoolSettings settings) {
     this.rnd = rnd;
@@ -90,6 +97,13 @@ final class PoolDriver {
     for (SlotSpec spec : settings.slots()) {
       known.add(spec.id());
     }
+    this.term = settings.term();
+    this.ledger = new Ledger(DurableImage.empty(term));
+  }
+
+  /** The term of the coordinator the driver talks to. */
+  long term() {
+    return term;
   }
 
   long now() {
@@ -145,7 +159,25 @@ final class PoolDriver {
       case HOST_LOST -> new PoolEvent.HostLost(anyHost(), "lost", now);
       case HOST_DEREGISTER -> new PoolEvent.HostDeregistered(anyHost(), now);
       case REVIVE -> new PoolEvent.Revive(anyWorker(10), now);
+      case FAILOVER -> failover();
+      case RECOVER_BAD -> new PoolEvent.Recover(ledger.image(term + 1 + rnd.nextInt(3)), now);
     };
+  }
+
+  /**
+   * The coordinator is replaced (A3): the store's image, of the current term, goes to a fresh
+   * pool of the next term (the harness starts it; see {@link SequenceRunner.Harness}).
+   */
+  private PoolEvent failover() {
+    if (!settings.durable()) {
+      return null;
+    }
+    return new PoolEvent.Recover(ledger.image(term), now);
+  }
+
+  /** Whether {@code event} replaces the coordinator (rather than asking this one to recover). */
+  static boolean isFailover(PoolEvent event, long currentTerm) {
+    return event instanceof PoolEvent.Recover r && r.image().term() == currentTerm;
   }
 
   private PoolEvent submit() {
@@ -425,6 +457,9 @@ final class PoolDriver {
     if (!(transition instanceof Transition.Applied applied)) {
       return;
     }
+    if (isFailover(event, term)) {
+      takeOver(((PoolEvent.Recover) event).image());
+    }
     if (event instanceof PoolEvent.WorkerCreated e
         && deploying.remove(e.worker(), e.incarnation())) {
       up.put(e.worker(), e.incarnation());
@@ -476,8 +511,46 @@ final class PoolDriver {
     }
   }
 
+  /**
+   * A new coordinator took over from {@code image}: nothing of the old one's runtime is left (its
+   * incarnations, assignments and timers died with it); its hosts are lost; the slots the image
+   * names that the pool lacks are departed.
+   */
+  private void takeOver(DurableImage image) {
+    term++;
+    ledger = new Ledger(image);
+    deploying.clear();
+    up.clear();
+    live.clear();
+    timers.clear();
+    spentTimers.clear();
+    retired.clear();
+    departed.clear();
+    known.clear();
+    for (SlotSpec spec : settings.slots()) {
+      known.add(spec.id());
+    }
+    for (DurableImage.HostImage host : image.hosts()) {
+      hostNodes.put(host.host(), null);
+      known.addAll(host.slots());
+    }
+    List<String> named = new ArrayList<>();
+    for (DurableImage.JobImage job : image.jobs()) {
+      named.add(job.target());
+      named.add(job.worker());
+    }
+    image.bindings().forEach(b -> named.add(b.worker()));
+    for (String id : named) {
+      if (id != null && known.add(id)) {
+        departed.add(id);
+      }
+    }
+  }
+
   private void observeEffect(Effect effect) {
-    if (effect instanceof Effect.Deploy e) {
+    if (effect instanceof Effect.Persist e) {
+      ledger.apply(e.record());
+    } else if (effect instanceof Effect.Deploy e) {
       deploying.put(e.worker(), e.incarnation());
       latest.put(e.worker(), e.incarnation());
     } else if (effect instanceof Effect.Stop e) {

@@ -47,6 +47,11 @@ class PoolPropertiesTest {
   }
 
   @Test
+  void A2_A3_durable_pools_taken_over_by_the_next_term_answer_every_job_once() {
+    check("durable", PoolScenarios.DURABLE);
+  }
+
+  @Test
   void P16_graceful_stop_mid_sequence_answers_everything_once() {
     check("shutdown", PoolScenarios.SHUTDOWN);
   }
@@ -62,7 +67,8 @@ class PoolPropertiesTest {
     Set<String> kinds = new HashSet<>();
     int runs = Long.getLong("shepherd.seed") != null ? 1 : Math.min(300, SequenceRunner.runs());
     for (PoolDriver.Profile profile :
-        List.of(PoolScenarios.MIXED, PoolScenarios.SHUTDOWN, PoolScenarios.HOSTS)) {
+        List.of(PoolScenarios.MIXED, PoolScenarios.SHUTDOWN, PoolScenarios.HOSTS,
+            PoolScenarios.DURABLE)) {
       for (int i = 0; i < runs; i++) {
         long seed = SequenceRunner.seedOf("coverage-" + profile.name(), i);
         Recording recording = new Recording(seen, kinds);
@@ -77,10 +83,12 @@ class PoolPropertiesTest {
     expected.addAll(List.of(Outcome.class.getPermittedSubclasses()));
     expected.addAll(List.of(Interruption.class.getPermittedSubclasses()));
     expected.addAll(List.of(Notice.class.getPermittedSubclasses()));
+    expected.addAll(List.of(DurableRecord.class.getPermittedSubclasses()));
     assertThat(seen).containsAll(expected);
     List<String> paths = new ArrayList<>(List.of("restart:several-slots", "restart:delayed",
         "deploy:replacement", "interrupted:in-drain", "timeout-stop", "stop:sibling",
-        "BACKLOG_FULL:bytes", "binding:forgotten", "retired:HOST_LOST", "host:back"));
+        "BACKLOG_FULL:bytes", "binding:forgotten", "retired:HOST_LOST", "host:back",
+        "recovered:interrupted", "recovered:host-back"));
     for (RejectionReason reason : RejectionReason.values()) {
       paths.add(reason.name());
     }
@@ -114,6 +122,8 @@ class PoolPropertiesTest {
 
     /** Hosts seen registering in this sequence. */
     final Set<String> newHosts = new HashSet<>();
+    /** Hosts a takeover brought back LOST. */
+    final Set<String> recovered = new HashSet<>();
 
     Recording(Set<Class<?>> seen, Set<String> kinds) {
       this.seen = seen;
@@ -156,6 +166,8 @@ class PoolPropertiesTest {
               }
             } else if (effect instanceof Effect.Publish publish) {
               record(publish.notice());
+            } else if (effect instanceof Effect.Persist persist) {
+              seen.add(persist.record().getClass());
             } else if (effect instanceof Effect.Deploy deploy && deploy.incarnation() > 1) {
               kinds.add("deploy:replacement");
             } else if (effect instanceof Effect.Stop stop) {
@@ -181,6 +193,16 @@ class PoolPropertiesTest {
           } else if (notice instanceof Notice.HostChanged host) {
             if (host.state() == HostState.UP && !newHosts.add(host.host())) {
               kinds.add("host:back");
+              if (recovered.contains(host.host())) {
+                kinds.add("recovered:host-back");
+              }
+            }
+            if (host.state() == HostState.LOST && host.cause().contains("was replaced")) {
+              recovered.add(host.host());
+            }
+          } else if (notice instanceof Notice.Recovered r) {
+            if (r.interrupted() > 0) {
+              kinds.add("recovered:interrupted");
             }
           } else if (notice instanceof Notice.BudgetExceeded exceeded) {
             kinds.add("budget:" + exceeded.reaction());

@@ -57,6 +57,10 @@ final class ReferencePool {
     final long timeoutMs;
     final long bytes;
     final String target;
+    /** The N of a generated id job-N, or 0. */
+    final long generated;
+    /** The backlog position a durable pool records: appends count up, requeues count down. */
+    long order;
     boolean queued = true;
     boolean cancelled;
     int attempts;
@@ -64,13 +68,19 @@ final class ReferencePool {
     long deadline;
     Interruption interruption;
 
-    RJob(PoolEvent.Submit e, String id, String target) {
+    RJob(PoolEvent.Submit e, String id, long generated, String target) {
+      this(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), e.bytes(), target);
+    }
+
+    RJob(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
+        long bytes, String target) {
       this.id = id;
-      this.payload = e.payload();
-      this.replyTo = e.replyTo();
-      this.key = e.key();
-      this.timeoutMs = e.timeoutMs();
-      this.bytes = e.bytes();
+      this.generated = generated;
+      this.payload = payload;
+      this.replyTo = replyTo;
+      this.key = key;
+      this.timeoutMs = timeoutMs;
+      this.bytes = bytes;
       this.target = target;
     }
   }
@@ -118,6 +128,11 @@ final class ReferencePool {
   private long ignoredFacts;
   private long revives;
   private long staleCompletions;
+  /** Durable pools (A3): whether this one recovered, and the numbers its records carry. */
+  private boolean recovered;
+  private long generatedAccepted;
+  private long nextBack;
+  private long nextFront = -1;
   private List<Effect> out;
 
   ReferencePool(PoolSettings settings) {
@@ -178,6 +193,8 @@ final class ReferencePool {
       return null;
     } else if (event instanceof PoolEvent.Revive e) {
       return revive(e);
+    } else if (event instanceof PoolEvent.Recover e) {
+      return recover(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
       stopRequested(e.now());
       return null;
@@ -189,10 +206,12 @@ final class ReferencePool {
 
   private void submit(PoolEvent.Submit e) {
     String id = e.job();
+    long generated = 0;
     if (id == null) {
       do {
         id = "job-" + (++generatedIds);
       } while (unanswered(id) != null);
+      generated = generatedIds;
     }
     if (state != PoolState.RUNNING) {
       reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + state);
@@ -238,15 +257,21 @@ final class ReferencePool {
       reject(e, id, RejectionReason.BACKLOG_FULL, "every worker is busy and " + noRoom(e.bytes()));
       return;
     }
-    line.add(new RJob(e, id, target == null ? null : target.id));
+    RJob job = new RJob(e, id, generated, target == null ? null : target.id);
+    job.order = nextBack++;
+    line.add(job);
     if (unseen) {
       bindings.add(new Binding(e.key(), target.id, false));
       bindingsMade++;
+      record(new DurableRecord.Bound(e.key(), target.id, false));
     } else if (e.key() != null) {
       idleSelected.remove(e.key());
       idleRebalanced.remove(e.key());
     }
     accepted++;
+    generatedAccepted = Math.max(generatedAccepted, generated);
+    record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(), e.replyTo(),
+        e.timeoutMs(), e.bytes(), job.target));
     out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
     dispatch(e.now());
   }
@@ -304,12 +329,10 @@ final class ReferencePool {
       line.remove(job);
       if (e.error() == null) {
         completed++;
-        out.add(new Effect.Respond(job.replyTo,
-            new Outcome.Completed(job.id, e.result(), slot.id, job.attempts)));
+        answer(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts));
       } else {
         failed++;
-        out.add(new Effect.Respond(job.replyTo,
-            new Outcome.Failed(job.id, e.error(), slot.id, job.attempts)));
+        answer(job, new Outcome.Failed(job.id, e.error(), slot.id, job.attempts));
       }
     }
     left(job);
@@ -327,7 +350,7 @@ final class ReferencePool {
     line.remove(job);
     job.cancelled = true;
     cancelled++;
-    out.add(new Effect.Respond(job.replyTo, new Outcome.Cancelled(job.id)));
+    answer(job, new Outcome.Cancelled(job.id));
     left(job);
     if (running) {
       for (RSlot slot : slots) {
@@ -357,6 +380,7 @@ final class ReferencePool {
       bindings.add(new Binding(e.key(), slot.id, true));
       bindingsMade++;
     }
+    record(new DurableRecord.Bound(e.key(), slot.id, true));
     idleSelected.remove(e.key());
     idleRebalanced.remove(e.key());
     if (!held(e.key())) {
@@ -569,8 +593,12 @@ final class ReferencePool {
     }
     line.removeAll(again);
     line.addAll(0, again);
+    for (int i = again.size() - 1; i >= 0; i--) {
+      again.get(i).order = nextFront--;
+    }
     for (RJob job : again) {
       job.queued = true;
+      record(new DurableRecord.Requeued(job.id, job.order, job.interruption));
     }
     retried += again.size();
   }
@@ -859,6 +887,7 @@ final class ReferencePool {
     long timeout = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
     job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
     slot.running.add(job);
+    record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
     out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
     if (timeout > 0) {
       out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
@@ -880,11 +909,22 @@ final class ReferencePool {
 
   // ---- answers and lookups ---------------------------------------------------------------------
 
+  /** A terminal answer: recorded (durable pools) and sent. */
+  private void answer(RJob job, Outcome outcome) {
+    record(new DurableRecord.Answered(job.id, job.replyTo, outcome));
+    out.add(new Effect.Respond(job.replyTo, outcome));
+  }
+
+  private void record(DurableRecord record) {
+    if (settings.durable()) {
+      out.add(new Effect.Persist(record));
+    }
+  }
+
   private void answerInterrupted(RJob job, Interruption why) {
     line.remove(job);
     interrupted++;
-    out.add(new Effect.Respond(job.replyTo,
-        new Outcome.Interrupted(job.id, job.payload, job.attempts, why)));
+    answer(job, new Outcome.Interrupted(job.id, job.payload, job.attempts, why));
     left(job);
   }
 
@@ -929,6 +969,7 @@ final class ReferencePool {
     while (idle.size() > max) {
       String oldest = idle.remove(0);
       bindings.removeIf(binding -> binding.key().equals(oldest));
+      record(new DurableRecord.Unbound(oldest));
     }
   }
 
@@ -1095,6 +1136,7 @@ final class ReferencePool {
       out.add(new Effect.Deploy(slot.id, slot.incarnation));
       publishPhase(slot);
     }
+    record(new DurableRecord.HostKnown(host.id, host.node, host.slots));
     List<RSlot> unnamed = new ArrayList<>();
     for (String id : host.slots) {
       if (!ids.contains(id) && !slot(id).departed) {
@@ -1189,6 +1231,145 @@ final class ReferencePool {
       }
     }
     return any;
+  }
+
+  // ---- recovery (A3) ---------------------------------------------------------------------------
+
+  private PoolError recover(PoolEvent.Recover e) {
+    DurableImage image = e.image();
+    if (!settings.durable()) {
+      return refused("pool " + settings.name() + " is not durable");
+    }
+    if (recovered || accepted + rejected > 0 || !hosts.isEmpty()
+        || slots.size() != settings.slots().size() || state != PoolState.RUNNING) {
+      return refused("pool " + settings.name() + " has already taken work (a pool recovers first)");
+    }
+    if (image.term() >= settings.term()) {
+      return refused("the image is of term " + image.term() + ", not older than the pool's term "
+          + settings.term());
+    }
+    List<String> jobIds = new ArrayList<>();
+    for (DurableImage.JobImage j : image.jobs()) {
+      if (jobIds.contains(j.job())) {
+        return refused("job '" + j.job() + "' is in the image twice");
+      }
+      jobIds.add(j.job());
+      if (j.key() != null && j.target() == null) {
+        return refused("job '" + j.job() + "' has key '" + j.key() + "' but no target");
+      }
+    }
+    List<String> hostIds = new ArrayList<>();
+    List<String> hostSlotIds = new ArrayList<>();
+    for (DurableImage.HostImage h : image.hosts()) {
+      if (hostIds.contains(h.host())) {
+        return refused("host '" + h.host() + "' is in the image twice");
+      }
+      hostIds.add(h.host());
+      for (String id : h.slots()) {
+        boolean own = slot(id) != null;
+        if (own || hostSlotIds.contains(id)) {
+          return refused("slot '" + id + "' of host '" + h.host() + "' belongs to "
+              + (own ? "the pool itself" : "two hosts"));
+        }
+        hostSlotIds.add(id);
+      }
+    }
+    long now = e.now();
+    recovered = true;
+    String cause = "the coordinator of term " + image.term() + " was replaced (term "
+        + settings.term() + ")";
+    List<RHost> lost = new ArrayList<>();
+    for (DurableImage.HostImage h : image.hosts()) {
+      RHost host = new RHost(h.host());
+      host.node = h.node();
+      host.state = HostState.LOST;
+      host.since = now;
+      hosts.add(host);
+      for (String id : h.slots()) {
+        RSlot slot = new RSlot(id, -1);
+        slot.host = host.id;
+        slot.life = Life.LOST;
+        slots.add(slot);
+        host.slots.add(id);
+      }
+      lost.add(host);
+    }
+    List<RSlot> orphans = new ArrayList<>();
+    for (DurableImage.JobImage j : image.jobs()) {
+      orphan(j.target(), orphans);
+      orphan(j.worker(), orphans);
+    }
+    for (DurableImage.BindingImage b : image.bindings()) {
+      orphan(b.worker(), orphans);
+    }
+    for (DurableImage.BindingImage b : image.bindings()) {
+      bindings.add(new Binding(b.key(), b.worker(), b.rebalanced()));
+      bindingsMade++;
+    }
+    generatedAccepted = image.generated();
+    List<RJob> held = new ArrayList<>();
+    for (DurableImage.JobImage j : image.jobs()) {
+      RJob job = new RJob(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(),
+          j.timeoutMs(), j.bytes(), j.target());
+      job.attempts = j.attempts();
+      job.interruption = j.interruption();
+      job.order = j.order();
+      generatedAccepted = Math.max(generatedAccepted, j.generated());
+      if (job.key != null && boundWorker(job.key) == null) {
+        bindings.add(new Binding(job.key, job.target, false));
+        bindingsMade++;
+        record(new DurableRecord.Bound(job.key, job.target, false));
+      }
+      line.add(job);
+      if (j.worker() == null) {
+        nextBack = Math.max(nextBack, j.order() + 1);
+        nextFront = Math.min(nextFront, j.order() - 1);
+      } else {
+        job.queued = false;
+        job.interruption = new Interruption.WorkerStopped(j.worker(), Exit.NODE_LOST, cause);
+        held.add(job);
+      }
+    }
+    generatedIds = Math.max(generatedIds, generatedAccepted);
+    List<String> keys = new ArrayList<>();
+    bindings.forEach(b -> keys.add(b.key()));
+    keys.sort(null);
+    for (String key : keys) {
+      if (boundWorker(key) != null && !held(key) && !idleSelected.contains(key)
+          && !idleRebalanced.contains(key)) {
+        becomeIdle(key);
+      }
+    }
+    out.add(new Effect.Publish(new Notice.Recovered(settings.term(), image.term(),
+        image.jobs().size(), held.size())));
+    for (RHost host : lost) {
+      out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST,
+          cause)));
+      for (String id : host.slots) {
+        publishPhase(slot(id));
+      }
+      out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, now),
+          now + settings.hosts().graceMs()));
+    }
+    settle(held);
+    for (RSlot slot : orphans) {
+      slot.departed = true;
+      retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    }
+    dispatch(now);
+    return null;
+  }
+
+  private void orphan(String id, List<RSlot> orphans) {
+    if (id != null && slot(id) == null) {
+      RSlot slot = new RSlot(id, -1);
+      slots.add(slot);
+      orphans.add(slot);
+    }
+  }
+
+  private static PoolError refused(String reason) {
+    return new PoolError.RecoveryRefused(reason);
   }
 
   // ---- status ----------------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Replays a durable pool's records, in the order they were emitted, onto an image: what a new
+ * coordinator reads back from the store. Starting from {@code base} (a checkpoint, or the empty
+ * image), each {@link DurableRecord} changes one job, binding or host; {@link #image} is the
+ * result. A record that does not fit (a job assigned before it was accepted) is a corrupt log:
+ * {@link IllegalStateException}, and nothing changes. Not thread-safe.
+ */
+public final class Ledger {
+  private long generated;
+  private final Map<String, DurableImage.JobImage> jobs = new HashMap<>();
+  private final TreeMap<String, DurableImage.BindingImage> bindings = new TreeMap<>();
+  private final LinkedHashMap<String, DurableImage.HostImage> hosts = new LinkedHashMap<>();
+
+  /** A ledger holding {@code base}. */
+  public Ledger(DurableImage base) {
+    generated = base.generated();
+    base.jobs().forEach(job -> jobs.put(job.job(), job));
+    base.bindings().forEach(b -> bindings.put(b.key(), b));
+    base.hosts().forEach(h -> hosts.put(h.host(), h));
+  }
+
+  /** Applies one record. */
+  public void apply(DurableRecord record) {
+    if (record instanceof DurableRecord.Accepted a) {
+      if (jobs.containsKey(a.job())) {
+        throw new IllegalStateException("job '" + a.job() + "' accepted twice");
+      }
+      jobs.put(a.job(), new DurableImage.JobImage(a.job(), a.generated(), a.order(), a.payload(),
+          a.key(), a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), 0, null, null));
+      generated = Math.max(generated, a.generated());
+    } else if (record instanceof DurableRecord.Assigned a) {
+      DurableImage.JobImage j = held(a.job());
+      jobs.put(a.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
+          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), a.attempt(), a.worker(),
+          j.interruption()));
+    } else if (record instanceof DurableRecord.Requeued r) {
+      DurableImage.JobImage j = held(r.job());
+      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
+          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), null,
+          r.interruption()));
+    } else if (record instanceof DurableRecord.Answered a) {
+      held(a.job());
+      jobs.remove(a.job());
+    } else if (record instanceof DurableRecord.Bound b) {
+      bindings.put(b.key(), new DurableImage.BindingImage(b.key(), b.worker(), b.rebalanced()));
+    } else if (record instanceof DurableRecord.Unbound u) {
+      bindings.remove(u.key());
+    } else if (record instanceof DurableRecord.HostKnown h) {
+      hosts.put(h.host(), new DurableImage.HostImage(h.host(), h.node(), h.slots()));
+    } else {
+      throw new AssertionError("unhandled " + record);
+    }
+  }
+
+  /** Applies every record of {@code records}, in order. */
+  public void applyAll(List<? extends DurableRecord> records) {
+    records.forEach(this::apply);
+  }
+
+  /** Whether {@code job} is held (accepted and not answered). */
+  public boolean holds(String job) {
+    return jobs.containsKey(job);
+  }
+
+  /** Jobs held. */
+  public int jobCount() {
+    return jobs.size();
+  }
+
+  /** The image now, as written by a pool of {@code term}. */
+  public DurableImage image(long term) {
+    List<DurableImage.JobImage> ordered = new ArrayList<>(jobs.values());
+    ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
+    return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
+        new ArrayList<>(hosts.values()));
+  }
+
+  private DurableImage.JobImage held(String job) {
+    DurableImage.JobImage j = jobs.get(job);
+    if (j == null) {
+      throw new IllegalStateException("a record names job '" + job + "', which is not held");
+    }
+    return j;
+  }
+}

@@ -1,0 +1,170 @@
+package dev.shepherd.core;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The takeover path of a durable pool (A3): a fresh pool of a newer term rebuilds what the image
+ * of its predecessor holds, then carries on as if it had been there all along.
+ *
+ * <p>In order: the image's worker hosts come back LOST with their slots (H5; they return when
+ * their hosts register again, H7, or retire after the grace, H6); slots the image names that
+ * neither the configuration nor a host has come back as departed remote workers, retired at the
+ * end; bindings are restored; queued jobs take their old backlog positions; jobs that were running
+ * are interrupted {@code WORKER_STOPPED}, exit {@code NODE_LOST}, and settled by P9 (RETRY: back
+ * to the front in their original order, within {@code maxAttempts}; FAIL: answered); generated
+ * ids continue past the recovered ones.
+ */
+final class RecoveryFlow {
+  private final PoolData d;
+
+  RecoveryFlow(PoolData data) {
+    this.d = data;
+  }
+
+  PoolError recover(PoolEvent.Recover e) {
+    DurableImage image = e.image();
+    String refusal = refusal(image);
+    if (refusal != null) {
+      return new PoolError.RecoveryRefused(refusal);
+    }
+    long now = e.now();
+    d.recovered = true;
+    String cause = "the coordinator of term " + image.term() + " was replaced (term "
+        + d.settings.term() + ")";
+    List<Host> lost = new ArrayList<>(image.hosts().size());
+    for (DurableImage.HostImage h : image.hosts()) {
+      Host host = new Host(h.host(), h.node(), now);
+      host.state = HostState.LOST;
+      d.hosts.put(host.id, host);
+      for (String id : h.slots()) {
+        Slot slot = d.addSlot(id, Slot.UNKNOWN_CAPACITY, host);
+        host.slots.add(slot);
+        slot.moveTo(Slot.Life.LOST);
+      }
+      lost.add(host);
+    }
+    List<Slot> orphans = new ArrayList<>();
+    for (DurableImage.JobImage j : image.jobs()) {
+      orphan(j.target(), orphans);
+      orphan(j.worker(), orphans);
+    }
+    for (DurableImage.BindingImage b : image.bindings()) {
+      orphan(b.worker(), orphans);
+    }
+    for (DurableImage.BindingImage b : image.bindings()) {
+      d.bindings.restore(b.key(), d.slotsById.get(b.worker()), b.rebalanced());
+    }
+    List<Job> interrupted = restoreJobs(image, cause);
+    d.bindings.idleRestored();
+    d.publish(new Notice.Recovered(d.settings.term(), image.term(), image.jobs().size(),
+        interrupted.size()));
+    for (Host host : lost) {
+      d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST, cause));
+      for (Slot slot : host.slots) {
+        d.publishPhase(slot);
+      }
+      d.out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
+          host.since + d.settings.hosts().graceMs()));
+    }
+    for (Slot slot : d.slots) {
+      d.refresh(slot);
+    }
+    d.settle(interrupted);
+    for (Slot slot : orphans) {
+      slot.departed = true;
+      d.visible--;
+      d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    }
+    d.dispatch(now);
+    return null;
+  }
+
+  /**
+   * Puts every image job back: into the id table (generated ids in increasing order, as the table
+   * wants them), then, in backlog order, queued ones at their positions; returns the ones that were
+   * running, interrupted and not yet settled.
+   */
+  private List<Job> restoreJobs(DurableImage image, String cause) {
+    List<Job> rebuilt = new ArrayList<>(image.jobs().size());
+    d.generatedAccepted = image.generated();
+    for (DurableImage.JobImage j : image.jobs()) {
+      Slot target = j.target() == null ? null : d.slotsById.get(j.target());
+      Job job = new Job(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(), j.timeoutMs(),
+          j.bytes(), target);
+      job.attempts = j.attempts();
+      job.interruption = j.interruption();
+      job.order = j.order();
+      rebuilt.add(job);
+      d.generatedAccepted = Math.max(d.generatedAccepted, j.generated());
+    }
+    List<Job> byNumber = new ArrayList<>(rebuilt);
+    byNumber.sort(Comparator.comparingLong(job -> job.generated));
+    byNumber.forEach(d.jobs::add);
+    d.jobs.continueAfter(d.generatedAccepted);
+    List<Job> interrupted = new ArrayList<>();
+    for (int i = 0; i < rebuilt.size(); i++) {
+      Job job = rebuilt.get(i);
+      DurableImage.JobImage j = image.jobs().get(i);
+      if (job.key != null) {
+        d.bindings.jobAccepted(job.key, job.target);
+      }
+      if (j.worker() == null) {
+        d.backlog.restore(job, j.order());
+      } else {
+        job.place = Job.Place.RUNNING;
+        job.interruption = new Interruption.WorkerStopped(j.worker(), Exit.NODE_LOST, cause);
+        interrupted.add(job);
+      }
+    }
+    return interrupted;
+  }
+
+  /** A slot the image names that the pool lacks joins as a remote worker, to retire later. */
+  private void orphan(String id, List<Slot> orphans) {
+    if (id != null && !d.slotsById.containsKey(id)) {
+      orphans.add(d.addSlot(id, Slot.UNKNOWN_CAPACITY, null));
+    }
+  }
+
+  /** Why {@code image} cannot be recovered here, or null. Nothing is changed. */
+  private String refusal(DurableImage image) {
+    if (!d.settings.durable()) {
+      return "pool " + d.settings.name() + " is not durable";
+    }
+    if (d.recovered || d.accepted + d.rejected > 0 || !d.hosts.isEmpty()
+        || d.slots.size() != d.settings.slots().size() || d.state != PoolState.RUNNING) {
+      return "pool " + d.settings.name() + " has already taken work (a pool recovers first)";
+    }
+    if (image.term() >= d.settings.term()) {
+      return "the image is of term " + image.term() + ", not older than the pool's term "
+          + d.settings.term();
+    }
+    Set<String> seen = new HashSet<>();
+    for (DurableImage.JobImage j : image.jobs()) {
+      if (!seen.add(j.job())) {
+        return "job '" + j.job() + "' is in the image twice";
+      }
+      if (j.key() != null && j.target() == null) {
+        return "job '" + j.job() + "' has key '" + j.key() + "' but no target";
+      }
+    }
+    Set<String> hostSlots = new HashSet<>();
+    Set<String> hosts = new HashSet<>();
+    for (DurableImage.HostImage h : image.hosts()) {
+      if (!hosts.add(h.host())) {
+        return "host '" + h.host() + "' is in the image twice";
+      }
+      for (String slot : h.slots()) {
+        if (d.slotsById.containsKey(slot) || !hostSlots.add(slot)) {
+          return "slot '" + slot + "' of host '" + h.host() + "' belongs to "
+              + (d.slotsById.containsKey(slot) ? "the pool itself" : "two hosts");
+        }
+      }
+    }
+    return null;
+  }
+}

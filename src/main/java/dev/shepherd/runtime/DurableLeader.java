@@ -1,0 +1,127 @@
+package dev.shepherd.runtime;
+
+import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.HaStatus;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.Transition;
+import io.vertx.core.eventbus.EventBus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator of a highly available pool as the leader of one term (A2, A3): its effects pass
+ * a {@link DurableGate}, the records of each event-loop turn are written through the {@link
+ * Leadership} as one batch, and a failed write makes it step down. It also recovers the pool from
+ * what the previous term left, and renews its lease while idle. Runs on the coordinator's
+ * context.
+ */
+final class DurableLeader {
+  /** How often an idle leader looks whether its lease needs renewing. */
+  static final long RENEW_CHECK_MS = 250;
+
+  private final Coordinator coordinator;
+  private final long term;
+  private final Leadership leadership;
+  private final Consumer<String> onStepDown;
+  private final DurableGate gate;
+  private boolean pumpScheduled;
+  private long renewTimer = -1;
+
+  DurableLeader(Coordinator coordinator, long term, long claimedAt, long leaseMs,
+      Leadership leadership, Consumer<String> onStepDown) {
+    this.coordinator = coordinator;
+    this.term = term;
+    this.leadership = leadership;
+    this.onStepDown = onStepDown;
+    this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::unanswered,
+        new DurableGate.Output() {
+          @Override
+          public void release(Effect effect) {
+            coordinator.release(effect);
+          }
+
+          @Override
+          public void write(DurableGate.Batch batch) {
+            writeBatch(batch);
+          }
+        });
+  }
+
+  long term() {
+    return term;
+  }
+
+  HaStatus status() {
+    return leadership.status(term);
+  }
+
+  /** The effects of one transition; they leave once written, all of a turn in one batch. */
+  void offer(List<Effect> effects) {
+    gate.offer(effects);
+    if (!pumpScheduled) {
+      pumpScheduled = true;
+      coordinator.context().runOnContext(v -> {
+        pumpScheduled = false;
+        gate.pump(coordinator.now());
+      });
+    }
+  }
+
+  private void writeBatch(DurableGate.Batch batch) {
+    DurableLog.Base base = batch.checkpoint()
+        ? DurableLog.checkpoint(coordinator.pool().durableImage(), batch) : null;
+    leadership.write(term, batch, base).onComplete(ar -> coordinator.execute(() -> {
+      if (gate.closed()) {
+        return;
+      }
+      if (ar.succeeded()) {
+        gate.written(batch.id(), coordinator.now());
+      } else {
+        gate.failed(batch.id());
+        onStepDown.accept("writing batch " + batch.id() + " of term " + term + " failed: "
+            + ar.cause().getMessage());
+      }
+    }));
+  }
+
+  /**
+   * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
+   * running ones interrupted {@code NODE_LOST}, bindings and hosts; then sends again the answers
+   * never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
+   * {@link AddressResponder} that answers it.
+   */
+  void recover(DurableLog.Recovered recovered) {
+    EventBus bus = coordinator.vertx().eventBus();
+    List<DurableImage.JobImage> jobs = new ArrayList<>();
+    for (DurableImage.JobImage j : recovered.image().jobs()) {
+      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
+          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
+          j.attempts(), j.worker(), j.interruption()));
+    }
+    DurableImage image = recovered.image();
+    Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
+        image.generated(), jobs, image.bindings(), image.hosts()), coordinator.now()));
+    if (t instanceof Transition.Refused refused) {
+      throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
+          + refused.error().message());
+    }
+    List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (DurableRecord.Answered a : recovered.undelivered()) {
+      answers.add(new DurableRecord.Answered(a.job(),
+          new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
+    }
+    gate.resend(answers);
+    gate.pump(coordinator.now());
+    renewTimer = coordinator.vertx().setPeriodic(RENEW_CHECK_MS,
+        id -> gate.renew(coordinator.now()));
+  }
+
+  /** Nothing leaves any more: the leader stepped down. */
+  void close() {
+    gate.close();
+    coordinator.vertx().cancelTimer(renewTimer);
+  }
+}

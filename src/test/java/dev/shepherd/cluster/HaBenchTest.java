@@ -1,0 +1,151 @@
+package dev.shepherd.cluster;
+
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The high-availability benchmark (run on demand: {@code -Dshepherd.bench.ha=true}): on three
+ * JVMs, the throughput of an HA pool against a plain pool in the same run (echo jobs, 256 in
+ * flight, request/reply from a fourth member; the plain pool is on the first node), then the failover time over
+ * five {@code kill -9}s of the active coordinator: from the kill to the first answer to a job
+ * submitted after it. Prints its figures; asserts nothing about them.
+ */
+@EnabledIfSystemProperty(named = "shepherd.bench.ha", matches = "true")
+@Timeout(value = 900, unit = TimeUnit.SECONDS)
+class HaBenchTest {
+  static final int IN_FLIGHT = 256;
+  static final long ROUND_MS = 10_000;
+
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+
+  private static JsonObject echoPool(String name, boolean ha) {
+    return new JsonObject().put("name", name)
+        .put("ha", new JsonObject().put("enabled", ha))
+        .put("worker", new JsonObject().put("class", "dev.shepherd.demo.DemoWorker")
+            .put("instances", 4).put("maxConcurrency", 64).put("threading", "EVENT_LOOP"))
+        .put("backlogCapacity", 100_000);
+  }
+
+  private ClusterNode startNode(String name, boolean withPlain) {
+    JsonArray pools = new JsonArray().add(echoPool(HaNodes.POOL, true));
+    if (withPlain) {
+      pools.add(echoPool("plain", false));
+    }
+    return cluster.start(name, new JsonObject()
+        .put("http", new JsonObject().put("enabled", false)).put("pools", pools));
+  }
+
+  @Test
+  void ha_against_plain_throughput_and_failover_times() throws Exception {
+    List<ClusterNode> nodes = new ArrayList<>();
+    nodes.add(startNode("n0", true));
+    nodes.add(startNode("n1", false));
+    nodes.add(startNode("n2", false));
+    for (ClusterNode node : nodes) {
+      node.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+    }
+    Vertx member = cluster.joinAsMember();
+    HaNodes view = new HaNodes(member, nodes);
+    await().atMost(Duration.ofSeconds(60)).until(() -> view.active() != null);
+    String replyTo = "ha-bench.answers";
+    member.eventBus().consumer(replyTo, m -> { }).completion().toCompletionStage()
+        .toCompletableFuture().join();
+
+    closedLoop(member, "plain", 3_000);
+    closedLoop(member, HaNodes.POOL, 3_000);
+    List<Double> plain = new ArrayList<>();
+    List<Double> ha = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      plain.add(closedLoop(member, "plain", ROUND_MS));
+      ha.add(closedLoop(member, HaNodes.POOL, ROUND_MS));
+    }
+    double plainMean = plain.stream().mapToDouble(d -> d).average().orElse(0);
+    double haMean = ha.stream().mapToDouble(d -> d).average().orElse(0);
+    System.out.printf("throughput, echo, %d in flight: plain %s jobs/s, ha %s jobs/s;"
+        + " means %.0f / %.0f (ha/plain %.2f)%n", IN_FLIGHT, rounded(plain), rounded(ha),
+        plainMean, haMean, haMean / plainMean);
+
+    List<Long> failovers = new ArrayList<>();
+    for (int kill = 0; kill < 5; kill++) {
+      HaLoad load = new HaLoad(member, HaNodes.POOL, "bench-" + kill);
+      load.start(10, i -> new JsonObject().put("job", "f" + System.nanoTime() + "-" + i)
+          .put("payload", new JsonObject().put("echo", i)));
+      Thread.sleep(2_000);
+      ClusterNode victim = view.active();
+      long killedAt = System.currentTimeMillis();
+      victim.kill();
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+          .until(() -> load.firstAnswerToJobSubmittedAfter(killedAt) > 0);
+      long failover = load.firstAnswerToJobSubmittedAfter(killedAt) - killedAt;
+      failovers.add(failover);
+      System.out.printf("kill %d of %s: first job submitted after the kill answered after %d ms%n",
+          kill + 1, victim.name(), failover);
+      load.stop();
+      nodes.remove(victim);
+      ClusterNode fresh = startNode("r" + kill, false);
+      fresh.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+      nodes.add(fresh);
+      view.replace(victim, fresh);
+      Thread.sleep(3_000);
+    }
+    List<Long> sorted = new ArrayList<>(failovers);
+    sorted.sort(Long::compare);
+    System.out.printf("failover over %d kills: %s ms; median %d ms, max %d ms%n", sorted.size(),
+        failovers, sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+  }
+
+  /** Jobs per second of {@code pool} with {@link #IN_FLIGHT} always in flight for {@code ms}. */
+  private static double closedLoop(Vertx vertx, String pool, long ms) throws Exception {
+    AtomicLong done = new AtomicLong();
+    AtomicLong next = new AtomicLong();
+    long end = System.currentTimeMillis() + ms;
+    CompletableFuture<Void> finished = new CompletableFuture<>();
+    AtomicLong outstanding = new AtomicLong(IN_FLIGHT);
+    DeliveryOptions options = new DeliveryOptions().setSendTimeout(30_000);
+    String address = "shepherd." + pool + ".submit";
+    Runnable[] one = new Runnable[1];
+    one[0] = () -> {
+      if (System.currentTimeMillis() >= end) {
+        if (outstanding.decrementAndGet() == 0) {
+          finished.complete(null);
+        }
+        return;
+      }
+      JsonObject body = new JsonObject().put("job", pool + "-" + next.incrementAndGet())
+          .put("payload", new JsonObject().put("echo", 1));
+      vertx.eventBus().request(address, body, options).onComplete(ar -> {
+        if (ar.succeeded()) {
+          done.incrementAndGet();
+        }
+        one[0].run();
+      });
+    };
+    long start = System.currentTimeMillis();
+    vertx.runOnContext(v -> {
+      for (int i = 0; i < IN_FLIGHT; i++) {
+        one[0].run();
+      }
+    });
+    finished.get(ms + 60_000, TimeUnit.MILLISECONDS);
+    return done.get() * 1000.0 / (System.currentTimeMillis() - start);
+  }
+
+  private static List<Long> rounded(List<Double> values) {
+    return values.stream().map(Math::round).toList();
+  }
+}

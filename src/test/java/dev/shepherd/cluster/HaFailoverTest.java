@@ -1,0 +1,190 @@
+package dev.shepherd.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * High availability across JVMs (section 8.5): three nodes list one HA pool, the test's JVM is a
+ * fourth member that submits with a {@code replyTo} of its own. The active coordinator is killed
+ * ({@code kill -9}) under a steady load: a standby takes over, every job the submitter saw
+ * accepted is answered, with one outcome, and the new leader serves within seconds.
+ */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class HaFailoverTest {
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+
+  @Test
+  void A3_kill_9_of_the_active_coordinator_under_load_every_accepted_job_is_answered_once()
+      throws Exception {
+    HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.active() != null);
+    JsonObject before = ha.status().getJsonObject("ha");
+    assertThat(before.getBoolean("enabled")).isTrue();
+    assertThat(before.getBoolean("available")).isTrue();
+    long termBefore = before.getLong("term");
+
+    HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "kill9");
+    load.start(10, i -> new JsonObject().put("job", "j-" + i)
+        .put("payload", new JsonObject().put("sleepMs", 50).put("echo", i)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> load.answers().size() >= 100);
+
+    ClusterNode victim = ha.active();
+    long killedAt = System.currentTimeMillis();
+    victim.kill();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> load.firstAcceptedAfter(killedAt + 200) > 0);
+    long servedAt = load.firstAcceptedAfter(killedAt + 200);
+    System.out.printf("failover: kill -9 to the first job accepted by the new leader: %d ms%n",
+        servedAt - killedAt);
+    Thread.sleep(2_000);
+    load.stop();
+
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> load.waiting().isEmpty());
+    JsonObject after = ha.status().getJsonObject("ha");
+    assertThat(after.getLong("term")).isGreaterThan(termBefore);
+    assertThat(ha.byNodeId(after.getString("active"))).isNotSameAs(victim).isNotNull();
+
+    int duplicates = 0;
+    List<String> conflicting = new ArrayList<>();
+    for (Map.Entry<String, List<JsonObject>> e : load.answers().entrySet()) {
+      duplicates += e.getValue().size() - 1;
+      if (e.getValue().stream().map(o -> o.getString("type")).distinct().count() > 1) {
+        conflicting.add(e.getKey() + " " + e.getValue());
+      }
+    }
+    System.out.printf("kill -9: %d sent, %d accepted, %d rejected, %d never admitted (the dead"
+        + " node's), %d answers sent twice%n", load.sent(), load.accepted().size(),
+        load.rejected().size(), load.unanswered(), duplicates);
+    load.rejected().values().stream().limit(3).forEach(r -> System.out.println("rejected: " + r));
+    assertThat(load.waiting()).as("accepted and never answered").isEmpty();
+    assertThat(conflicting).as("jobs answered with two different outcomes").isEmpty();
+    assertThat(load.answers().keySet()).containsAll(load.accepted());
+    assertThat(servedAt - killedAt).as("takeover time, ms").isLessThan(15_000);
+  }
+
+  @Test
+  void A2_kill_STOP_of_the_active_coordinator_it_answers_nothing_once_a_newer_term_exists_and_after_the_merge_one_coordinator_serves()
+      throws Exception {
+    HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.active() != null);
+    long termBefore = ha.status().getJsonObject("ha").getLong("term");
+    HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "stop");
+    load.start(20, i -> new JsonObject().put("job", "s-" + i)
+        .put("payload", new JsonObject().put("sleepMs", 30).put("echo", i)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> load.answers().size() >= 50);
+
+    ClusterNode paused = ha.active();
+    long pausedAt = System.currentTimeMillis();
+    paused.pause();
+    await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      JsonObject status = ha.status();
+      return status != null && status.getJsonObject("ha").getLong("term") > termBefore;
+    });
+    long replacedAt = System.currentTimeMillis();
+    System.out.printf("failover: kill -STOP to a newer term serving: %d ms%n",
+        replacedAt - pausedAt);
+    Thread.sleep(1_000);
+    long resumedAt = System.currentTimeMillis();
+    paused.resume();
+    // The resumed JVM finds itself alone, steps down, and merges back within seconds.
+    await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
+        .until(() -> paused.output().contains("steps down from term"));
+    Thread.sleep(12_000);
+    load.stop();
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> load.waiting().isEmpty());
+
+    String pausedName = paused.name();
+    List<HaLoad.Arrival> late = load.arrivals().stream()
+        .filter(a -> a.at() >= resumedAt && pausedName.equals(a.node())).toList();
+    assertThat(late).as("answers from the paused coordinator's workers after it resumed")
+        .isEmpty();
+    JsonObject status = ha.status().getJsonObject("ha");
+    ClusterNode active = ha.byNodeId(status.getString("active"));
+    assertThat(active).isNotNull().isNotSameAs(paused);
+    for (int i = 0; i < 20; i++) {
+      JsonObject again = ha.status().getJsonObject("ha");
+      assertThat(again.getString("active")).isEqualTo(status.getString("active"));
+      assertThat(again.getLong("term")).isEqualTo(status.getLong("term"));
+    }
+    long leaders = ha.nodes.stream().filter(n -> n.isAlive()).count();
+    assertThat(leaders).isEqualTo(3);
+    List<String> conflicting = new ArrayList<>();
+    load.answers().forEach((job, answers) -> {
+      if (answers.stream().map(o -> o.getString("type")).distinct().count() > 1) {
+        conflicting.add(job + " " + answers);
+      }
+    });
+    assertThat(conflicting).isEmpty();
+    assertThat(load.answers().keySet()).containsAll(load.accepted());
+  }
+
+  @Test
+  void A3_keyed_jobs_keep_their_bindings_across_a_kill_9_of_the_active_coordinator()
+      throws Exception {
+    JsonObject pool = HaNodes.pool(4)
+        .put("affinity", new JsonObject().put("selector", "LEAST_LOADED"));
+    HaNodes ha = new HaNodes(cluster, 3, pool);
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.active() != null);
+    HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "keyed");
+    for (int k = 0; k < 8; k++) {
+      load.submit(new JsonObject().put("job", "first-" + k).put("key", "k-" + k)
+          .put("payload", new JsonObject().put("sleepMs", 200)));
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> load.answers().size() == 8);
+    Map<String, String> bound = new java.util.HashMap<>();
+    load.answers().values().forEach(list -> {
+      JsonObject result = list.get(0).getJsonObject("result");
+      bound.put(result.getString("key"), result.getString("worker"));
+    });
+    String moved = bound.get("k-0").equals("w-3") ? "w-2" : "w-3";
+    ha.member.eventBus().request("shepherd." + HaNodes.POOL + ".rebalance",
+        new JsonObject().put("key", "k-0").put("worker", moved))
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    bound.put("k-0", moved);
+
+    load.start(10, i -> new JsonObject().put("job", "j-" + i).put("key", "k-" + (i % 8))
+        .put("payload", new JsonObject().put("sleepMs", 20)));
+    await().atMost(Duration.ofSeconds(30)).until(() -> load.answers().size() >= 150);
+    ClusterNode victim = ha.active();
+    long killedAt = System.currentTimeMillis();
+    victim.kill();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> load.firstAcceptedAfter(killedAt + 200) > 0);
+    System.out.printf("failover (keyed): kill -9 to the first job accepted by the new leader:"
+        + " %d ms%n", load.firstAcceptedAfter(killedAt + 200) - killedAt);
+    Thread.sleep(2_000);
+    load.stop();
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> load.waiting().isEmpty());
+
+    List<String> strays = new ArrayList<>();
+    for (HaLoad.Arrival arrival : load.arrivals()) {
+      JsonObject result = arrival.outcome().getJsonObject("result");
+      if (result != null && !arrival.outcome().getString("job").startsWith("first-")
+          && !bound.get(result.getString("key"))
+          .equals(result.getString("worker"))) {
+        strays.add(arrival.outcome().encode());
+      }
+    }
+    assertThat(strays).as("answers from a worker other than the key's binding").isEmpty();
+    assertThat(load.arrivals().stream().anyMatch(a -> a.at() > killedAt + 200
+        && a.node() != null && !a.node().equals(victim.name()))).isTrue();
+    assertThat(load.answers().keySet()).containsAll(load.accepted());
+  }
+}

@@ -1,0 +1,89 @@
+package dev.shepherd.cluster;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Three nodes that each list one highly available pool (A1), started through the entrypoint by
+ * a {@link ClusterNodes}, and the test's own member of their cluster, from which the tests
+ * submit and ask for the status. Finds which node is active from the status and the node ids the
+ * nodes log when they stand by.
+ */
+final class HaNodes {
+  static final String POOL = "jobs";
+
+  final List<ClusterNode> nodes = new ArrayList<>();
+  final List<Integer> httpPorts = new ArrayList<>();
+  final Vertx member;
+
+  HaNodes(ClusterNodes cluster, int count, JsonObject pool) {
+    for (int i = 0; i < count; i++) {
+      int port = ClusterNodes.freePort();
+      httpPorts.add(port);
+      nodes.add(cluster.start("n" + i, new JsonObject()
+          .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+          .put("pools", new JsonArray().add(pool.copy()))));
+    }
+    for (ClusterNode node : nodes) {
+      node.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+    }
+    member = cluster.joinAsMember();
+  }
+
+  /** The view of nodes a test started itself, from {@code member}. */
+  HaNodes(Vertx member, List<ClusterNode> started) {
+    this.member = member;
+    nodes.addAll(started);
+  }
+
+  /** {@code fresh} was started in place of {@code gone}. */
+  void replace(ClusterNode gone, ClusterNode fresh) {
+    nodes.remove(gone);
+    nodes.add(fresh);
+  }
+
+  /** An HA pool of {@link NodeEchoWorker}s on the event loop. */
+  static JsonObject pool(int instances) {
+    return new JsonObject().put("name", POOL)
+        .put("ha", new JsonObject().put("enabled", true))
+        .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
+            .put("instances", instances).put("maxConcurrency", 4).put("threading", "EVENT_LOOP"))
+        .put("backlogCapacity", 10_000);
+  }
+
+  /** The pool's status over the bus (answered by the active coordinator), or null. */
+  JsonObject status() {
+    try {
+      return member.eventBus().<JsonObject>request("shepherd." + POOL + ".status",
+              new JsonObject(), new DeliveryOptions().setSendTimeout(2_000))
+          .toCompletionStage().toCompletableFuture().get(3, TimeUnit.SECONDS).body();
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** The node whose process logged {@code nodeId} when it stood by, or null. */
+  ClusterNode byNodeId(String nodeId) {
+    for (ClusterNode node : nodes) {
+      if (node.output().contains("node " + nodeId + " stands by")) {
+        return node;
+      }
+    }
+    return null;
+  }
+
+  /** The active node, by the status, or null while there is none. */
+  ClusterNode active() {
+    JsonObject status = status();
+    if (status == null || status.getJsonObject("ha") == null) {
+      return null;
+    }
+    return byNodeId(status.getJsonObject("ha").getString("active"));
+  }
+}

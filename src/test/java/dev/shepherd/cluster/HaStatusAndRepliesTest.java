@@ -1,0 +1,120 @@
+package dev.shepherd.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import dev.shepherd.runtime.JobRequest;
+import dev.shepherd.runtime.PoolClient;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What every node shows of a highly available pool (A1) and where the answers of jobs taken over
+ * go (A4), across JVMs: three nodes list the pool, the test's JVM is a fourth member.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class HaStatusAndRepliesTest {
+  @RegisterExtension
+  final ClusterNodes cluster = new ClusterNodes();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+      .build();
+
+  @Test
+  void A1_every_node_shows_the_active_coordinator_and_its_term_and_with_too_few_members_ha_is_unavailable()
+      throws Exception {
+    HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(1));
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.active() != null);
+    JsonObject expected = ha.status().getJsonObject("ha");
+    assertThat(expected.getBoolean("enabled")).isTrue();
+    assertThat(expected.getBoolean("available")).isTrue();
+    assertThat(expected.getLong("term")).isPositive();
+    for (int port : ha.httpPorts) {
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+          .until(() -> get(port, "/api/pools/jobs").statusCode() == 200);
+      JsonObject status = new JsonObject(get(port, "/api/pools/jobs").body());
+      assertThat(status.getJsonObject("ha")).as("through port " + port).isEqualTo(expected);
+    }
+
+    ClusterNode active = ha.active();
+    for (ClusterNode node : ha.nodes) {
+      if (node != active) {
+        node.kill();
+      }
+    }
+    // Two members are left (the active node and this JVM's): a majority of the configured two,
+    // but one more loss would leave none, so HA is unavailable; the pool still serves.
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> {
+      JsonObject status = ha.status();
+      return status != null && !status.getJsonObject("ha").getBoolean("available");
+    });
+    JsonObject after = ha.status().getJsonObject("ha");
+    assertThat(after.getString("active")).isEqualTo(expected.getString("active"));
+    assertThat(after.getLong("term")).isEqualTo(expected.getLong("term"));
+    HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "few");
+    load.submit(new JsonObject().put("job", "still-served").put("payload", new JsonObject()));
+    await().atMost(Duration.ofSeconds(20)).until(() -> load.answers().containsKey("still-served"));
+    assertThat(load.answers().get("still-served").get(0).getString("type"))
+        .isEqualTo("completed");
+  }
+
+  @Test
+  void A4_jobs_running_when_their_coordinator_dies_are_answered_at_their_replyTo_by_the_new_leader()
+      throws Exception {
+    HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.active() != null);
+    HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "replies");
+    for (int i = 0; i < 6; i++) {
+      load.submit(new JsonObject().put("job", "long-" + i)
+          .put("payload", new JsonObject().put("sleepMs", 4_000).put("echo", i)));
+    }
+    PoolClient client = PoolClient.create(ha.member, HaNodes.POOL);
+    List<Future<Object>> futures = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      futures.add(client.submit(JobRequest.of(new JsonObject().put("sleepMs", 4_000)
+          .put("echo", "client-" + i)).withJob("client-" + i)));
+    }
+    await().atMost(Duration.ofSeconds(20)).until(() -> load.accepted().size() == 6);
+    ClusterNode victim = ha.active();
+    Thread.sleep(500);
+    victim.kill();
+
+    // A PoolClient on a clustered Vert.x gives a reply address of its own: its futures complete
+    // with the new leader's answers.
+    for (int i = 0; i < futures.size(); i++) {
+      JsonObject result = (JsonObject) futures.get(i).toCompletionStage().toCompletableFuture()
+          .get(60, TimeUnit.SECONDS);
+      assertThat(result.getString("echo")).isEqualTo("client-" + i);
+      assertThat(result.getString("node")).isNotEqualTo(victim.name());
+    }
+    client.close();
+
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> load.answers().size() == 6);
+    Thread.sleep(2_000);
+    for (List<JsonObject> answers : load.answers().values()) {
+      assertThat(answers).hasSize(1);
+      JsonObject outcome = answers.get(0);
+      assertThat(outcome.getString("type")).as(outcome.encode()).isEqualTo("completed");
+      assertThat(outcome.getJsonObject("result").getString("node")).isNotEqualTo(victim.name());
+      assertThat(outcome.getInteger("attempts")).as(outcome.encode()).isGreaterThan(1);
+    }
+  }
+
+  private HttpResponse<String> get(int port, String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
