@@ -83,6 +83,12 @@ export function lineFor(event, model) {
       return { at, kindClass: 'revive', kind: 'revive',
         text: `${event.worker} revived as incarnation ${event.incarnation} ${event.by === 'operator'
           ? 'by an operator' : 'after reviveAfterMs'}` };
+    case 'recovered': {
+      const interrupted = event.interrupted > 0 ? `, ${plural(event.interrupted, 'running job')} interrupted (NODE_LOST)` : '';
+      return { at, kindClass: 'failover', kind: 'recovered',
+        text: `coordinator took over in term ${event.term} (from term ${event.previousTerm}):`
+          + ` ${plural(event.jobs, 'accepted job')} recovered${interrupted}` };
+    }
     case 'job':
       return jobLine(event);
     default:

@@ -55,6 +55,7 @@ export function reduce(model, event) {
     case 'state':
       return logged(model, event, onState);
     case 'revive':
+    case 'recovered':
       return logged(model, event, null);
     case 'job':
       return logged(model, event, null);

@@ -41,3 +41,5 @@ export const state = (s, at) => ({ type: 'state', pool: 'jobs', at, state: s });
 
 export const revive = (worker, incarnation, by, at, was = 'REPLACEMENT_UNAVAILABLE') =>
   ({ type: 'revive', pool: 'jobs', at, worker, incarnation, was, by });
+export const recovered = (term, previousTerm, jobs, interrupted, at) =>
+  ({ type: 'recovered', pool: 'jobs', at, term, previousTerm, jobs, interrupted });
