@@ -14,6 +14,7 @@ import dev.shepherd.runtime.PoolClient;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -88,6 +89,19 @@ class HaStatusAndRepliesTest {
     }
     await().atMost(Duration.ofSeconds(20)).until(() -> load.accepted().size() == 6);
     ClusterNode victim = ha.active();
+    // HTTP callers waiting on a node that survives: it submits with a reply address of its own.
+    int survivor = ha.httpPorts.get(ha.nodes.get(0) == victim ? 1 : 0);
+    List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      calls.add(http.sendAsync(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + survivor + "/api/pools/jobs/jobs"))
+          .timeout(Duration.ofSeconds(90))
+          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("job", "http-" + i)
+              .put("payload", new JsonObject().put("sleepMs", 4_000).put("echo", "http-" + i))
+              .encode())).build(), HttpResponse.BodyHandlers.ofString()));
+    }
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions().until(() -> ha.status().getJsonObject("counters").getLong("accepted") >= 12);
     Thread.sleep(500);
     victim.kill();
 
@@ -100,6 +114,14 @@ class HaStatusAndRepliesTest {
       assertThat(result.getString("node")).isNotEqualTo(victim.name());
     }
     client.close();
+    for (int i = 0; i < calls.size(); i++) {
+      HttpResponse<String> response = calls.get(i).get(90, TimeUnit.SECONDS);
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      JsonObject outcome = new JsonObject(response.body());
+      assertThat(outcome.getString("type")).isEqualTo("completed");
+      assertThat(outcome.getJsonObject("result").getString("echo")).isEqualTo("http-" + i);
+      assertThat(outcome.getJsonObject("result").getString("node")).isNotEqualTo(victim.name());
+    }
 
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> load.answers().size() == 6);

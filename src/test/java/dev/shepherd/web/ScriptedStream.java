@@ -64,7 +64,7 @@ final class ScriptedStream implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  public void close() {
+    ClusteredWebNode.join(vertx.close(), 10);
   }
 }

@@ -14,19 +14,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The high-availability benchmark (run on demand: {@code -Dshepherd.bench.ha=true}): on three
- * JVMs, the throughput of an HA pool against a plain pool in the same run (echo jobs, 256 in
- * flight, request/reply from a fourth member; the plain pool is on the first node), then the failover time over
- * five {@code kill -9}s of the active coordinator: from the kill to the first answer to a job
- * submitted after it. Prints its figures; asserts nothing about them.
+ * The high-availability benchmark, on three JVMs: the throughput of an HA pool against a plain
+ * pool in the same run (echo jobs, 256 in flight, request/reply from a fourth member; the plain
+ * pool is on the first node), then the failover time over five {@code kill -9}s of the active
+ * coordinator, from the kill to the first answer to a job submitted after it. It prints its
+ * figures and asserts nothing about them. Run on demand: {@code mvn -B -o test -Dtest=HaBench
+ * -Dsurefire.failIfNoSpecifiedTests=false}; its name keeps it out of the suite.
  */
-@EnabledIfSystemProperty(named = "shepherd.bench.ha", matches = "true")
 @Timeout(value = 900, unit = TimeUnit.SECONDS)
-class HaBenchTest {
+class HaBench {
   static final int IN_FLIGHT = 256;
   static final long ROUND_MS = 10_000;
 
