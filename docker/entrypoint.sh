@@ -10,6 +10,7 @@
 #   SHEPHERD_CLUSTER_HOST         the address this node binds and announces.
 #   SHEPHERD_CLUSTER_NAME         nodes join only a cluster of the same name.
 #   SHEPHERD_CLUSTER_PORT         the first cluster port this node tries (5701).
+#   SHEPHERD_CLUSTER_MAJORITY     members that make a majority, for highly available pools (2).
 #   JAVA_OPTS                     extra JVM options.
 #   JAR                           the jar to run (default: target/shepherd.jar beside this folder).
 #   SHEPHERD_CLASSPATH            run dev.shepherd.app.Main from this class path instead of a jar.

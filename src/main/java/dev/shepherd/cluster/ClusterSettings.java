@@ -10,23 +10,31 @@ import java.util.Map;
  * section 8.1 sets them: {@code SHEPHERD_CLUSTER_MEMBERS} (comma-separated {@code host[:port]},
  * default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_HOST} (the address bound and announced,
  * default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_NAME} (default {@code shepherd}) and {@code
- * SHEPHERD_CLUSTER_PORT} (the first port this node tries, default 5701).
+ * SHEPHERD_CLUSTER_PORT} (the first port this node tries, default 5701), and {@code
+ * SHEPHERD_CLUSTER_MAJORITY}: how many members make a majority of the cluster, below which a
+ * side of a split may neither lead a highly available pool nor write its store (A2; default 2,
+ * the majority of three members).
  *
  * <p>A node binds the first free port of {@code port … port + PORT_COUNT - 1}, so several nodes
  * on one machine need no settings; a member given without a port is looked for on each of those
  * ports, listed one by one (Hazelcast 5.3 fails on port ranges in member lists).
  *
  * @param members as given, each {@code host} or {@code host:port}
+ * @param majority the split-brain protection's minimum cluster size
  */
-public record ClusterSettings(String name, String host, int port, List<String> members) {
+public record ClusterSettings(String name, String host, int port, List<String> members,
+    int majority) {
   public static final String MEMBERS = "SHEPHERD_CLUSTER_MEMBERS";
   public static final String HOST = "SHEPHERD_CLUSTER_HOST";
   public static final String NAME = "SHEPHERD_CLUSTER_NAME";
   public static final String PORT = "SHEPHERD_CLUSTER_PORT";
+  public static final String MAJORITY = "SHEPHERD_CLUSTER_MAJORITY";
 
   public static final String DEFAULT_NAME = "shepherd";
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 5701;
+  /** The majority of a three-member cluster, the smallest with which HA is available. */
+  public static final int DEFAULT_MAJORITY = 2;
   /** Ports a node tries from its first one, and on which a member without a port is sought. */
   public static final int PORT_COUNT = 5;
 
@@ -37,13 +45,18 @@ public record ClusterSettings(String name, String host, int port, List<String> m
     members = List.copyOf(members);
   }
 
+  /** Settings with the default majority. */
+  public ClusterSettings(String name, String host, int port, List<String> members) {
+    this(name, host, port, members, DEFAULT_MAJORITY);
+  }
+
   /** The settings of a node started with no cluster environment: everything on loopback. */
   public static ClusterSettings defaults() {
     return fromEnvironment(Map.of());
   }
 
   /**
-   * Reads the four variables; a bad value fails with a {@link ConfigException} naming the
+   * Reads the five variables; a bad value fails with a {@link ConfigException} naming the
    * variable and the value.
    */
   public static ClusterSettings fromEnvironment(Map<String, String> env) {
@@ -87,7 +100,18 @@ public record ClusterSettings(String name, String host, int port, List<String> m
       }
       members.add(member);
     }
-    return new ClusterSettings(name, host, port, members);
+    String majorityText = value(env, MAJORITY, String.valueOf(DEFAULT_MAJORITY));
+    int majority;
+    try {
+      majority = Integer.parseInt(majorityText);
+    } catch (NumberFormatException e) {
+      majority = 0;
+    }
+    if (majority < 2 || majority > 1000) {
+      throw new ConfigException(MAJORITY, majorityText, "must be a whole number from 2 to 1000"
+          + " (the majority of the cluster's members: 2 for three, 3 for five)");
+    }
+    return new ClusterSettings(name, host, port, members, majority);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.shepherd.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.config.XmlConfigBuilder;
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.spi.cluster.ClusterManager;
@@ -51,6 +52,11 @@ public final class ClusterSetup {
     join.getAutoDetectionConfig().setEnabled(false);
     join.getTcpIpConfig().setEnabled(true).setMembers(settings.memberAddresses());
     network.getInterfaces().setEnabled(true).clear().addInterface(ipv4(settings.host()));
+    SplitBrainProtectionConfig majority =
+        config.getSplitBrainProtectionConfigs().get(HazelcastLeadership.MAJORITY);
+    if (majority != null) {
+      majority.setMinimumClusterSize(settings.majority());
+    }
     return config;
   }
 

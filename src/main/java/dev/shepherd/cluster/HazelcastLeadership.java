@@ -39,7 +39,7 @@ public final class HazelcastLeadership implements Leadership {
   static final long RETRY_MS = 250;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
   static final String MAJORITY = "shepherd-majority";
-  /** Members HA needs to be available: a majority must remain when one is lost (A1). */
+  /** The fewest members with which HA is available (A1): three, a majority of two and one more. */
   static final int AVAILABLE_MEMBERS = 3;
 
   private Vertx vertx;
@@ -203,7 +203,8 @@ public final class HazelcastLeadership implements Leadership {
 
   @Override
   public HaStatus status(long term) {
-    return new HaStatus(true, members() >= AVAILABLE_MEMBERS, node, term);
+    // Available: a majority remains when one member is lost.
+    return new HaStatus(true, members() >= Math.max(AVAILABLE_MEMBERS, quorum + 1), node, term);
   }
 
   @Override

@@ -40,6 +40,20 @@ class ClusterConfigTest {
   }
 
   @Test
+  void the_majority_of_the_store_comes_from_the_environment_and_defaults_to_two_of_three() {
+    Config defaults = ClusterSetup.hazelcastConfig(ClusterSettings.defaults());
+    Config five = ClusterSetup.hazelcastConfig(ClusterSettings.fromEnvironment(
+        Map.of(ClusterSettings.MAJORITY, "3")));
+
+    assertThat(defaults.getSplitBrainProtectionConfigs().get("shepherd-majority")
+        .getMinimumClusterSize()).isEqualTo(2);
+    assertThat(five.getSplitBrainProtectionConfigs().get("shepherd-majority")
+        .getMinimumClusterSize()).isEqualTo(3);
+    assertThat(five.getMapConfig("shepherd.ha").getSplitBrainProtectionName())
+        .isEqualTo("shepherd-majority");
+  }
+
+  @Test
   void members_address_name_and_port_come_from_the_environment() {
     ClusterSettings settings = ClusterSettings.fromEnvironment(Map.of(
         ClusterSettings.MEMBERS, " 10.1.0.7 , node-b:6100,10.1.0.9:6200 ",
@@ -125,6 +139,10 @@ class ClusterConfigTest {
         Arguments.of(ClusterSettings.NAME, "x".repeat(65)),
         Arguments.of(ClusterSettings.HOST, "10.0.0.1:5701"),
         Arguments.of(ClusterSettings.HOST, "no such host!"),
+        Arguments.of(ClusterSettings.MAJORITY, "1"),
+        Arguments.of(ClusterSettings.MAJORITY, "two"),
+        Arguments.of(ClusterSettings.MAJORITY, "1001"),
+        Arguments.of(ClusterSettings.MAJORITY, "-2"),
         Arguments.of(ClusterSettings.PORT, "http"),
         Arguments.of(ClusterSettings.PORT, "0"),
         Arguments.of(ClusterSettings.PORT, "65535"),
