@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BusPoolHandle;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -29,30 +27,13 @@ class RemotePoolFailuresTest {
   private Vertx vertx;
   private WebServer server;
 
-  private final Map<String, PoolHandle> pools = new TreeMap<>();
-  private final PoolDirectory directory = new PoolDirectory() {
-    @Override
-    public PoolHandle find(String name) {
-      return pools.get(name);
-    }
-
-    @Override
-    public PoolHandle byPrefix(String prefix) {
-      return pools.values().stream().filter(p -> p.addresses().prefix().equals(prefix))
-          .findFirst().orElse(null);
-    }
-
-    @Override
-    public List<PoolHandle> pools() {
-      return List.copyOf(pools.values());
-    }
-  };
+  private final MapPoolDirectory directory = new MapPoolDirectory();
 
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
     for (String name : List.of("gone", "silent", "garbled", "refusing")) {
-      pools.put(name, new BusPoolHandle(vertx, name, new Addresses("remote." + name),
+      directory.put(new BusPoolHandle(vertx, name, new Addresses("remote." + name),
           "node-x", TIMEOUT_MS, TIMEOUT_MS));
     }
     var bus = vertx.eventBus();

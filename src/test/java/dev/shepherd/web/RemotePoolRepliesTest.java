@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BusPoolHandle;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
 import dev.shepherd.runtime.ReplyAddress;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,31 +28,14 @@ class RemotePoolRepliesTest {
   private ReplyAddress replies;
   private final List<JsonObject> submits = new CopyOnWriteArrayList<>();
 
-  private final Map<String, PoolHandle> pools = new TreeMap<>();
-  private final PoolDirectory directory = new PoolDirectory() {
-    @Override
-    public PoolHandle find(String name) {
-      return pools.get(name);
-    }
-
-    @Override
-    public PoolHandle byPrefix(String prefix) {
-      return pools.values().stream().filter(p -> p.addresses().prefix().equals(prefix))
-          .findFirst().orElse(null);
-    }
-
-    @Override
-    public List<PoolHandle> pools() {
-      return List.copyOf(pools.values());
-    }
-  };
+  private final MapPoolDirectory directory = new MapPoolDirectory();
 
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
     for (String name : List.of("moving", "forgetful", "full")) {
       replies = new ReplyAddress(vertx, name, TIMEOUT_MS);
-      pools.put(name, new BusPoolHandle(vertx, name, new Addresses("remote." + name), "node-x",
+      directory.put(new BusPoolHandle(vertx, name, new Addresses("remote." + name), "node-x",
           TIMEOUT_MS, TIMEOUT_MS, replies));
     }
     var bus = vertx.eventBus();
