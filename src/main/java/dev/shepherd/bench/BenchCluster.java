@@ -4,9 +4,6 @@ import dev.shepherd.cluster.ClusterSettings;
 import dev.shepherd.cluster.ClusterSetup;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -27,7 +24,7 @@ final class BenchCluster {
   static BenchCluster create() {
     SplittableRandom random = new SplittableRandom();
     String name = "shepherd-bench-" + Long.toHexString(random.nextLong() >>> 16);
-    return new BenchCluster(new ClusterSettings(name, "127.0.0.1", freePortBlock(random),
+    return new BenchCluster(new ClusterSettings(name, "127.0.0.1", LoopbackPorts.freeClusterBlock(random),
         List.of("127.0.0.1")));
   }
 
@@ -49,25 +46,5 @@ final class BenchCluster {
     return Vertx.builder().with(new VertxOptions())
         .withClusterManager(ClusterSetup.clusterManager(ClusterSettings.fromEnvironment(env)))
         .buildClustered().await();
-  }
-
-  private static int freePortBlock(SplittableRandom random) {
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20_000 + random.nextInt(20_000);
-      boolean free = true;
-      for (int i = 0; i < ClusterSettings.PORT_COUNT && free; i++) {
-        try (ServerSocket socket = new ServerSocket(base + i, 1,
-            InetAddress.getLoopbackAddress())) {
-          socket.setReuseAddress(false);
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IllegalStateException("no block of " + ClusterSettings.PORT_COUNT
-        + " free ports on 127.0.0.1");
   }
 }

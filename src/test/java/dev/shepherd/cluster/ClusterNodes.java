@@ -2,6 +2,7 @@ package dev.shepherd.cluster;
 
 import static dev.shepherd.runtime.PoolFixture.join;
 
+import dev.shepherd.bench.LoopbackPorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -40,7 +41,7 @@ final class ClusterNodes implements AfterEachCallback {
 
   private final SplittableRandom random = new SplittableRandom();
   private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
-  private final int basePort = freePortBlock(random);
+  private final int basePort = LoopbackPorts.freeClusterBlock(random);
   private final List<ClusterNode> nodes = new ArrayList<>();
   private final List<Vertx> members = new ArrayList<>();
   private Path dir;
@@ -166,26 +167,5 @@ final class ClusterNodes implements AfterEachCallback {
   private static String tail(String text, int lines) {
     List<String> all = text.lines().toList();
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-  }
-
-  /** A first port such that it and the next ones a node may bind are all free now. */
-  private static int freePortBlock(SplittableRandom random) {
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20_000 + random.nextInt(20_000);
-      boolean free = true;
-      for (int i = 0; i < ClusterSettings.PORT_COUNT && free; i++) {
-        try (ServerSocket socket = new ServerSocket(base + i, 1,
-            InetAddress.getLoopbackAddress())) {
-          socket.setReuseAddress(false);
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IllegalStateException("no block of " + ClusterSettings.PORT_COUNT
-        + " free ports found");
   }
 }
