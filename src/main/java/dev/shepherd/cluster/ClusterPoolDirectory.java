@@ -11,6 +11,7 @@ import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
 import dev.shepherd.runtime.ReplyAddress;
+import dev.shepherd.runtime.Standbys;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +67,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
    * pool name for the directory's life, closed with it.
    */
   private final Map<String, ReplyAddress> replies = new ConcurrentHashMap<>();
+  /** Handles on the pools this node stands by for, while no node leads them. */
+  private final Map<String, PoolHandle> standbys = new ConcurrentHashMap<>();
   /** The remote pools by name and by prefix; replaced whole on each change. */
   private volatile Remote remote = new Remote(Map.of(), Map.of());
 
@@ -94,7 +98,7 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   private Future<Void> listen() {
     membership.watch(left -> context.runOnContext(v -> {
-      if (table.nodeLeft(left)) {
+      if (table.nodeLeft(left, now())) {
         LOG.info("pools of node {} are gone: it left the cluster", left);
         publish();
       }
@@ -127,12 +131,7 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     Map<String, PoolHandle> byPrefix = new HashMap<>();
     for (AnnouncedPools.Entry entry : table.listed()) {
       PoolHandle kept = before.byName().get(entry.pool());
-      PoolHandle handle = kept != null && entry.prefix().equals(kept.addresses().prefix())
-          && entry.node().equals(kept.node()) ? kept
-          : new BusPoolHandle(vertx, entry.pool(), new Addresses(entry.prefix()), entry.node(),
-              PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS,
-              replies.computeIfAbsent(entry.pool(), pool ->
-                  new ReplyAddress(vertx, pool, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS)));
+      PoolHandle handle = handle(kept, entry.pool(), entry.prefix(), entry.node(), entry.ha());
       if (kept != handle) {
         LOG.info("pool {} is served by node {} at {}", LogText.quote(entry.pool()), entry.node(),
             LogText.quote(entry.prefix()));
@@ -140,9 +139,35 @@ public final class ClusterPoolDirectory implements PoolDirectory {
       byName.put(entry.pool(), handle);
       byPrefix.put(entry.prefix(), handle);
     }
+    for (AnnouncedPools.Leaderless pool : table.leaderless()) {
+      PoolHandle kept = before.byName().get(pool.pool());
+      PoolHandle handle = handle(kept, pool.pool(), pool.prefix(), null, true);
+      if (kept != handle) {
+        LOG.info("pool {} has no leader now; waiting up to {} ms for a standby to take it over",
+            LogText.quote(pool.pool()), AnnouncedPools.TAKEOVER_WAIT_MS);
+      }
+      byName.put(pool.pool(), handle);
+      byPrefix.put(pool.prefix(), handle);
+    }
     before.byName().keySet().stream().filter(name -> !byName.containsKey(name))
         .forEach(name -> LOG.info("pool {} is gone from the cluster", LogText.quote(name)));
     remote = new Remote(Map.copyOf(byName), Map.copyOf(byPrefix));
+  }
+
+  /**
+   * {@code kept} if it is the handle of that pool at that prefix on that node, else a new one; a
+   * highly available pool's waits for a leader ({@link BusPoolHandle#awaitingLeader}).
+   */
+  private PoolHandle handle(PoolHandle kept, String pool, String prefix, String at, boolean ha) {
+    if (kept != null && prefix.equals(kept.addresses().prefix())
+        && Objects.equals(at, kept.node()) && kept.awaitsLeader() == ha) {
+      return kept;
+    }
+    BusPoolHandle handle = new BusPoolHandle(vertx, pool, new Addresses(prefix), at,
+        PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS,
+        replies.computeIfAbsent(pool, name ->
+            new ReplyAddress(vertx, name, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS)));
+    return ha ? handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS) : handle;
   }
 
   private static long now() {
@@ -152,7 +177,29 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   @Override
   public PoolHandle find(String name) {
     PoolHandle local = LocalPools.handle(vertx, name);
-    return local != null ? local : remote.byName().get(name);
+    if (local != null) {
+      return local;
+    }
+    PoolHandle found = remote.byName().get(name);
+    return found != null ? found : standingBy(name);
+  }
+
+  /**
+   * A handle on the highly available pool {@code name} that this node stands by for and that no
+   * node leads now (none announces it), or null: it waits for a leader, then answers that there
+   * is none.
+   */
+  private PoolHandle standingBy(String name) {
+    Addresses addresses = Standbys.find(vertx, name);
+    if (addresses == null) {
+      return null;
+    }
+    PoolHandle kept = standbys.get(name);
+    PoolHandle handle = handle(kept, name, addresses.prefix(), null, true);
+    if (handle != kept) {
+      standbys.put(name, handle);
+    }
+    return handle;
   }
 
   @Override
@@ -164,12 +211,22 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     }
     PoolHandle handle = remote.byPrefix().get(prefix);
     // A remote pool of the same name as a local one is not served: the local one is.
-    return handle != null && LocalPools.handle(vertx, handle.name()) == null ? handle : null;
+    if (handle != null) {
+      return LocalPools.handle(vertx, handle.name()) == null ? handle : null;
+    }
+    for (Map.Entry<String, Addresses> standby : Standbys.all(vertx).entrySet()) {
+      if (standby.getValue().prefix().equals(prefix)) {
+        return find(standby.getKey());
+      }
+    }
+    return null;
   }
 
   @Override
   public List<PoolHandle> pools() {
     Map<String, PoolHandle> all = new HashMap<>(remote.byName());
+    Standbys.all(vertx).keySet().stream().filter(name -> !all.containsKey(name))
+        .forEach(name -> all.put(name, standingBy(name)));
     LocalPools.handles(vertx).forEach(local -> all.put(local.name(), local));
     List<PoolHandle> out = new ArrayList<>(all.values());
     out.sort(Comparator.comparing(PoolHandle::name));

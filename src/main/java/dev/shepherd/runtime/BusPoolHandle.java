@@ -28,6 +28,8 @@ public final class BusPoolHandle implements PoolHandle {
   private final long submitTimeoutMs;
   private final long controlTimeoutMs;
   private final ReplyAddress replies;
+  /** How long a request waits for a coordinator while none consumes the pool's address (HA). */
+  private final long leaderWaitMs;
 
   /**
    * A handle on the pool {@code name} at {@code addresses}, coordinated on {@code node} (null if
@@ -48,6 +50,11 @@ public final class BusPoolHandle implements PoolHandle {
    */
   public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
       long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies) {
+    this(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs, replies, 0);
+  }
+
+  private BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
+      long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies, long leaderWaitMs) {
     this.vertx = vertx;
     this.name = name;
     this.addresses = addresses;
@@ -55,6 +62,22 @@ public final class BusPoolHandle implements PoolHandle {
     this.submitTimeoutMs = submitTimeoutMs;
     this.controlTimeoutMs = controlTimeoutMs;
     this.replies = replies;
+    this.leaderWaitMs = leaderWaitMs;
+  }
+
+  /**
+   * This handle for a highly available pool (A1): a submit, cancel, rebalance or revive that
+   * finds no coordinator at the pool's address (a failover under way) is sent again for up to
+   * {@code waitMs} ({@link LeaderWait}); a status is not (it answers at once that no node leads).
+   */
+  public BusPoolHandle awaitingLeader(long waitMs) {
+    return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,
+        replies, waitMs);
+  }
+
+  @Override
+  public boolean awaitsLeader() {
+    return leaderWaitMs > 0;
   }
 
   @Override
@@ -86,14 +109,14 @@ public final class BusPoolHandle implements PoolHandle {
   public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
     if (replies != null && !admission) {
-      replies.submit(addresses, request, onAnswer, onFailure);
+      replies.submit(addresses, request, leaderWaitMs, onAnswer, onFailure);
       return;
     }
     // With a replyTo the pool's reply is the admission, and the terminal outcome goes to an
     // address nobody consumes.
     Object body = SubmitBody.encode(request, admission ? addresses.prefix() + ".discard" : null);
-    vertx.eventBus().<Object>request(addresses.submit(), body,
-            new DeliveryOptions().setSendTimeout(submitTimeoutMs))
+    LeaderWait.request(vertx, addresses.submit(), body,
+            new DeliveryOptions().setSendTimeout(submitTimeoutMs), leaderWaitMs)
         .onComplete(ar -> {
           if (ar.failed()) {
             onFailure.handle(mapFailure(ar.cause()));
@@ -114,19 +137,22 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<Boolean> cancel(String job) {
-    return control(addresses.cancel(), new JsonObject().put("job", job))
+    return control(addresses.cancel(), new JsonObject().put("job", job),
+        leaderWaitMs)
         .map(reply -> reply.getBoolean("cancelled", false));
   }
 
   @Override
   public Future<Void> rebalance(String key, String worker) {
-    return control(addresses.rebalance(), new JsonObject().put("key", key).put("worker", worker))
+    return control(addresses.rebalance(), new JsonObject().put("key", key).put("worker", worker),
+        leaderWaitMs)
         .mapEmpty();
   }
 
   @Override
   public Future<Integer> revive(String worker) {
-    return control(addresses.revive(), new JsonObject().put("worker", worker))
+    return control(addresses.revive(), new JsonObject().put("worker", worker),
+        leaderWaitMs)
         .compose(reply -> reply.getValue("incarnation") instanceof Integer incarnation
             ? Future.succeededFuture(incarnation)
             : Future.failedFuture(new IllegalStateException("pool " + name
@@ -140,7 +166,7 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JsonObject> status() {
-    return control(addresses.status(), new JsonObject());
+    return control(addresses.status(), new JsonObject(), 0);
   }
 
   @Override
@@ -174,9 +200,10 @@ public final class BusPoolHandle implements PoolHandle {
   public void unobserve(PoolObserver observer) {}
 
   /** A request whose reply must be a JSON object; refusals mapped as for a submit. */
-  private Future<JsonObject> control(String address, JsonObject body) {
-    return vertx.eventBus().<Object>request(address, body,
-            new DeliveryOptions().setSendTimeout(controlTimeoutMs))
+  private Future<JsonObject> control(String address, JsonObject body, long waitMs) {
+    return LeaderWait.request(vertx, address, body,
+            new DeliveryOptions().setSendTimeout(controlTimeoutMs),
+            Math.min(waitMs, controlTimeoutMs))
         .recover(failure -> Future.failedFuture(mapFailure(failure)))
         .compose(BusPoolHandle::object);
   }

@@ -6,16 +6,18 @@ import io.vertx.core.json.JsonObject;
  * What a clustered coordinator tells every node about its pool (section 8.4), published on
  * {@value #ADDRESS}: {@code {"pool", "prefix", "node", "everyMs"}} about once every {@code
  * everyMs} while the pool runs or drains, and {@code {"pool", "prefix", "node", "gone": true}}
- * once when it has stopped. A node that starts publishes {@code {}} on {@value #QUERY}, and every
+ * once when it has stopped; both with {@code "ha": true} when the pool is highly available (its
+ * coordinator may move to another node, so a pool that goes is waited for a while). A node that starts publishes {@code {}} on {@value #QUERY}, and every
  * coordinator then announces its pool at once. Nodes keep a directory of the cluster's pools from
  * these, forgetting a pool when it is gone, when its node leaves the cluster, or after {@link
  * #SILENCES} announcements in a row did not come.
  *
  * @param node the coordinator's Vert.x node id
  * @param everyMs how often the coordinator announces (0 in a {@code gone} announcement)
+ * @param ha whether the pool is highly available (A1)
  */
 public record PoolAnnouncement(String pool, String prefix, String node, long everyMs,
-    boolean gone) {
+    boolean gone, boolean ha) {
   /** Where coordinators announce their pools. */
   public static final String ADDRESS = "__shepherd.pools.announce";
   /** Where a node asks every coordinator to announce its pool now. */
@@ -25,6 +27,11 @@ public record PoolAnnouncement(String pool, String prefix, String node, long eve
   /** How many announcements in a row may be missed before a pool is forgotten. */
   public static final int SILENCES = 4;
 
+  /** An announcement of a pool that is not highly available. */
+  public PoolAnnouncement(String pool, String prefix, String node, long everyMs, boolean gone) {
+    this(pool, prefix, node, everyMs, gone, false);
+  }
+
   /** How long after this announcement its pool is forgotten unless another arrives. */
   public long silenceLimitMs() {
     return SILENCES * Math.max(everyMs, 1);
@@ -32,6 +39,9 @@ public record PoolAnnouncement(String pool, String prefix, String node, long eve
 
   public JsonObject toJson() {
     JsonObject json = new JsonObject().put("pool", pool).put("prefix", prefix).put("node", node);
+    if (ha) {
+      json.put("ha", true);
+    }
     return gone ? json.put("gone", true) : json.put("everyMs", everyMs);
   }
 
@@ -50,7 +60,11 @@ public record PoolAnnouncement(String pool, String prefix, String node, long eve
         || ((Number) every).longValue() > 3_600_000) {
       throw new BadRequest("everyMs: must be a whole number of milliseconds up to an hour");
     }
-    return new PoolAnnouncement(pool, prefix, node, ((Number) every).longValue(), isGone);
+    Object ha = json.getValue("ha", false);
+    if (!(ha instanceof Boolean isHa)) {
+      throw new BadRequest("ha: must be true or false");
+    }
+    return new PoolAnnouncement(pool, prefix, node, ((Number) every).longValue(), isGone, isHa);
   }
 
   private static String text(JsonObject json, String field) {

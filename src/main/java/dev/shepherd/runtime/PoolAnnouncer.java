@@ -76,6 +76,6 @@ final class PoolAnnouncer implements PoolObserver {
 
   private PoolAnnouncement announcement(boolean gone) {
     return new PoolAnnouncement(coordinator.name(), coordinator.config().addresses().prefix(),
-        node, gone ? 0 : PoolAnnouncement.EVERY_MS, gone);
+        node, gone ? 0 : PoolAnnouncement.EVERY_MS, gone, coordinator.config().ha());
   }
 }

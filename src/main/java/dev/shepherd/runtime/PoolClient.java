@@ -30,6 +30,11 @@ import io.vertx.core.json.JsonObject;
 public final class PoolClient {
   /** The bus request timeout when none is given: it must cover queueing and running. */
   public static final long DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+  /**
+   * How long a call on a clustered Vert.x waits for a coordinator when none consumes the pool's
+   * address, unless the options say otherwise: longer than a failover after a hung leader.
+   */
+  public static final long DEFAULT_LEADER_WAIT_MS = 10_000;
 
   private final Vertx vertx;
   private final String pool;
@@ -37,6 +42,8 @@ public final class PoolClient {
   private final PoolClientOptions options;
   /** The client's own reply address, or null when submits are request/reply. */
   private final ReplyAddress replies;
+  /** How long a call over the bus waits for a coordinator (0: not clustered). */
+  private final long leaderWaitMs;
   private volatile boolean closed;
 
   private PoolClient(Vertx vertx, String pool, PoolClientOptions options) {
@@ -45,8 +52,9 @@ public final class PoolClient {
     this.options = options;
     Addresses addresses = options.addressPrefix() == null ? Addresses.forPool(pool)
         : new Addresses(options.addressPrefix());
+    this.leaderWaitMs = vertx.isClustered() ? options.leaderWaitMs() : 0;
     this.overBus = new BusPoolHandle(vertx, pool, addresses, null, options.timeoutMs(),
-        BusPoolHandle.DEFAULT_CONTROL_TIMEOUT_MS);
+        BusPoolHandle.DEFAULT_CONTROL_TIMEOUT_MS).awaitingLeader(leaderWaitMs);
     boolean replyAddress = switch (options.replies()) {
       case AUTO -> vertx.isClustered();
       case REQUEST_REPLY -> false;
@@ -125,7 +133,7 @@ public final class PoolClient {
       return;
     }
     if (viaReplies) {
-      replies.submit(overBus.addresses(), submit, onAnswer, onFailure);
+      replies.submit(overBus.addresses(), submit, leaderWaitMs, onAnswer, onFailure);
     } else {
       handle.submit(submit, admission, onAnswer, onFailure);
     }

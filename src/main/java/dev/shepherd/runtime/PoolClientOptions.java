@@ -2,15 +2,17 @@ package dev.shepherd.runtime;
 
 /**
  * How a {@link PoolClient} reaches its pool: the pool's address prefix (null for {@code
- * shepherd.<pool>}), how long a submit waits for its terminal outcome, and where the outcome is
- * sent ({@link Replies}).
+ * shepherd.<pool>}), how long a submit waits for its terminal outcome, where the outcome is sent
+ * ({@link Replies}), and how long a call on a clustered Vert.x waits for a coordinator when none
+ * consumes the pool's address ({@code leaderWaitMs}: a failover of a highly available pool).
  *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs",
  *     PoolClientOptions.defaults().withTimeoutMs(30_000));
  * }</pre>
  */
-public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies replies) {
+public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies replies,
+    long leaderWaitMs) {
 
   /**
    * Where a submit over the bus is answered. A submit to a pool coordinated in the client's own
@@ -40,18 +42,27 @@ public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies re
     if (replies == null) {
       throw new IllegalArgumentException("replies: is required");
     }
+    if (leaderWaitMs < 0) {
+      throw new IllegalArgumentException("leaderWaitMs: must be 0 or more (was " + leaderWaitMs
+          + ")");
+    }
+  }
+
+  /** Options with the default {@link #leaderWaitMs()}. */
+  public PoolClientOptions(String addressPrefix, long timeoutMs, Replies replies) {
+    this(addressPrefix, timeoutMs, replies, PoolClient.DEFAULT_LEADER_WAIT_MS);
   }
 
   /**
-   * The pool's default prefix, {@link PoolClient#DEFAULT_REQUEST_TIMEOUT_MS} and {@link
-   * Replies#AUTO}.
+   * The pool's default prefix, {@link PoolClient#DEFAULT_REQUEST_TIMEOUT_MS}, {@link
+   * Replies#AUTO} and {@link PoolClient#DEFAULT_LEADER_WAIT_MS}.
    */
   public static PoolClientOptions defaults() {
     return new PoolClientOptions(null, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, Replies.AUTO);
   }
 
   public PoolClientOptions withAddressPrefix(String prefix) {
-    return new PoolClientOptions(prefix, timeoutMs, replies);
+    return new PoolClientOptions(prefix, timeoutMs, replies, leaderWaitMs);
   }
 
   /**
@@ -61,10 +72,21 @@ public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies re
    * most a second, after it). Status, cancel and the other control calls keep their own.
    */
   public PoolClientOptions withTimeoutMs(long timeout) {
-    return new PoolClientOptions(addressPrefix, timeout, replies);
+    return new PoolClientOptions(addressPrefix, timeout, replies, leaderWaitMs);
   }
 
   public PoolClientOptions withReplies(Replies mode) {
-    return new PoolClientOptions(addressPrefix, timeoutMs, mode);
+    return new PoolClientOptions(addressPrefix, timeoutMs, mode, leaderWaitMs);
+  }
+
+  /**
+   * On a clustered Vert.x, how long a submit, cancel, rebalance or revive is sent again while no
+   * coordinator consumes the pool's address, as during the second or so in which a highly
+   * available pool has no leader; it then fails with {@code NO_HANDLERS}, as it does at once on
+   * a Vert.x that is not clustered or with 0. A pool that does not exist at all is therefore
+   * reported only after this wait. A status is never waited for.
+   */
+  public PoolClientOptions withLeaderWaitMs(long wait) {
+    return new PoolClientOptions(addressPrefix, timeoutMs, replies, wait);
   }
 }

@@ -30,6 +30,15 @@ public interface PoolHandle {
   boolean local();
 
   /**
+   * Whether the pool is highly available and reached over the bus: a request that finds no
+   * coordinator waits for a new leader for a while, and {@code NO_HANDLERS} after that means
+   * that no node leads the pool now (a failover, or no majority), not that the pool is gone.
+   */
+  default boolean awaitsLeader() {
+    return false;
+  }
+
+  /**
    * The cluster node that coordinates the pool (its Vert.x node id), or null when unknown or not
    * clustered.
    */

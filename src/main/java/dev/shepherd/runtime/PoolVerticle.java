@@ -78,6 +78,7 @@ public class PoolVerticle extends VerticleBase {
       return Future.failedFuture(new ConfigException("ha.enabled", true,
           "needs vertx-hazelcast on the class path (" + e.getMessage() + ")"));
     }
+    Standbys.add(vertx, config.name(), config.addresses());
     return leadership.start(context, config, new Leadership.Candidate() {
       @Override
       public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
@@ -88,7 +89,7 @@ public class PoolVerticle extends VerticleBase {
       public void stepDown(String why) {
         PoolVerticle.this.stepDown(why);
       }
-    });
+    }).onFailure(e -> Standbys.remove(vertx, config.name()));
   }
 
   /**
@@ -202,6 +203,7 @@ public class PoolVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     if (leadership != null) {
+      Standbys.remove(vertx, config.name());
       stepDown("this node stops; a standby takes the pool over");
       return leadership.stop();
     }

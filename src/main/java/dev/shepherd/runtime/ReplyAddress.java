@@ -43,12 +43,18 @@ import org.slf4j.LoggerFactory;
 public final class ReplyAddress {
   /** The prefix of every client's reply address. */
   static final String PREFIX = "__shepherd.client.";
+  /**
+   * How long a submit waits for its admission before it is sent again: admissions take
+   * milliseconds (a durable write included), so this much silence means the request was lost.
+   */
+  static final long ADMISSION_TIMEOUT_MS = 5_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplyAddress.class);
 
   private final Vertx vertx;
   private final String pool;
   private final long timeoutMs;
+  private final long admissionTimeoutMs;
   private final String address;
   private final String idPrefix;
   private final AtomicLong generated = new AtomicLong();
@@ -79,9 +85,15 @@ public final class ReplyAddress {
 
   /** The reply address of a client of {@code pool} whose submits wait {@code timeoutMs}. */
   public ReplyAddress(Vertx vertx, String pool, long timeoutMs) {
+    this(vertx, pool, timeoutMs, ADMISSION_TIMEOUT_MS);
+  }
+
+  /** As above, with a submit sent again after {@code admissionTimeoutMs} without admission. */
+  ReplyAddress(Vertx vertx, String pool, long timeoutMs, long admissionTimeoutMs) {
     this.vertx = vertx;
     this.pool = pool;
     this.timeoutMs = timeoutMs;
+    this.admissionTimeoutMs = admissionTimeoutMs;
     String id = UUID.randomUUID().toString();
     this.address = PREFIX + id;
     this.idPrefix = id + "-";
@@ -111,10 +123,12 @@ public final class ReplyAddress {
    * replyTo}, giving it a job id when it has none (outcomes are matched by id). {@code onAnswer}
    * hears a rejection at once, or the terminal outcome; {@code onFailure} hears the pool's refusal
    * of bad input, a failure of the bus, the timeout, or the client's close. A job id this client
-   * already waits for is rejected {@code DUPLICATE_JOB} here, as the pool would.
+   * already waits for is rejected {@code DUPLICATE_JOB} here, as the pool would. While no
+   * coordinator consumes the pool's address (a failover), the submit is sent again for up to
+   * {@code leaderWaitMs} ({@link LeaderWait}).
    */
-  void submit(Addresses addresses, Requests.Submit request, Handler<Outcome> onAnswer,
-      Handler<Throwable> onFailure) {
+  void submit(Addresses addresses, Requests.Submit request, long leaderWaitMs,
+      Handler<Outcome> onAnswer, Handler<Throwable> onFailure) {
     String job = request.job() != null ? request.job() : idPrefix + generated.incrementAndGet();
     Waiting entry = new Waiting(onAnswer, onFailure, Vertx.currentContext(),
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
@@ -134,12 +148,13 @@ public final class ReplyAddress {
     Object body = SubmitBody.encode(new Requests.Submit(job, request.payload(), request.key(),
         null, request.timeoutMs(), request.bytes()), address);
     Future<Void> registered = ready();
+    long wait = Math.min(leaderWaitMs, timeoutMs);
     if (registered.succeeded()) {
-      send(addresses, job, entry, body);
+      send(addresses, job, entry, body, wait, false);
     } else {
       registered.onComplete(ar -> {
         if (ar.succeeded()) {
-          send(addresses, job, entry, body);
+          send(addresses, job, entry, body, wait, false);
         } else if (waiting.remove(job, entry)) {
           fail(entry, ar.cause());
         }
@@ -147,28 +162,44 @@ public final class ReplyAddress {
     }
   }
 
-  private void send(Addresses addresses, String job, Waiting entry, Object body) {
+  /**
+   * Sends the submit and waits up to {@code admissionTimeoutMs} for its admission. Without
+   * one (the coordinator died with the request, or a request went to a node that is dead but not
+   * yet removed from the cluster, which never fails fast), it is sent again, with the same job
+   * id, until the submit's deadline: a coordinator that did accept the first answers the next
+   * {@code DUPLICATE_JOB}, and the outcome is still waited for.
+   */
+  private void send(Addresses addresses, String job, Waiting entry, Object body,
+      long leaderWaitMs, boolean again) {
     if (waiting.get(job) != entry) {
       return;
     }
-    vertx.eventBus().<Object>request(addresses.submit(), body,
-            new DeliveryOptions().setSendTimeout(timeoutMs))
+    LeaderWait.request(vertx, addresses.submit(), body,
+            new DeliveryOptions().setSendTimeout(Math.min(timeoutMs, admissionTimeoutMs)),
+            leaderWaitMs)
         .onComplete(ar -> {
           if (ar.succeeded()) {
-            admitted(job, entry, ar.result());
+            admitted(job, entry, ar.result(), again);
           } else if (ar.cause() instanceof ReplyException e
               && e.failureType() == ReplyFailure.TIMEOUT) {
-            // No admission in time: the outcome may still come from a new coordinator until
-            // the deadline, which the sweep keeps.
-            return;
+            // No admission in time: send again while the submit waits (the sweep fails it at
+            // its deadline).
+            if (entry.deadline - System.nanoTime() > 0) {
+              LOG.debug("pool {}: no admission of job {} within {} ms; sending it again",
+                  LogText.quote(pool), LogText.quote(job), admissionTimeoutMs);
+              send(addresses, job, entry, body, leaderWaitMs, true);
+            }
           } else if (waiting.remove(job, entry)) {
             fail(entry, BusPoolHandle.mapFailure(ar.cause()));
           }
         });
   }
 
-  /** The reply to the submit: {@code accepted} keeps waiting, anything else answers now. */
-  private void admitted(String job, Waiting entry, Message<Object> reply) {
+  /**
+   * The reply to the submit: {@code accepted} keeps waiting, and so does {@code DUPLICATE_JOB}
+   * to a submit sent {@code again} (the first was accepted); anything else answers now.
+   */
+  private void admitted(String job, Waiting entry, Message<Object> reply, boolean again) {
     Outcome outcome;
     try {
       outcome = OutcomeJson.decode(RequestDecoder.object(reply.body()));
@@ -177,6 +208,10 @@ public final class ReplyAddress {
         fail(entry, new IllegalStateException("pool " + pool + " answered a submit with"
             + " something that is not an outcome: " + e.getMessage(), e));
       }
+      return;
+    }
+    if (again && outcome instanceof Outcome.Rejected rejected
+        && rejected.reason() == RejectionReason.DUPLICATE_JOB) {
       return;
     }
     if (!(outcome instanceof Outcome.Accepted) && waiting.remove(job, entry)) {

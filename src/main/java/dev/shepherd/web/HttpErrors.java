@@ -47,6 +47,11 @@ final class HttpErrors {
       badRequest(ctx, failure.getMessage());
     } else if (failure instanceof PoolErrorException e) {
       send(ctx, 409, e.name(), e.getMessage());
+    } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS
+        && pool.awaitsLeader()) {
+      ctx.response().putHeader("Retry-After", "1");
+      send(ctx, 503, "NO_LEADER", "no node leads highly available pool '" + pool.name()
+          + "' now (a failover under way, or too few cluster members for a majority); try again");
     } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
       send(ctx, 404, "UNKNOWN_POOL", "no pool named '" + pool.name() + "' answers any more");
     } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.TIMEOUT) {

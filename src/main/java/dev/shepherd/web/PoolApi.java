@@ -66,6 +66,10 @@ final class PoolApi {
         Future<JsonObject> snapshot = snapshots.get(i);
         if (snapshot.succeeded()) {
           array.add(snapshot.result());
+        } else if (gone(snapshot.cause()) && all.get(i).awaitsLeader()) {
+          array.add(new JsonObject().put("name", all.get(i).name())
+              .put("unreachable", "no node leads it now (highly available: a failover under way,"
+                  + " or too few members for a majority)"));
         } else if (!gone(snapshot.cause())) {
           array.add(new JsonObject().put("name", all.get(i).name())
               .put("unreachable", String.valueOf(snapshot.cause().getMessage())));

@@ -63,7 +63,7 @@ class AnnouncedPoolsTest {
       table.heard(running("jobs", "a"), 20);
       assertThat(listed()).containsExactly("jobs@a");
 
-      assertThat(table.nodeLeft("a")).isTrue();
+      assertThat(table.nodeLeft("a", 0)).isTrue();
       assertThat(listed()).containsExactly("jobs@b");
     }
   }
@@ -92,9 +92,9 @@ class AnnouncedPoolsTest {
       table.heard(running("images", "a"), 0);
       table.heard(running("mail", "b"), 0);
 
-      assertThat(table.nodeLeft("a")).isTrue();
+      assertThat(table.nodeLeft("a", 0)).isTrue();
       assertThat(listed()).containsExactly("mail@b");
-      assertThat(table.nodeLeft("a")).isFalse();
+      assertThat(table.nodeLeft("a", 0)).isFalse();
     }
 
     @Test
@@ -121,10 +121,78 @@ class AnnouncedPoolsTest {
     @Test
     void a_pool_that_comes_back_after_it_went_is_listed_again() {
       table.heard(running("jobs", "a"), 0);
-      table.nodeLeft("a");
+      table.nodeLeft("a", 0);
 
       assertThat(table.heard(running("jobs", "a2"), 100)).isTrue();
       assertThat(listed()).containsExactly("jobs@a2");
+    }
+  }
+
+  /** A1: a highly available pool that goes is waited for while a standby takes it over. */
+  @Nested
+  class Leaderless {
+    private PoolAnnouncement ha(String pool, String node, boolean gone) {
+      return new PoolAnnouncement(pool, "shepherd." + pool, node, gone ? 0 : 1_000, gone, true);
+    }
+
+    private List<String> waited() {
+      return table.leaderless().stream().map(l -> l.pool() + "@" + l.since()).toList();
+    }
+
+    @Test
+    void A1_a_highly_available_pool_announced_gone_is_waited_for_until_the_new_leader_announces()
+    {
+      table.heard(ha("jobs", "a", false), 0);
+
+      assertThat(table.heard(ha("jobs", "a", true), 100)).isTrue();
+      assertThat(listed()).isEmpty();
+      assertThat(waited()).containsExactly("jobs@100");
+      assertThat(table.leaderless().get(0).prefix()).isEqualTo("shepherd.jobs");
+
+      assertThat(table.heard(ha("jobs", "b", false), 900)).isTrue();
+      assertThat(listed()).containsExactly("jobs@b");
+      assertThat(waited()).isEmpty();
+    }
+
+    @Test
+    void A1_a_highly_available_pool_whose_node_left_or_fell_silent_is_waited_for() {
+      table.heard(ha("jobs", "a", false), 0);
+      table.heard(ha("mail", "b", false), 0);
+
+      assertThat(table.nodeLeft("a", 50)).isTrue();
+      long silent = ha("mail", "b", false).silenceLimitMs() + 1;
+      assertThat(table.expire(silent)).isTrue();
+
+      assertThat(waited()).containsExactly("jobs@50", "mail@" + silent);
+    }
+
+    @Test
+    void A1_a_leaderless_pool_is_forgotten_after_the_takeover_wait() {
+      table.heard(ha("jobs", "a", false), 0);
+      table.nodeLeft("a", 0);
+
+      assertThat(table.expire(AnnouncedPools.TAKEOVER_WAIT_MS)).isFalse();
+      assertThat(table.expire(AnnouncedPools.TAKEOVER_WAIT_MS + 1)).isTrue();
+      assertThat(waited()).isEmpty();
+    }
+
+    @Test
+    void a_pool_that_is_not_highly_available_is_not_waited_for() {
+      table.heard(running("jobs", "a"), 0);
+      table.nodeLeft("a", 0);
+
+      assertThat(waited()).isEmpty();
+    }
+
+    @Test
+    void a_highly_available_pool_still_announced_by_another_node_is_not_leaderless() {
+      table.heard(ha("jobs", "a", false), 0);
+      table.heard(ha("jobs", "b", false), 10);
+
+      table.nodeLeft("a", 20);
+
+      assertThat(listed()).containsExactly("jobs@b");
+      assertThat(waited()).isEmpty();
     }
   }
 }

@@ -104,6 +104,25 @@ class HaStatusAndRepliesTest {
         .ignoreExceptions().until(() -> ha.status().getJsonObject("counters").getLong("accepted") >= 12);
     Thread.sleep(500);
     victim.kill();
+    // Submits made while no node leads (the dead node's consumers are still listed for a
+    // moment, then nobody consumes the pool's address) wait for the new leader instead of
+    // failing: a PoolClient's, and an HTTP caller's on a surviving node.
+    List<Future<Object>> during = new ArrayList<>();
+    PoolClient late = PoolClient.create(ha.member, HaNodes.POOL);
+    for (int i = 0; i < 3; i++) {
+      during.add(late.submit(JobRequest.of(new JsonObject().put("echo", "during-" + i))
+          .withJob("during-" + i)));
+    }
+    List<CompletableFuture<HttpResponse<String>>> duringHttp = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      duringHttp.add(http.sendAsync(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + survivor + "/api/pools/jobs/jobs"))
+          .timeout(Duration.ofSeconds(90))
+          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("job", "during-http-" + i)
+              .put("payload", new JsonObject().put("echo", "during-http-" + i)).encode()))
+          .build(), HttpResponse.BodyHandlers.ofString()));
+      Thread.sleep(150);
+    }
 
     // A PoolClient on a clustered Vert.x gives a reply address of its own: its futures complete
     // with the new leader's answers.
@@ -123,6 +142,19 @@ class HaStatusAndRepliesTest {
       assertThat(outcome.getJsonObject("result").getString("node")).isNotEqualTo(victim.name());
     }
 
+    for (int i = 0; i < during.size(); i++) {
+      JsonObject result = (JsonObject) during.get(i).toCompletionStage().toCompletableFuture()
+          .get(60, TimeUnit.SECONDS);
+      assertThat(result.getString("echo")).isEqualTo("during-" + i);
+    }
+    late.close();
+    for (int i = 0; i < duringHttp.size(); i++) {
+      HttpResponse<String> response = duringHttp.get(i).get(90, TimeUnit.SECONDS);
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      assertThat(new JsonObject(response.body()).getJsonObject("result").getString("echo"))
+          .isEqualTo("during-http-" + i);
+    }
+
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> load.answers().size() == 6);
     Thread.sleep(2_000);
@@ -133,6 +165,38 @@ class HaStatusAndRepliesTest {
       assertThat(outcome.getJsonObject("result").getString("node")).isNotEqualTo(victim.name());
       assertThat(outcome.getInteger("attempts")).as(outcome.encode()).isGreaterThan(1);
     }
+  }
+
+  @Test
+  void A1_a_node_without_a_majority_stands_by_and_answers_that_no_node_leads_the_pool()
+      throws Exception {
+    int port = ClusterNodes.freePort();
+    ClusterNode alone = cluster.start("alone", new JsonObject()
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+        .put("pools", new io.vertx.core.json.JsonArray().add(HaNodes.pool(1))));
+    alone.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+    assertThat(alone.output()).contains("stands by for leadership");
+
+    HttpResponse<String> status = get(port, "/api/pools/jobs");
+    assertThat(status.statusCode()).as(status.body()).isEqualTo(503);
+    assertThat(status.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(new JsonObject(status.body()).getString("error")).isEqualTo("NO_LEADER");
+    JsonObject listed = new JsonObject(get(port, "/api/pools").body());
+    assertThat(listed.getJsonArray("pools")).singleElement()
+        .satisfies(pool -> assertThat(((JsonObject) pool).getString("unreachable"))
+            .contains("no node leads it"));
+    // A submit waits for a leader for a while (none comes), then is told so; nothing is queued.
+    for (String wait : new String[] {"true", "false"}) {
+      HttpResponse<String> submit = http.send(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + port + "/api/pools/jobs/jobs?wait=" + wait))
+          .timeout(Duration.ofSeconds(60))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"payload\":{}}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(submit.statusCode()).as(submit.body()).isEqualTo(503);
+      assertThat(new JsonObject(submit.body()).getString("message"))
+          .contains("no node leads highly available pool 'jobs'");
+    }
+    assertThat(get(port, "/api/pools/nonesuch").statusCode()).isEqualTo(404);
   }
 
   private HttpResponse<String> get(int port, String path) throws Exception {

@@ -22,6 +22,19 @@ class PoolAnnouncementTest {
     assertThat(running.silenceLimitMs()).isEqualTo(PoolAnnouncement.SILENCES * 1_000L);
   }
 
+  @Test
+  void A1_a_highly_available_pool_says_so_and_reads_back_as_itself() {
+    PoolAnnouncement running =
+        new PoolAnnouncement("jobs", "shepherd.jobs", "n1", 1_000, false, true);
+    PoolAnnouncement gone = new PoolAnnouncement("jobs", "shepherd.jobs", "n1", 0, true, true);
+
+    assertThat(running.toJson().getBoolean("ha")).isTrue();
+    assertThat(PoolAnnouncement.decode(running.toJson())).isEqualTo(running);
+    assertThat(PoolAnnouncement.decode(gone.toJson())).isEqualTo(gone);
+    assertThat(new PoolAnnouncement("jobs", "shepherd.jobs", "n1", 1_000, false).toJson()
+        .containsKey("ha")).isFalse();
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "[]|body",
@@ -33,7 +46,8 @@ class PoolAnnouncementTest {
       "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\"}|everyMs",
       "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\",\"everyMs\":-1}|everyMs",
       "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\",\"everyMs\":1.5}|everyMs",
-      "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\",\"everyMs\":1,\"gone\":\"yes\"}|gone"})
+      "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\",\"everyMs\":1,\"gone\":\"yes\"}|gone",
+      "{\"pool\":\"j\",\"prefix\":\"p\",\"node\":\"n\",\"everyMs\":1,\"ha\":1}|ha"})
   void what_is_not_an_announcement_is_refused_naming_the_field(String body, String field) {
     Object value = body.startsWith("{") ? new JsonObject(body) : body;
 
