@@ -186,8 +186,10 @@ public final class HostAgent extends VerticleBase {
     }
     if (!membership.admits(batch.term())) {
       ignoredCommands += batch.items().size();
-      LOG.debug("host {}: ignored {} commands of term {} (the pool's term is {})", config.id(),
-          batch.items().size(), batch.term(), membership.term());
+      // Worth a line each time: only a coordinator that was replaced sends these (A2).
+      LOG.info("host {}: refused {} commands of term {}: it has seen term {} (a coordinator"
+          + " that was replaced)", config.id(), batch.items().size(), batch.term(),
+          membership.term());
       return;
     }
     for (HostCommand command : batch.items()) {

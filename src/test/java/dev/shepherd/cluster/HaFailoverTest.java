@@ -3,6 +3,7 @@ package dev.shepherd.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,9 +83,17 @@ class HaFailoverTest {
   @Test
   void A2_kill_STOP_of_the_active_coordinator_it_answers_nothing_once_a_newer_term_exists_and_after_the_merge_one_coordinator_serves()
       throws Exception {
+    // A worker host beside the nodes' own workers: where "assigns nothing" is checked.
+    ClusterNode host = cluster.start("h1", new JsonObject()
+        .put("http", new JsonObject().put("enabled", false))
+        .put("hosts", new JsonArray().add(new JsonObject().put("pool", HaNodes.POOL)
+            .put("id", "h1").put("heartbeatMs", 500)
+            .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
+                .put("instances", 2).put("maxConcurrency", 4).put("threading", "EVENT_LOOP")))));
     HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
+    host.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .until(() -> ha.active() != null);
+        .until(() -> ha.active() != null && ha.hostUp("h1"));
     long termBefore = ha.status().getJsonObject("ha").getLong("term");
     HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "stop");
     load.start(20, i -> new JsonObject().put("job", "s-" + i)
@@ -117,6 +126,13 @@ class HaFailoverTest {
         .filter(a -> a.at() >= resumedAt && pausedName.equals(a.node())).toList();
     assertThat(late).as("answers from the paused coordinator's workers after it resumed")
         .isEmpty();
+    // At the worker host: it took jobs under the new term, and nothing of an older term reached
+    // it (it would have refused it, with a line saying so).
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ha.hostUp("h1"));
+    assertThat(host.output()).doesNotContain("commands of term");
+    assertThat(load.arrivals().stream().anyMatch(a -> a.at() > replacedAt
+        && "h1".equals(a.node()))).as("jobs run on the host under the new term").isTrue();
     JsonObject status = ha.status().getJsonObject("ha");
     ClusterNode active = ha.byNodeId(status.getString("active"));
     assertThat(active).isNotNull().isNotSameAs(paused);
@@ -129,6 +145,7 @@ class HaFailoverTest {
     }
     // The resumed node stays in the cluster as a standby: all three are alive, one leads.
     long alive = ha.nodes.stream().filter(n -> n.isAlive()).count();
+    assertThat(host.isAlive()).isTrue();
     assertThat(alive).isEqualTo(3);
     List<String> conflicting = new ArrayList<>();
     load.answers().forEach((job, answers) -> {

@@ -68,6 +68,21 @@ final class HaNodes {
     }
   }
 
+  /** Whether the pool's status, from its active coordinator, has worker host {@code id} UP. */
+  boolean hostUp(String id) {
+    JsonObject status = status();
+    if (status == null) {
+      return false;
+    }
+    for (Object h : status.getJsonArray("hosts", new JsonArray())) {
+      JsonObject host = (JsonObject) h;
+      if (id.equals(host.getString("id")) && "UP".equals(host.getString("state"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The node whose process logged {@code nodeId} when it stood by, or null. */
   ClusterNode byNodeId(String nodeId) {
     for (ClusterNode node : nodes) {

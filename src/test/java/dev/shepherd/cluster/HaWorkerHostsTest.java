@@ -34,7 +34,7 @@ class HaWorkerHostsTest {
     HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(0));
     host.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .until(() -> ha.active() != null && hostUp(ha));
+        .until(() -> ha.active() != null && ha.hostUp("h1"));
     long termBefore = ha.status().getJsonObject("ha").getLong("term");
 
     HaLoad load = new HaLoad(ha.member, HaNodes.POOL, "hosts");
@@ -50,7 +50,7 @@ class HaWorkerHostsTest {
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
       JsonObject status = ha.status();
       return status != null && status.getJsonObject("ha").getLong("term") > termBefore
-          && hostUp(ha);
+          && ha.hostUp("h1");
     });
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> load.answers().size() == 6);
@@ -66,20 +66,5 @@ class HaWorkerHostsTest {
       assertThat(outcome.getJsonObject("result").getString("node")).isEqualTo("h1");
       assertThat(outcome.getString("worker")).startsWith("h1/");
     }
-  }
-
-  /** Whether the pool's status has host h1 UP. */
-  private static boolean hostUp(HaNodes ha) {
-    JsonObject status = ha.status();
-    if (status == null) {
-      return false;
-    }
-    for (Object h : status.getJsonArray("hosts", new JsonArray())) {
-      JsonObject host = (JsonObject) h;
-      if ("h1".equals(host.getString("id")) && "UP".equals(host.getString("state"))) {
-        return true;
-      }
-    }
-    return false;
   }
 }
