@@ -177,4 +177,11 @@ public final class Main implements VertxApplicationHooks {
   public void afterFailureToDeployVerticle(HookContext context, Throwable cause) {
     System.err.println("shepherd: failed to start: " + cause.getMessage());
   }
+
+  /** Vert.x (with the cluster, under {@code -cluster}) could not start: say why. */
+  @Override
+  public void afterFailureToStartVertx(HookContext context, Throwable cause) {
+    System.err.println("shepherd: Vert.x failed to start"
+        + (clustered ? " (joining the cluster)" : "") + ": " + cause);
+  }
 }

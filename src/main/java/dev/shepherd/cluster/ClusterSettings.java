@@ -107,9 +107,10 @@ public record ClusterSettings(String name, String host, int port, List<String> m
     } catch (NumberFormatException e) {
       majority = 0;
     }
-    if (majority < 2 || majority > 1000) {
-      throw new ConfigException(MAJORITY, majorityText, "must be a whole number from 2 to 1000"
-          + " (the majority of the cluster's members: 2 for three, 3 for five)");
+    if (majority < 1 || majority > 1000) {
+      throw new ConfigException(MAJORITY, majorityText, "must be a whole number from 1 to 1000"
+          + " (the majority of the cluster's members: 2 for three, 3 for five; 1 lets a member"
+          + " alone lead highly available pools, for a cluster of one)");
     }
     return new ClusterSettings(name, host, port, members, majority);
   }

@@ -54,8 +54,11 @@ public final class ClusterSetup {
     network.getInterfaces().setEnabled(true).clear().addInterface(ipv4(settings.host()));
     SplitBrainProtectionConfig majority =
         config.getSplitBrainProtectionConfigs().get(HazelcastLeadership.MAJORITY);
-    if (majority != null) {
+    if (majority != null && settings.majority() > 1) {
       majority.setMinimumClusterSize(settings.majority());
+    } else if (majority != null) {
+      // Hazelcast's protection counts two members at least; a majority of one needs none.
+      majority.setEnabled(false);
     }
     return config;
   }

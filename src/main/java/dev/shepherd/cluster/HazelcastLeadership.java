@@ -80,8 +80,9 @@ public final class HazelcastLeadership implements Leadership {
         hazelcast.getConfig().getSplitBrainProtectionConfigs().get(MAJORITY);
     quorum = majority == null || !majority.isEnabled() ? 1 : majority.getMinimumClusterSize();
     if (quorum < 2) {
-      LOG.warn("pool {}: the cluster configuration has no split-brain protection named {}:"
-          + " both sides of a split could lead the pool", pool, MAJORITY);
+      LOG.warn("pool {}: the cluster has no split-brain protection {} (absent, or turned off"
+          + " by SHEPHERD_CLUSTER_MAJORITY=1): a member alone leads the pool, and both sides of"
+          + " a split could lead it", pool, MAJORITY);
     }
     membershipRegistration = hazelcast.getCluster().addMembershipListener(
         new MembershipListener() {

@@ -54,6 +54,17 @@ class ClusterConfigTest {
   }
 
   @Test
+  void A1_a_majority_of_one_turns_the_protection_off_for_a_cluster_of_one() {
+    Config one = ClusterSetup.hazelcastConfig(ClusterSettings.fromEnvironment(
+        Map.of(ClusterSettings.MAJORITY, "1")));
+
+    assertThat(one.getSplitBrainProtectionConfigs().get("shepherd-majority").isEnabled())
+        .isFalse();
+    assertThat(ClusterSetup.hazelcastConfig(ClusterSettings.defaults())
+        .getSplitBrainProtectionConfigs().get("shepherd-majority").isEnabled()).isTrue();
+  }
+
+  @Test
   void members_address_name_and_port_come_from_the_environment() {
     ClusterSettings settings = ClusterSettings.fromEnvironment(Map.of(
         ClusterSettings.MEMBERS, " 10.1.0.7 , node-b:6100,10.1.0.9:6200 ",
@@ -139,7 +150,7 @@ class ClusterConfigTest {
         Arguments.of(ClusterSettings.NAME, "x".repeat(65)),
         Arguments.of(ClusterSettings.HOST, "10.0.0.1:5701"),
         Arguments.of(ClusterSettings.HOST, "no such host!"),
-        Arguments.of(ClusterSettings.MAJORITY, "1"),
+        Arguments.of(ClusterSettings.MAJORITY, "0"),
         Arguments.of(ClusterSettings.MAJORITY, "two"),
         Arguments.of(ClusterSettings.MAJORITY, "1001"),
         Arguments.of(ClusterSettings.MAJORITY, "-2"),

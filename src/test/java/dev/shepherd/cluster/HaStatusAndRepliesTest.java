@@ -199,6 +199,33 @@ class HaStatusAndRepliesTest {
     assertThat(get(port, "/api/pools/nonesuch").statusCode()).isEqualTo(404);
   }
 
+  @Test
+  void A1_a_node_told_that_one_member_is_a_majority_runs_the_pool_alone_with_ha_unavailable()
+      throws Exception {
+    int port = ClusterNodes.freePort();
+    java.util.Map<String, String> env = new java.util.HashMap<>(cluster.clusterEnv());
+    env.put(ClusterSettings.MAJORITY, "1");
+    ClusterNode single = cluster.start("single", new JsonObject()
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+        .put("pools", new io.vertx.core.json.JsonArray().add(HaNodes.pool(1))), env, List.of());
+    single.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+    assertThat(single.output()).contains("a member alone leads the pool");
+
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+        .until(() -> get(port, "/api/pools/jobs").statusCode() == 200);
+    JsonObject ha = new JsonObject(get(port, "/api/pools/jobs").body()).getJsonObject("ha");
+    assertThat(ha.getBoolean("enabled")).isTrue();
+    assertThat(ha.getBoolean("available")).isFalse();
+    assertThat(ha.getLong("term")).isPositive();
+    HttpResponse<String> job = http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + port + "/api/pools/jobs/jobs"))
+        .timeout(Duration.ofSeconds(30))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"payload\":{\"echo\":1}}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(job.statusCode()).as(job.body()).isEqualTo(200);
+    assertThat(new JsonObject(job.body()).getString("type")).isEqualTo("completed");
+  }
+
   private HttpResponse<String> get(int port, String path) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
         .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
