@@ -7,6 +7,8 @@ import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.Status;
@@ -91,7 +93,14 @@ final class HealthEndpoints {
       return;
     }
     pool.snapshot().onComplete(ar -> {
-      if (ar.failed()) {
+      if (ar.failed() && pool.awaitsLeader() && ar.cause() instanceof ReplyException e
+          && e.failureType() == ReplyFailure.NO_HANDLERS) {
+        // A highly available pool between leaders (or without a majority) is not this node's
+        // failure: restarting it would not help.
+        promise.tryComplete(Status.OK(new JsonObject().put("leader", "none now")
+            .put("reason", "highly available: no node leads it now (a failover under way, or"
+                + " too few members for a majority)")));
+      } else if (ar.failed()) {
         promise.tryComplete(Status.KO(new JsonObject().put("reason", String.valueOf(ar.cause()))));
       } else {
         promise.tryComplete(check.apply(pool, ar.result()));

@@ -197,6 +197,10 @@ class HaStatusAndRepliesTest {
           .contains("no node leads highly available pool 'jobs'");
     }
     assertThat(get(port, "/api/pools/nonesuch").statusCode()).isEqualTo(404);
+    // Liveness: a pool waiting for a leader is not this node's failure.
+    HttpResponse<String> health = get(port, "/health");
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+    assertThat(health.body()).contains("no node leads it now");
   }
 
   @Test
