@@ -3,7 +3,6 @@ package dev.shepherd.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,12 +83,7 @@ class HaFailoverTest {
   void A2_kill_STOP_of_the_active_coordinator_it_answers_nothing_once_a_newer_term_exists_and_after_the_merge_one_coordinator_serves()
       throws Exception {
     // A worker host beside the nodes' own workers: where "assigns nothing" is checked.
-    ClusterNode host = cluster.start("h1", new JsonObject()
-        .put("http", new JsonObject().put("enabled", false))
-        .put("hosts", new JsonArray().add(new JsonObject().put("pool", HaNodes.POOL)
-            .put("id", "h1").put("heartbeatMs", 500)
-            .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
-                .put("instances", 2).put("maxConcurrency", 4).put("threading", "EVENT_LOOP")))));
+    ClusterNode host = cluster.start("h1", HaNodes.workerHost("h1"));
     HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
     host.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))

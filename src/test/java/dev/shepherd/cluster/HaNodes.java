@@ -57,6 +57,19 @@ final class HaNodes {
         .put("backlogCapacity", 10_000);
   }
 
+  /**
+   * The configuration of a node that is only worker host {@code id} of the pool: two {@link
+   * NodeEchoWorker}s, a heartbeat every 500 ms, no HTTP.
+   */
+  static JsonObject workerHost(String id) {
+    return new JsonObject()
+        .put("http", new JsonObject().put("enabled", false))
+        .put("hosts", new JsonArray().add(new JsonObject().put("pool", POOL)
+            .put("id", id).put("heartbeatMs", 500)
+            .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
+                .put("instances", 2).put("maxConcurrency", 4).put("threading", "EVENT_LOOP"))));
+  }
+
   /** The pool's status over the bus (answered by the active coordinator), or null. */
   JsonObject status() {
     try {

@@ -3,7 +3,6 @@ package dev.shepherd.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
@@ -25,12 +24,7 @@ class HaWorkerHostsTest {
   @Test
   void A2_a_worker_host_registers_with_the_new_leader_by_itself_and_runs_its_jobs_under_the_new_term()
       throws Exception {
-    ClusterNode host = cluster.start("h1", new JsonObject()
-        .put("http", new JsonObject().put("enabled", false))
-        .put("hosts", new JsonArray().add(new JsonObject().put("pool", HaNodes.POOL)
-            .put("id", "h1").put("heartbeatMs", 500)
-            .put("worker", new JsonObject().put("class", NodeEchoWorker.class.getName())
-                .put("instances", 2).put("maxConcurrency", 4).put("threading", "EVENT_LOOP")))));
+    ClusterNode host = cluster.start("h1", HaNodes.workerHost("h1"));
     HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(0));
     host.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
