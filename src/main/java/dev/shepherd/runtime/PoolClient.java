@@ -19,6 +19,10 @@ import io.vertx.core.json.JsonObject;
  * client's own: the pool's reply is the admission and the terminal outcome is sent to that
  * address, so a future survives a failover of the pool's coordinator (rule A4). A job given no id
  * then gets one from the client. Such a client holds a consumer: {@link #close()} it when done.
+ * While no coordinator consumes the pool's address (a highly available pool between leaders) a
+ * call over the bus of a clustered Vert.x is sent again for up to {@link
+ * PoolClientOptions#leaderWaitMs()}, and a submit without admission is sent again with the same
+ * job id ({@link ReplyAddress}).
  *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs");

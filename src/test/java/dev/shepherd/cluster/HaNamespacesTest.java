@@ -53,11 +53,16 @@ class HaNamespacesTest {
     }
   }
 
+  /**
+   * The environment of the node on host {@code i}. Members are listed with their port, as in
+   * docker/compose.yaml: a member without one is looked for on five ports, and after a partition
+   * each of those a node cannot reach costs its merge search seconds.
+   */
   private Map<String, String> env(int i) {
     return Map.of(ClusterSettings.NAME, cluster.clusterName(),
         ClusterSettings.HOST, hosts.address(i),
-        ClusterSettings.MEMBERS, hosts.address(0) + "," + hosts.address(1) + ","
-            + hosts.address(2),
+        ClusterSettings.MEMBERS, hosts.address(0) + ":5701," + hosts.address(1) + ":5701,"
+            + hosts.address(2) + ":5701",
         ClusterSettings.PORT, "5701", "SHEPHERD_ROLE", "coordinator");
   }
 
@@ -110,6 +115,7 @@ class HaNamespacesTest {
     assertThat(cutOff.isAlive()).isTrue();
 
     hosts.restore(active);
+    long restoredAt = System.currentTimeMillis();
     // After the merge every node, the one that was cut off included, shows the majority's leader.
     // The merge waits for Hazelcast's merge task (every 5 s) and, on a loaded machine, for the
     // cut-off member to be accepted back; a failure says what that node last showed.
@@ -128,6 +134,8 @@ class HaNamespacesTest {
           + " where the majority shows " + after + "; its last output:\n"
           + output.substring(Math.max(0, output.length() - 6_000)), e);
     }
+    System.out.printf("partition: the cut-off node shows the majority's leader %d ms after its"
+        + " link returned%n", System.currentTimeMillis() - restoredAt);
     for (int i = 0; i < 3; i++) {
       assertThat(status(i).getJsonObject("ha")).isEqualTo(status(survivor).getJsonObject("ha"));
     }

@@ -79,8 +79,8 @@ class SeparateHostsLinkCutTest {
   private Map<String, String> env(int i) {
     return Map.of(ClusterSettings.NAME, nodes.clusterName(),
         ClusterSettings.HOST, hosts.address(i),
-        ClusterSettings.MEMBERS, hosts.address(COORDINATOR) + "," + hosts.address(H1) + ","
-            + hosts.address(H2),
+        ClusterSettings.MEMBERS, hosts.address(COORDINATOR) + ":5701," + hosts.address(H1)
+            + ":5701," + hosts.address(H2) + ":5701",
         ClusterSettings.PORT, "5701",
         "HOSTNAME", i == COORDINATOR ? "coordinator" : "h" + i);
   }
