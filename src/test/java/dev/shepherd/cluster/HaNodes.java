@@ -1,9 +1,12 @@
 package dev.shepherd.cluster;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +97,13 @@ final class HaNodes {
       }
     }
     return false;
+  }
+
+  /** The Vert.x node id of the oldest member of the cluster: Hazelcast's master. */
+  String masterNodeId() {
+    HazelcastInstance hazelcast = ((HazelcastClusterManager) ((VertxInternal) member)
+        .clusterManager()).getHazelcastInstance();
+    return hazelcast.getCluster().getMembers().iterator().next().getAttribute("__vertx.nodeId");
   }
 
   /** The node whose process logged {@code nodeId} when it stood by, or null. */
