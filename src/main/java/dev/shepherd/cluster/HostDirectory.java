@@ -109,7 +109,7 @@ final class HostDirectory implements PoolObserver {
     }
     PoolError refusal =
         coordinator.report(new PoolEvent.HostRegistered(r.host(), r.node(), specs, now));
-    if (refusal != null || host.state != HostState.UP) {
+    if (refusal != null) {
       for (RemoteSlot slot : added) {
         host.slots.remove(slot.id());
         coordinator.removeSlot(slot);
@@ -120,12 +120,15 @@ final class HostDirectory implements PoolObserver {
       } else {
         hosts.remove(host.id);
       }
-      String why = refusal == null ? "the pool did not take it" : refusal.message();
       LOG.info("pool {}: refused host {} from node {}: {}", pool(), LogText.quote(r.host()),
-          LogText.quote(r.node()), why);
-      return refusal == null ? new Refusal(503, "SHUTTING_DOWN: " + why)
-          : new Refusal(409, refusal.name() + ": " + refusal.message());
+          LogText.quote(r.node()), refusal.message());
+      return new Refusal(409, refusal.name() + ": " + refusal.message());
     }
+    // Taken, or a repeat from the same node (the pool checked it runs, above): the pool has the
+    // host UP now. The notice that says so may still wait for its durable write (A3, a highly
+    // available pool), and the directory does not wait for it: judging by it answered hosts of
+    // an HA pool "not taken" while the pool had taken them, and took their slots away again.
+    host.state = HostState.UP;
     heard(host, now);
     return null;
   }

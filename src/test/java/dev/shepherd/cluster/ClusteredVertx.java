@@ -22,8 +22,13 @@ final class ClusteredVertx {
 
   /** A member of cluster {@code name} whose members are sought on {@code basePort} and up. */
   static Vertx start(String name, int basePort) {
+    return start(name, basePort, ClusterSettings.DEFAULT_MAJORITY);
+  }
+
+  /** As above, where {@code majority} members are a majority (1: it may lead HA pools alone). */
+  static Vertx start(String name, int basePort, int majority) {
     ClusterSettings settings =
-        new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"));
+        new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"), majority);
     HazelcastClusterManager manager =
         new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings));
     VertxOptions options = new VertxOptions()
