@@ -12,11 +12,13 @@ public final class LoopbackPorts {
 
   /**
    * A first cluster port such that it and the next ones a node may bind ({@link
-   * ClusterSettings#PORT_COUNT}) are all free on 127.0.0.1 now, picked at random in 20000-39999.
+   * ClusterSettings#PORT_COUNT}) are all free on 127.0.0.1 now, picked at random in 10000-32699:
+   * below Linux's ephemeral range (32768 and up by default), so that no outgoing connection (of
+   * the cluster's own members, say) takes a port of the block before a node binds it.
    */
   public static int freeClusterBlock(SplittableRandom random) {
     for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20_000 + random.nextInt(20_000);
+      int base = 10_000 + random.nextInt(22_700);
       boolean free = true;
       for (int i = 0; i < ClusterSettings.PORT_COUNT && free; i++) {
         try (ServerSocket socket = new ServerSocket(base + i, 1,

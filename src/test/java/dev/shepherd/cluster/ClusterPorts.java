@@ -11,11 +11,13 @@ final class ClusterPorts {
 
   /**
    * The first of {@link ClusterSettings#PORT_COUNT} consecutive free ports on 127.0.0.1, picked at
-   * random in 20000-59999 so that tests (and other test runs) do not meet.
+   * random in 10000-32699 so that tests (and other test runs) do not meet, and below Linux's
+   * ephemeral range (32768 and up by default), where an outgoing connection could take a port of
+   * the block before a member binds it.
    */
   static int freeBase() {
     for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20_000 + ThreadLocalRandom.current().nextInt(4_000) * 10;
+      int base = 10_000 + ThreadLocalRandom.current().nextInt(2_270) * 10;
       if (allFree(base, ClusterSettings.PORT_COUNT)) {
         return base;
       }
