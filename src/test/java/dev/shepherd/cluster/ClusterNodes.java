@@ -1,8 +1,8 @@
 package dev.shepherd.cluster;
 
-import static dev.shepherd.runtime.PoolFixture.join;
-
+import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -20,6 +20,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -105,11 +108,28 @@ final class ClusterNodes implements AfterEachCallback {
   /** A clustered Vert.x in this JVM, a member of this test's cluster (a stand-in coordinator). */
   Vertx joinAsMember() {
     ClusterSettings settings = ClusterSettings.fromEnvironment(clusterEnv());
-    Vertx vertx = join(Vertx.builder()
-        .withClusterManager(new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings)))
-        .buildClustered());
+    Config config = ClusterSetup.hazelcastConfig(settings);
+    // Leaving is a graceful shutdown, which waits for this member's partitions to move to the
+    // others; after the test killed them, that would wait for nobody for up to 10 minutes.
+    config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
+    Vertx vertx = slowly(Vertx.builder().withClusterManager(new HazelcastClusterManager(config))
+        .buildClustered(), "joining the cluster");
     members.add(vertx);
     return vertx;
+  }
+
+  /**
+   * The future's value within a minute: joining and leaving a cluster takes seconds, and more on
+   * a loaded machine, where the 10 s of {@code PoolFixture.join} is not enough.
+   */
+  private static <T> T slowly(Future<T> future, String what) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError(what + " failed", e.getCause());
+    } catch (InterruptedException | TimeoutException e) {
+      throw new AssertionError(what + " took longer than a minute", e);
+    }
   }
 
   /** A configuration file shipped in {@code conf/} (a role's), as JSON to adapt. */
@@ -156,8 +176,8 @@ final class ClusterNodes implements AfterEachCallback {
     nodes.clear();
     for (Vertx member : members) {
       try {
-        join(member.close());
-      } catch (RuntimeException e) {
+        slowly(member.close(), "leaving the cluster");
+      } catch (RuntimeException | AssertionError e) {
         System.out.println("closing the in-JVM member failed: " + e);
       }
     }
