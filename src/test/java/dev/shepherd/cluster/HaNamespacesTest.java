@@ -19,7 +19,6 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -95,9 +94,6 @@ class HaNamespacesTest {
     assertThat(outcome.getString("type")).as(outcome.encode()).isEqualTo("completed");
   }
 
-  // Unsettled: once in about four runs on a loaded machine the cluster took longer than the
-  // test waits to settle after the active node was paused or cut off (see README).
-  @Tag("unsettled")
   @Test
   void A2_a_partition_that_leaves_the_active_node_alone_makes_it_step_down_and_the_majority_takes_over()
       throws Exception {
