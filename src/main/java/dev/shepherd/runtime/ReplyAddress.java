@@ -48,6 +48,10 @@ public final class ReplyAddress {
    * milliseconds (a durable write included), so this much silence means the request was lost.
    */
   static final long ADMISSION_TIMEOUT_MS = 5_000;
+  /** How many times the address's consumer is registered before the submits waiting fail. */
+  static final int REGISTRATION_ATTEMPTS = 20;
+  /** How long after a failed registration of the consumer it is tried again. */
+  static final long REGISTRATION_RETRY_MS = 250;
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplyAddress.class);
 
@@ -291,26 +295,42 @@ public final class ReplyAddress {
   private synchronized Future<Void> ready() {
     if (ready == null || ready.failed()) {
       Promise<Void> registered = Promise.promise();
-      ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
-        MessageConsumer<Object> registering;
-        synchronized (this) {
-          if (closed) {
-            registered.fail(new IllegalStateException("the client of pool " + pool
-                + " is closed"));
-            return;
-          }
-          registering = vertx.eventBus().consumer(address, this::onMessage);
-          consumer = registering;
-          if (sweeper < 0) {
-            sweeper = vertx.setPeriodic(Math.min(1000, Math.max(10, timeoutMs / 8)),
-                id -> sweep());
-          }
-        }
-        registering.completion().onComplete(registered);
-      });
+      ((VertxInternal) vertx).createEventLoopContext()
+          .runOnContext(v -> register(registered, REGISTRATION_ATTEMPTS));
       ready = registered.future();
     }
     return ready;
+  }
+
+  /**
+   * Registers the consumer; a registration the cluster fails (as it may while a member is being
+   * lost: the subscription's replicated write ends in an indeterminate state) is tried again,
+   * {@code attempts} times in all, {@link #REGISTRATION_RETRY_MS} apart, on the caller's context.
+   */
+  private void register(Promise<Void> registered, int attempts) {
+    MessageConsumer<Object> registering;
+    synchronized (this) {
+      if (closed) {
+        registered.fail(new IllegalStateException("the client of pool " + pool + " is closed"));
+        return;
+      }
+      registering = vertx.eventBus().consumer(address, this::onMessage);
+      consumer = registering;
+      if (sweeper < 0) {
+        sweeper = vertx.setPeriodic(Math.min(1000, Math.max(10, timeoutMs / 8)),
+            id -> sweep());
+      }
+    }
+    registering.completion().onComplete(ar -> {
+      if (ar.succeeded() || attempts <= 1) {
+        registered.handle(ar);
+        return;
+      }
+      LOG.debug("pool {}: registering reply address {} failed ({}); trying again",
+          LogText.quote(pool), address, LogText.quote(String.valueOf(ar.cause())));
+      registering.unregister().onComplete(u ->
+          vertx.setTimer(REGISTRATION_RETRY_MS, id -> register(registered, attempts - 1)));
+    });
   }
 
   /** Unregisters the consumer and fails every submit still waiting. */
