@@ -1,22 +1,23 @@
 package dev.shepherd.core;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The bounded FIFO backlog, split for O(1) dispatch (P7): one queue of untargeted jobs and, per
- * slot, a queue of jobs targeted at it. Every job carries an {@link Job#order}; appended jobs get
- * increasing orders and jobs put back at the front get decreasing ones, so each queue stays sorted
- * and the earliest job eligible for a slot is the smaller of two queue heads.
+ * The bounded FIFO backlog of jobs ready to run, split into {@link Lane}s for O(1) dispatch (P7):
+ * untargeted jobs, and per slot the jobs targeted at it; each once for ordinary jobs and once for
+ * suspects (J2), which run only on an idle slot. Every job carries an {@link Job#order}: appended
+ * jobs get increasing orders and jobs put back at the front decreasing ones, so each lane stays
+ * sorted and the earliest job eligible for a slot is the smallest of four lane heads.
  *
- * <p>Cancelled jobs stay in their queue as tombstones and are dropped when they reach the head;
- * {@link #length()} counts live jobs only.
+ * <p>A slot whose earliest eligible job is a suspect takes nothing until it is idle, so a suspect
+ * is never passed over and never starves (J2). Cancelled jobs stay in their lane as tombstones
+ * and are dropped when they reach the head; {@link #length()} counts live jobs only.
  */
 final class Backlog {
-  private final ArrayDeque<Job> untargeted = new ArrayDeque<>();
-  private int untargetedLive;
+  private final Lane untargeted = new Lane();
+  private final Lane suspects = new Lane();
   private int length;
   /** Payload bytes of the live queued jobs. */
   private long bytes;
@@ -34,22 +35,37 @@ final class Backlog {
   }
 
   boolean hasUntargeted() {
-    return untargetedLive > 0;
+    return untargeted.live > 0;
   }
 
-  /** Appends an accepted job (P3, P4). */
+  /** Whether an untargeted suspect is queued. */
+  boolean hasSuspects() {
+    return suspects.live > 0;
+  }
+
+  /** The lane {@code job} belongs in. */
+  Lane laneOf(Job job) {
+    if (job.target == null) {
+      return job.suspect() ? suspects : untargeted;
+    }
+    return job.suspect() ? job.target.suspects : job.target.targeted;
+  }
+
+  /** Takes the next order at the back for a job that does not queue yet (a delayed one, J4). */
+  long nextOrder() {
+    return nextBack++;
+  }
+
+  /** Keeps later orders clear of {@code order}, which a recovered waiting job holds (A3). */
+  void reserve(long order) {
+    nextBack = Math.max(nextBack, order + 1);
+    nextFront = Math.min(nextFront, order - 1);
+  }
+
+  /** Appends a job (P3, P4; and a delayed job at its due time, J4). */
   void append(Job job) {
     job.order = nextBack++;
-    job.place = Job.Place.QUEUED;
-    if (job.target == null) {
-      untargeted.addLast(job);
-      untargetedLive++;
-    } else {
-      job.target.targeted.addLast(job);
-      job.target.targetedLive++;
-    }
-    length++;
-    bytes += job.bytes;
+    enqueue(job, false);
   }
 
   /**
@@ -58,16 +74,7 @@ final class Backlog {
    */
   void restore(Job job, long order) {
     job.order = order;
-    job.place = Job.Place.QUEUED;
-    if (job.target == null) {
-      untargeted.addLast(job);
-      untargetedLive++;
-    } else {
-      job.target.targeted.addLast(job);
-      job.target.targetedLive++;
-    }
-    length++;
-    bytes += job.bytes;
+    enqueue(job, false);
     nextBack = Math.max(nextBack, order + 1);
     nextFront = Math.min(nextFront, order - 1);
   }
@@ -77,82 +84,84 @@ final class Backlog {
     for (int i = jobs.size() - 1; i >= 0; i--) {
       Job job = jobs.get(i);
       job.order = nextFront--;
-      job.place = Job.Place.QUEUED;
-      if (job.target == null) {
-        untargeted.addFirst(job);
-        untargetedLive++;
-      } else {
-        job.target.targeted.addFirst(job);
-        job.target.targetedLive++;
-      }
-      length++;
-      bytes += job.bytes;
+      enqueue(job, true);
     }
   }
 
-  /** Removes and returns the earliest job eligible for {@code slot}, or null (P6). */
+  private void enqueue(Job job, boolean front) {
+    job.place = Job.Place.QUEUED;
+    Lane lane = laneOf(job);
+    if (front) {
+      lane.addFirst(job);
+    } else {
+      lane.addLast(job);
+    }
+    length++;
+    bytes += job.bytes;
+  }
+
+  /** Removes and returns the job {@code slot} takes next (P6, J2), or null. */
   Job takeFor(Slot slot) {
-    Job shared = head(untargeted);
-    Job own = head(slot.targeted);
-    if (shared == null && own == null) {
+    Job job = peekFor(slot);
+    if (job == null) {
       return null;
     }
-    Job job;
-    if (own == null || (shared != null && shared.order < own.order)) {
-      job = untargeted.pollFirst();
-      untargetedLive--;
-    } else {
-      job = slot.targeted.pollFirst();
-      slot.targetedLive--;
-    }
+    job.lane.head();
+    job.lane.take();
     length--;
     bytes -= job.bytes;
     return job;
   }
 
+  /**
+   * The job {@code slot} would take next: the earliest of the four lanes' heads eligible for it,
+   * or null when there is none or when that earliest one is a suspect and the slot is not idle.
+   */
+  Job peekFor(Slot slot) {
+    Job best = earlier(untargeted.head(), slot.targeted.head());
+    Job suspect = earlier(suspects.head(), slot.suspects.head());
+    if (suspect != null && (best == null || suspect.order < best.order)) {
+      return slot.running.isEmpty() ? suspect : null;
+    }
+    return best;
+  }
+
+  private static Job earlier(Job a, Job b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.order < b.order ? a : b;
+  }
+
   /** Marks a queued job cancelled; it is skipped when it reaches the head. */
   void cancel(Job job) {
     job.place = Job.Place.CANCELLED_QUEUED;
-    if (job.target == null) {
-      untargetedLive--;
-    } else {
-      job.target.targetedLive--;
-    }
+    job.lane.cancelled();
     length--;
     bytes -= job.bytes;
   }
 
   /** Removes every live job targeted at {@code slot}, in order. */
   void drainTargeted(Slot slot, Consumer<Job> sink) {
-    Job job;
-    while ((job = slot.targeted.pollFirst()) != null) {
-      if (job.live()) {
-        length--;
-        bytes -= job.bytes;
-        sink.accept(job);
-      }
+    List<Job> all = new ArrayList<>(slot.targeted.live + slot.suspects.live);
+    slot.targeted.drain(all::add);
+    slot.suspects.drain(all::add);
+    all.sort((a, b) -> Long.compare(a.order, b.order));
+    length -= all.size();
+    for (Job job : all) {
+      bytes -= job.bytes;
     }
-    slot.targetedLive = 0;
+    all.forEach(sink);
   }
 
   /** Removes every live job, in backlog order. */
   void drainAll(List<Slot> slots, Consumer<Job> sink) {
     List<Job> all = new ArrayList<>(length);
-    for (Job job : untargeted) {
-      if (job.live()) {
-        all.add(job);
-      }
-    }
-    untargeted.clear();
-    untargetedLive = 0;
+    untargeted.drain(all::add);
+    suspects.drain(all::add);
     for (Slot slot : slots) {
-      for (Job job : slot.targeted) {
-        if (job.live()) {
-          all.add(job);
-        }
-      }
-      slot.targeted.clear();
-      slot.targetedLive = 0;
+      slot.targeted.drain(all::add);
+      slot.suspects.drain(all::add);
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
     length = 0;
@@ -163,39 +172,29 @@ final class Backlog {
   /** Every live job in backlog order (for status, tests and invariants; O(n log n)). */
   List<Job> inOrder(List<Slot> slots) {
     List<Job> all = new ArrayList<>(length);
-    for (Job job : untargeted) {
-      if (job.live()) {
-        all.add(job);
-      }
-    }
+    untargeted.forEachLive(all::add);
+    suspects.forEachLive(all::add);
     for (Slot slot : slots) {
-      for (Job job : slot.targeted) {
-        if (job.live()) {
-          all.add(job);
-        }
-      }
+      slot.targeted.forEachLive(all::add);
+      slot.suspects.forEachLive(all::add);
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
     return all;
   }
 
-  /** The backlog's own state, tombstones included, for {@link Fingerprints}. */
-  String fingerprint() {
-    StringBuilder out = new StringBuilder();
-    out.append("length=").append(length).append(" bytes=").append(bytes).append(" untargetedLive=").append(untargetedLive)
-        .append(" nextBack=").append(nextBack).append(" nextFront=").append(nextFront)
-        .append(" untargeted=[");
-    for (Job job : untargeted) {
-      out.append(job.id).append(':').append(job.place).append(':').append(job.order).append(' ');
+  /** J6: how many queued jobs are ahead of {@code job} (O(backlog)). */
+  int ahead(Job job, List<Slot> slots) {
+    int count = untargeted.countBefore(job.order) + suspects.countBefore(job.order);
+    for (Slot slot : slots) {
+      count += slot.targeted.countBefore(job.order) + slot.suspects.countBefore(job.order);
     }
-    return out.append(']').toString();
+    return count;
   }
 
-  private static Job head(ArrayDeque<Job> queue) {
-    Job job;
-    while ((job = queue.peekFirst()) != null && !job.live()) {
-      queue.pollFirst();
-    }
-    return job;
+  /** The backlog's own state, tombstones included, for {@link Fingerprints}. */
+  String fingerprint() {
+    return "length=" + length + " bytes=" + bytes + " untargetedLive=" + untargeted.live
+        + " suspectsLive=" + suspects.live + " nextBack=" + nextBack + " nextFront=" + nextFront
+        + " untargeted=" + untargeted.describe() + " suspects=" + suspects.describe();
   }
 }

@@ -7,19 +7,29 @@ import java.util.Objects;
  * One change of what must survive a durable pool's coordinator (HA, A3), emitted as {@link
  * Effect.Persist} in the transition that makes it. Replayed in order by a {@link Ledger}, a pool's
  * records rebuild exactly its {@link DurableImage}: the accepted, unanswered jobs (where each is,
- * with its attempts), the key bindings and the worker hosts. A record names slots, jobs and keys
- * by id only, so it outlives the pool that wrote it.
+ * with its attempts, stops and due time), the key bindings, the worker hosts, the dead-letter set
+ * and the recent outcomes. A record names slots, jobs and keys by id only, so it outlives the pool
+ * that wrote it.
  */
 public sealed interface DurableRecord {
 
   /**
    * A job was accepted at backlog position {@code order}; {@code generated} is the {@code N} of a
-   * generated id {@code job-N} (0 for a caller's id), {@code target} its affinity slot or null.
+   * generated id {@code job-N} (0 for a caller's id), {@code target} its affinity slot or null;
+   * {@code dueAt} above 0: it waits until then, to be appended (J4); {@code retry} its own
+   * failure retries, or null.
    */
   record Accepted(String job, long generated, long order, Object payload, String key,
-      Object replyTo, long timeoutMs, long bytes, String target) implements DurableRecord {
+      Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry)
+      implements DurableRecord {
     public Accepted {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job accepted to run as soon as it can, with the pool's failure retries. */
+    public Accepted(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, 0, null);
     }
   }
 
@@ -31,21 +41,60 @@ public sealed interface DurableRecord {
     }
   }
 
-  /** An interrupted job went back into the backlog at {@code order}, carrying why (P9). */
-  record Requeued(String job, long order, Interruption interruption) implements DurableRecord {
+  /**
+   * A job went back (P9, J3): into the backlog at {@code order} ({@code dueAt} 0), or to wait
+   * until {@code dueAt} and then go to the front; it carries why it was last interrupted, its
+   * stops (J2) and failed attempts (J3). A waiting job whose time came is recorded the same way,
+   * at its new {@code order}.
+   */
+  record Requeued(String job, long order, Interruption interruption, int stops, int failures,
+      long dueAt) implements DurableRecord {
     public Requeued {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** An interrupted job back in the backlog at {@code order}, neither suspect nor failed. */
+    public Requeued(String job, long order, Interruption interruption) {
+      this(job, order, interruption, 0, 0, 0);
     }
   }
 
   /**
    * The job was answered terminally (a cancel included): it leaves the image. The outcome and
-   * where it went ride along, so a runtime that lost the answer on its way can send it again.
+   * where it went ride along, so a runtime that lost the answer on its way can send it again;
+   * {@code remembered}, when not null, joins the recent outcomes (J6).
    */
-  record Answered(String job, Object replyTo, Outcome outcome) implements DurableRecord {
+  record Answered(String job, Object replyTo, Outcome outcome, RecentOutcome remembered)
+      implements DurableRecord {
     public Answered {
       Objects.requireNonNull(job, "job");
       Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** An answer that is not remembered. */
+    public Answered(String job, Object replyTo, Outcome outcome) {
+      this(job, replyTo, outcome, null);
+    }
+  }
+
+  /** J6: the recent outcome of {@code job} was forgotten to make room. */
+  record Forgotten(String job) implements DurableRecord {
+    public Forgotten {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /** J5: {@code entry} joined the dead-letter set (replacing any earlier entry of its job). */
+  record DeadLettered(DeadLetter entry) implements DurableRecord {
+    public DeadLettered {
+      Objects.requireNonNull(entry, "entry");
+    }
+  }
+
+  /** J5: {@code job} left the dead-letter set (replayed, discarded or evicted). */
+  record DeadRemoved(String job) implements DurableRecord {
+    public DeadRemoved {
+      Objects.requireNonNull(job, "job");
     }
   }
 

@@ -22,8 +22,14 @@ final class Fingerprints {
         .append("\ncounters=").append(d.accepted).append(',').append(d.rejected).append(',')
         .append(d.completed).append(',').append(d.failed).append(',').append(d.interrupted).append(',')
         .append(d.cancelled).append(',').append(d.retried).append(',').append(d.restarts).append(',')
-        .append(d.budgetRefusals).append(',').append(d.ignoredFacts)
+        .append(d.budgetRefusals).append(',').append(d.ignoredFacts).append(',')
+        .append(d.poisoned).append(',').append(d.deadLettered)
         .append("\nfree=").append(d.free).append(" freeWithTargeted=").append(d.freeWithTargeted)
+        .append(" idle=").append(d.idle).append(" idleWithSuspects=").append(d.idleWithSuspects)
+        .append("\nwaiting: ").append(d.waiting.fingerprint()).append(" armedDue=")
+        .append(d.armedDue).append(" retryJitter=").append(d.retryJitter.state())
+        .append("\ndead: ").append(d.dead.all()).append(" evicted=").append(d.dead.evicted())
+        .append("\nrecent: ").append(d.recent.all())
         .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")
         .append(d.supervisor.jitterState())
         .append("\nbacklog: ").append(d.backlog.fingerprint());
@@ -35,15 +41,14 @@ final class Fingerprints {
           .append(" runningSince=").append(slot.runningSince)
           .append(" failures=").append(slot.consecutiveFailures)
           .append(" restarts=").append(slot.restarts).append(" departed=").append(slot.departed)
-          .append(" targetedLive=").append(slot.targetedLive).append(" running=[");
+          .append(" probing=").append(slot.probing).append(" failedProbes=")
+          .append(slot.failedProbes).append(" suspectsRunning=").append(slot.suspectsRunning)
+          .append(" running=[");
       for (Job job : slot.running) {
         appendJob(out, job);
       }
-      out.append("] targeted=[");
-      for (Job job : slot.targeted) {
-        appendJob(out, job);
-      }
-      out.append(']');
+      out.append("] targeted=").append(slot.targeted.live).append(slot.targeted.describe())
+          .append(" suspects=").append(slot.suspects.live).append(slot.suspects.describe());
     }
     TreeMap<String, Job> jobs = new TreeMap<>();
     d.jobs.values().forEach(job -> jobs.put(job.id, job));
@@ -73,7 +78,9 @@ final class Fingerprints {
         .append(" key=").append(job.key).append(" timeout=").append(job.timeoutMs)
         .append(" slot=").append(job.slot == null ? null : job.slot.id)
         .append(" token=").append(job.token).append(" deadline=").append(job.deadline)
-        .append(" why=").append(job.interruption).append(" payload=").append(job.payload)
+        .append(" why=").append(job.interruption).append(" stops=").append(job.stops)
+        .append(" failures=").append(job.failures).append(" due=").append(job.dueAt)
+        .append(" history=").append(job.history).append(" payload=").append(job.payload)
         .append(" replyTo=").append(job.replyTo).append('}');
   }
 

@@ -45,6 +45,21 @@ public sealed interface Interruption {
     }
   }
 
+  /**
+   * J2: the incarnations running the job stopped {@code stops} times (exit CRASH or TIMEOUT), the
+   * last time for {@code last}: the job is not run again, and it is kept in the dead-letter set.
+   */
+  record Poison(int stops, WorkerStopped last) implements Interruption {
+    public Poison {
+      Objects.requireNonNull(last, "last");
+    }
+
+    @Override
+    public String kind() {
+      return "POISON";
+    }
+  }
+
   /** The pool stopped while it held the job (P16, S4). */
   record PoolStopped() implements Interruption {
     @Override

@@ -3,7 +3,10 @@ package dev.shepherd.core;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The job path: admission (P3, P4, P15), completion (P8), cancel (P17) and rebalance (P5). */
+/**
+ * The job path: admission (P3, P4, P15, J4), completion (P8, J3), cancel (P17), rebalance (P5),
+ * and the dead-letter set's replay and discard (J5).
+ */
 final class JobFlow {
   private final PoolData d;
   private final Shutdown shutdown;
@@ -14,6 +17,12 @@ final class JobFlow {
   }
 
   PoolError submit(PoolEvent.Submit e) {
+    admit(e);
+    return null;
+  }
+
+  /** Admits a submit (answering its admission); whether it was accepted. */
+  private boolean admit(PoolEvent.Submit e) {
     long generated = e.job() != null ? 0 : d.jobs.nextGenerated();
     String id = e.job() != null ? e.job() : JobTable.PREFIX + generated;
     if (d.state != PoolState.RUNNING) {
@@ -27,6 +36,8 @@ final class JobFlow {
       return reject(e, id, RejectionReason.DUPLICATE_JOB,
           "job '" + id + "' is already accepted and not yet answered");
     }
+    long delay = Math.min(e.delayMs(), d.settings.jobs().maxDelayMs());
+    boolean waits = delay > 0;
     Slot target = null;
     if (e.key() != null) {
       target = d.bindings.slotOf(e.key());
@@ -42,34 +53,46 @@ final class JobFlow {
         return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
       }
-      String full = target.hasFreeCapacity() ? null : noRoom(e.bytes());
+      String full = !waits && d.takesNow(target) ? null : noRoom(e.bytes());
       if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
             "worker '" + target.id + "' is busy and " + full);
       }
     } else {
-      String full = d.free.isEmpty() ? noRoom(e.bytes()) : null;
+      String full = !waits && d.someSlotTakesNow() ? null : noRoom(e.bytes());
       if (full != null) {
-        return reject(e, id, RejectionReason.BACKLOG_FULL, "every worker is busy and " + full);
+        return reject(e, id, RejectionReason.BACKLOG_FULL,
+            (waits ? "a delayed job waits in the backlog and " : "every worker is busy and ")
+                + full);
       }
     }
     Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(),
-        e.bytes(), target);
+        e.bytes(), target, e.retry());
     d.jobs.add(job);
     if (e.key() != null) {
       d.bindings.jobAccepted(e.key(), target);
     }
-    d.backlog.append(job);
-    if (target != null) {
-      d.refresh(target);
+    long due = 0;
+    if (waits) {
+      due = e.now() + delay;
+      job.order = d.backlog.nextOrder();
+      d.waiting.add(job, due, false);
+    } else {
+      d.backlog.append(job);
+      if (target != null) {
+        d.refresh(target);
+      }
     }
     d.accepted++;
     d.generatedAccepted = Math.max(d.generatedAccepted, generated);
     d.record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(),
-        e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id));
+        e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id, due, e.retry()));
     d.respond(e.replyTo(), new Outcome.Accepted(id));
+    if (waits) {
+      d.armDue();
+    }
     d.dispatch(e.now());
-    return null;
+    return true;
   }
 
   /**
@@ -78,21 +101,21 @@ final class JobFlow {
    * when there is room.
    */
   private String noRoom(long bytes) {
-    if (d.backlog.length() >= d.settings.backlogCapacity()) {
-      return "the backlog holds " + d.backlog.length() + " jobs";
+    if (d.held() >= d.settings.backlogCapacity()) {
+      return "the backlog holds " + d.held() + " jobs";
     }
     long limit = d.settings.backlogMaxBytes();
-    if (bytes > limit - d.backlog.bytes()) {
-      return "the backlog holds " + d.backlog.bytes() + " payload bytes of " + limit
+    if (bytes > limit - d.heldBytes()) {
+      return "the backlog holds " + d.heldBytes() + " payload bytes of " + limit
           + " (this payload: " + bytes + ")";
     }
     return null;
   }
 
-  private PoolError reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
+  private boolean reject(PoolEvent.Submit e, String id, RejectionReason reason, String message) {
     d.rejected++;
     d.respond(e.replyTo(), new Outcome.Rejected(id, reason, e.payload(), message));
-    return null;
+    return false;
   }
 
 
@@ -119,20 +142,62 @@ final class JobFlow {
     Job job = slot.running.remove(at);
     d.runningJobs--;
     d.assignmentEnded(slot, job);
+    if (job.suspect()) {
+      slot.suspectsRunning--;
+    }
+    boolean cancelled = job.place == Job.Place.CANCELLED_RUNNING;
+    if (e.error() != null && !cancelled) {
+      job.attemptEnded(e.now(), "FAILED", e.error().message());
+    }
     job.slot = null;
+    // J7: a revived slot that completed a job is well again.
+    slot.probing = false;
+    slot.failedProbes = 0;
     d.refresh(slot);
-    if (job.place == Job.Place.CANCELLED_RUNNING) {
+    if (cancelled) {
       job.place = Job.Place.DONE;
       d.released(job);
     } else if (e.error() == null) {
-      d.finish(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts));
+      d.finish(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts), e.bytes());
     } else {
-      d.finish(job, new Outcome.Failed(job.id, e.error(), slot.id, job.attempts));
+      failed(job, slot, e.error());
     }
     d.dispatch(e.now());
     // P16: the drain ends when its last assignment does, not only at the deadline.
     shutdown.finishDrainIfIdle(e.now());
     return null;
+  }
+
+  /**
+   * J3: a failed attempt runs again while the job's failure retries allow (after their backoff,
+   * first in line), unless the pool is stopping; the last failure is answered and, unless
+   * turned off, dead-lettered (J5).
+   */
+  private void failed(Job job, Slot slot, JobError error) {
+    job.failures++;
+    FailureRetry retry = job.retry != null ? job.retry : d.settings.jobs().retryFailures();
+    if (d.state == PoolState.RUNNING && retry.retries(job.attempts)) {
+      d.retried++;
+      long delay = retry.backoff().none() ? 0
+          : retry.backoff().delay(job.failures, d.retryJitter.next());
+      if (delay == 0) {
+        d.backlog.putFront(List.of(job));
+        d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+            job.failures, 0));
+        if (job.target != null) {
+          d.refresh(job.target);
+        }
+      } else {
+        d.waitUntil(job, d.now + delay);
+        d.armDue();
+      }
+      return;
+    }
+    Outcome answer = new Outcome.Failed(job.id, error, slot.id, job.attempts);
+    d.finish(job, answer, error.message().length());
+    if (d.settings.jobs().deadLetterFailed()) {
+      d.deadLetter(job, answer);
+    }
   }
 
   PoolError cancel(PoolEvent.Cancel e) {
@@ -145,6 +210,11 @@ final class JobFlow {
       if (job.target != null) {
         d.refresh(job.target);
       }
+      d.finish(job, new Outcome.Cancelled(job.id));
+      return null;
+    }
+    if (job.place == Job.Place.WAITING) {
+      d.waiting.leave(job);
       d.finish(job, new Outcome.Cancelled(job.id));
       return null;
     }
@@ -164,5 +234,34 @@ final class JobFlow {
     }
     d.bindings.rebalance(e.key(), slot);
     return null;
+  }
+
+  // ---- the dead-letter set (J5) ----------------------------------------------------------------
+
+  PoolError replay(PoolEvent.ReplayDead e) {
+    DeadLetter entry = d.dead.get(e.job());
+    if (entry == null) {
+      return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
+    }
+    boolean accepted = admit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(),
+        e.replyTo(), entry.timeoutMs(), entry.bytes(), 0, null, e.now()));
+    if (accepted) {
+      removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
+    }
+    return null;
+  }
+
+  PoolError discard(PoolEvent.DiscardDead e) {
+    if (d.dead.get(e.job()) == null) {
+      return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
+    }
+    removeDead(e.job(), Notice.DeadLetterRemoval.DISCARDED);
+    return null;
+  }
+
+  private void removeDead(String job, Notice.DeadLetterRemoval why) {
+    d.dead.remove(job);
+    d.record(new DurableRecord.DeadRemoved(job));
+    d.publish(new Notice.DeadLetterRemoved(job, why, d.dead.size()));
   }
 }

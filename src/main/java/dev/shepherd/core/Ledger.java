@@ -20,6 +20,8 @@ public final class Ledger {
   private final Map<String, DurableImage.JobImage> jobs = new HashMap<>();
   private final TreeMap<String, DurableImage.BindingImage> bindings = new TreeMap<>();
   private final LinkedHashMap<String, DurableImage.HostImage> hosts = new LinkedHashMap<>();
+  private final LinkedHashMap<String, DeadLetter> dead = new LinkedHashMap<>();
+  private final LinkedHashMap<String, RecentOutcome> recent = new LinkedHashMap<>();
 
   /** A ledger holding {@code base}. */
   public Ledger(DurableImage base) {
@@ -27,6 +29,8 @@ public final class Ledger {
     base.jobs().forEach(job -> jobs.put(job.job(), job));
     base.bindings().forEach(b -> bindings.put(b.key(), b));
     base.hosts().forEach(h -> hosts.put(h.host(), h));
+    base.dead().forEach(e -> dead.put(e.job(), e));
+    base.recent().forEach(r -> recent.put(r.job(), r));
   }
 
   /** Applies one record. */
@@ -36,21 +40,38 @@ public final class Ledger {
         throw new IllegalStateException("job '" + a.job() + "' accepted twice");
       }
       jobs.put(a.job(), new DurableImage.JobImage(a.job(), a.generated(), a.order(), a.payload(),
-          a.key(), a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), 0, null, null));
+          a.key(), a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), 0, null, null, a.dueAt(),
+          false, 0, 0, a.retry()));
       generated = Math.max(generated, a.generated());
     } else if (record instanceof DurableRecord.Assigned a) {
       DurableImage.JobImage j = held(a.job());
       jobs.put(a.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), a.attempt(), a.worker(),
-          j.interruption()));
+          j.interruption(), 0, false, j.stops(), j.failures(), j.retry()));
     } else if (record instanceof DurableRecord.Requeued r) {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), null,
-          r.interruption()));
+          r.interruption(), r.dueAt(), r.dueAt() > 0, r.stops(), r.failures(), j.retry()));
     } else if (record instanceof DurableRecord.Answered a) {
       held(a.job());
       jobs.remove(a.job());
+      if (a.remembered() != null) {
+        recent.remove(a.job());
+        recent.put(a.job(), a.remembered());
+      }
+    } else if (record instanceof DurableRecord.Forgotten f) {
+      if (recent.remove(f.job()) == null) {
+        throw new IllegalStateException("job '" + f.job() + "' forgotten, but not remembered");
+      }
+    } else if (record instanceof DurableRecord.DeadLettered l) {
+      dead.remove(l.entry().job());
+      dead.put(l.entry().job(), l.entry());
+    } else if (record instanceof DurableRecord.DeadRemoved r) {
+      if (dead.remove(r.job()) == null) {
+        throw new IllegalStateException("job '" + r.job() + "' left the dead-letter set, but was"
+            + " not in it");
+      }
     } else if (record instanceof DurableRecord.Bound b) {
       bindings.put(b.key(), new DurableImage.BindingImage(b.key(), b.worker(), b.rebalanced()));
     } else if (record instanceof DurableRecord.Unbound u) {
@@ -82,7 +103,8 @@ public final class Ledger {
     List<DurableImage.JobImage> ordered = new ArrayList<>(jobs.values());
     ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
     return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
-        new ArrayList<>(hosts.values()));
+        new ArrayList<>(hosts.values()), new ArrayList<>(dead.values()),
+        new ArrayList<>(recent.values()));
   }
 
   private DurableImage.JobImage held(String job) {

@@ -15,20 +15,65 @@ public sealed interface Notice {
 
   /**
    * The supervisor replaces {@code replaced} (slot order) because {@code worker} stopped with
-   * {@code exit}; the replacements are deployed after {@code delayMs}.
+   * {@code exit} while running {@code jobs}; the replacements are deployed after {@code delayMs}.
+   * {@code charged} is false when a suspect was running (J2): the pool's budget did not count it.
    */
-  record RestartDecided(
-      String worker, Exit exit, String cause, List<String> replaced, long delayMs)
-      implements Notice {}
+  record RestartDecided(String worker, Exit exit, String cause, List<String> replaced,
+      long delayMs, List<String> jobs, boolean charged) implements Notice {
+    public RestartDecided {
+      replaced = List.copyOf(replaced);
+      jobs = List.copyOf(jobs);
+    }
 
-  /** S2: a decision to replace {@code replacementsRequested} slots was refused by the budget. */
+    /** A charged restart of a slot that ran nothing when it stopped. */
+    public RestartDecided(String worker, Exit exit, String cause, List<String> replaced,
+        long delayMs) {
+      this(worker, exit, cause, replaced, delayMs, List.of(), true);
+    }
+  }
+
+  /**
+   * S2, J8: a decision to replace {@code replacementsRequested} slots was refused by the pool's
+   * budget, which already held {@code restartsInWindow} of its {@code maximumRestarts} in its
+   * window; {@code worker} had stopped with {@code exit} ({@code cause}) while running {@code
+   * jobs}, and had been restarted {@code slotRestarts} times itself.
+   */
   record BudgetExceeded(
       String worker,
       int restartsInWindow,
       int replacementsRequested,
       int maximumRestarts,
-      BudgetReaction reaction)
+      BudgetReaction reaction,
+      Exit exit,
+      String cause,
+      List<String> jobs,
+      int slotRestarts)
+      implements Notice {
+    public BudgetExceeded {
+      jobs = List.copyOf(jobs);
+    }
+  }
+
+  /**
+   * J5: job {@code job} was answered {@code reason} ({@code POISON}, {@code ATTEMPTS_EXHAUSTED}
+   * or {@code FAILED}) after {@code attempts} attempts, the last on {@code worker}, and is kept in
+   * the dead-letter set, which now holds {@code size} jobs.
+   */
+  record DeadLettered(String job, String reason, String worker, int attempts, int size)
       implements Notice {}
+
+  /** Why a job left the dead-letter set. */
+  enum DeadLetterRemoval {
+    /** Submitted again by an operator and accepted. */
+    REPLAYED,
+    /** Discarded by an operator. */
+    DISCARDED,
+    /** Pushed out by newer ones (capacity or bytes). */
+    EVICTED
+  }
+
+  /** J5: job {@code job} left the dead-letter set, which now holds {@code size} jobs. */
+  record DeadLetterRemoved(String job, DeadLetterRemoval why, int size) implements Notice {}
 
   /**
    * A retired slot was put back in service as incarnation {@code incarnation}: by an operator, or

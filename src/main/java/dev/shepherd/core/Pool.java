@@ -55,6 +55,7 @@ public final class Pool {
   /** Applies one event. */
   public Transition apply(PoolEvent event) {
     d.out = new ArrayList<>(4);
+    d.now = event.now();
     PoolError error = route(event);
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
@@ -92,6 +93,10 @@ public final class Pool {
       return hosts.deregistered(e);
     } else if (event instanceof PoolEvent.Revive e) {
       return slots.revive(e);
+    } else if (event instanceof PoolEvent.ReplayDead e) {
+      return jobs.replay(e);
+    } else if (event instanceof PoolEvent.DiscardDead e) {
+      return jobs.discard(e);
     } else if (event instanceof PoolEvent.TimerFired e) {
       fired(e.timer(), e.now());
       return null;
@@ -116,6 +121,8 @@ public final class Pool {
       hosts.graceOver(t, now);
     } else if (timer instanceof Timer.Revive t) {
       slots.reviveTimer(t, now);
+    } else if (timer instanceof Timer.Due t) {
+      d.due(t);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -133,9 +140,81 @@ public final class Pool {
     return d.state;
   }
 
-  /** Live queued jobs. */
+  /** Jobs held in the backlog's bound: queued ones and waiting ones (P3, J3). */
   public int backlogLength() {
-    return d.backlog.length();
+    return d.held();
+  }
+
+  /**
+   * J6: where job {@code job} is, or null when it was never accepted or is forgotten: held
+   * (queued with its position, waiting with its due time, running with its slot), dead-lettered,
+   * or among the recent outcomes. O(backlog) for a queued job, O(1) otherwise.
+   */
+  public JobView lookup(String job) {
+    Job held = d.jobs.get(job);
+    if (held != null) {
+      return switch (held.place) {
+        case QUEUED -> new JobView(job, JobView.JobState.QUEUED, held.key,
+            d.backlog.ahead(held, d.slots), null, null, held.attempts, null, null, null);
+        case WAITING -> new JobView(job, JobView.JobState.WAITING, held.key, null, held.dueAt,
+            null, held.attempts, null, null, null);
+        case RUNNING -> new JobView(job, JobView.JobState.RUNNING, held.key, null, null,
+            held.slot.id, held.attempts, null, null, null);
+        default -> throw new IllegalStateException("held job " + held + " in no place");
+      };
+    }
+    DeadLetter dead = d.dead.get(job);
+    if (dead != null) {
+      List<Attempt> attempts = dead.attempts();
+      return new JobView(job, JobView.JobState.DEAD, dead.key(), null, null,
+          attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).worker(),
+          attemptsOf(dead.answer()), dead.answer(), dead.at(), dead);
+    }
+    RecentOutcome recent = d.recent.get(job);
+    if (recent != null) {
+      return new JobView(job, JobView.JobState.ANSWERED, null, null, null,
+          workerOf(recent.outcome()), attemptsOf(recent.outcome()), recent.outcome(),
+          recent.at(), null);
+    }
+    return null;
+  }
+
+  private static Integer attemptsOf(Outcome outcome) {
+    if (outcome instanceof Outcome.Completed c) {
+      return c.attempts();
+    } else if (outcome instanceof Outcome.Failed f) {
+      return f.attempts();
+    } else if (outcome instanceof Outcome.Interrupted i) {
+      return i.attempts();
+    }
+    return null;
+  }
+
+  private static String workerOf(Outcome outcome) {
+    if (outcome instanceof Outcome.Completed c) {
+      return c.worker();
+    } else if (outcome instanceof Outcome.Failed f) {
+      return f.worker();
+    }
+    return null;
+  }
+
+  /** J5: up to {@code limit} dead-lettered jobs, newest first, after skipping {@code offset}. */
+  public List<DeadLetter> deadLetters(int offset, int limit) {
+    if (offset < 0 || limit < 0) {
+      throw new IllegalArgumentException("offset and limit must not be negative");
+    }
+    return d.dead.newestFirst(offset, limit);
+  }
+
+  /** J5: the dead-lettered job {@code job}, or null. */
+  public DeadLetter deadLetter(String job) {
+    return d.dead.get(job);
+  }
+
+  /** J5: how many jobs the dead-letter set holds. */
+  public int deadLetterCount() {
+    return d.dead.size();
   }
 
   /** Accepted jobs not yet answered. */
@@ -192,9 +271,12 @@ public final class Pool {
     held.sort((a, b) -> Long.compare(a.order, b.order));
     List<DurableImage.JobImage> jobs = new ArrayList<>(held.size());
     for (Job job : held) {
+      boolean waiting = job.place == Job.Place.WAITING;
       jobs.add(new DurableImage.JobImage(job.id, job.generated, job.order, job.payload, job.key,
           job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
-          job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption));
+          job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption,
+          waiting ? job.dueAt : 0, waiting && job.resumeAtFront, job.stops, job.failures,
+          job.retry));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->
@@ -205,7 +287,8 @@ public final class Pool {
       host.slots.forEach(slot -> ids.add(slot.id));
       hosts.add(new DurableImage.HostImage(host.id, host.node, ids));
     }
-    return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts);
+    return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts,
+        d.dead.all(), d.recent.all());
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */

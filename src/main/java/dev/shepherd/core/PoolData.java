@@ -12,10 +12,15 @@ import java.util.Map;
  * {@link SlotFlow}, {@link Shutdown}) validate first and only then call these mutators, so a
  * refused event changes nothing.
  *
- * <p>The dispatch index is two bit sets over slot positions: {@link #free} (running, capacity
- * known and not reached) and {@link #freeWithTargeted} (free and with queued jobs targeted at it).
- * While untargeted jobs are queued every free slot has work; otherwise only the second set does.
- * Dispatch therefore touches only slots that take a job, plus one word scan per slot-64 (P7).
+ * <p>The dispatch index is four bit sets over slot positions: {@link #free} (running, capacity
+ * known and not reached, no suspect running), {@link #freeWithTargeted} (free and with queued
+ * jobs targeted at it), {@link #idle} (free and running nothing) and {@link #idleWithSuspects}
+ * (idle, with suspects targeted at it). While untargeted jobs are queued every free slot has
+ * work, otherwise only the second set does; suspects (J2) go to idle slots only. Dispatch
+ * therefore touches only slots that take a job, plus a few word scans per slot-64 (P7).
+ *
+ * <p>{@link #now} is the time of the event being applied, set by {@link Pool#apply}: the core's
+ * only notion of time.
  */
 final class PoolData implements SlotView {
   final PoolSettings settings;
@@ -30,6 +35,20 @@ final class PoolData implements SlotView {
   final Supervisor supervisor;
   final BitSet free = new BitSet();
   final BitSet freeWithTargeted = new BitSet();
+  final BitSet idle = new BitSet();
+  final BitSet idleWithSuspects = new BitSet();
+  /** Jobs held back until a due time (J3, J4). */
+  final Waiting waiting = new Waiting();
+  /** The dead-letter set (J5). */
+  final DeadLetters dead;
+  /** Recently answered jobs (J6). */
+  final RecentOutcomes recent;
+  /** The retry jitter source (J3). */
+  final Jitter retryJitter;
+  /** The due time of the {@link Timer.Due} started last and not yet fired, or MAX_VALUE. */
+  long armedDue = Long.MAX_VALUE;
+  /** The time of the event being applied. */
+  long now;
 
   PoolState state = PoolState.RUNNING;
   /** Whether this pool was rebuilt from a durable image (A3); a pool recovers at most once. */
@@ -57,6 +76,8 @@ final class PoolData implements SlotView {
   long revives;
   /** Completions refused as stale or for a slot holding nothing (P8). */
   long staleCompletions;
+  long poisoned;
+  long deadLettered;
 
   /** The effects of the transition under way. */
   ArrayList<Effect> out = new ArrayList<>();
@@ -64,6 +85,9 @@ final class PoolData implements SlotView {
   PoolData(PoolSettings settings) {
     this.settings = settings;
     this.supervisor = new Supervisor(settings.supervision());
+    this.dead = new DeadLetters(settings.jobs().deadLetter());
+    this.recent = new RecentOutcomes(settings.jobs().recentOutcomes());
+    this.retryJitter = new Jitter(settings.jobs().seed());
     this.bindings = new Bindings(settings.limits(), new Bindings.Recorder() {
       @Override
       public void bound(String key, Slot slot, boolean rebalanced) {
@@ -119,6 +143,14 @@ final class PoolData implements SlotView {
 
   /** Ends a job with a terminal outcome: it leaves the id table and is never answered again. */
   void finish(Job job, Outcome outcome) {
+    finish(job, outcome, defaultBytes(job, outcome));
+  }
+
+  /**
+   * Ends a job with a terminal outcome that costs {@code bytes} to remember (J6): it leaves the
+   * id table, is never answered again, and is remembered among the recent outcomes.
+   */
+  void finish(Job job, Outcome outcome, long bytes) {
     job.place = Job.Place.DONE;
     jobs.remove(job);
     if (outcome instanceof Outcome.Completed) {
@@ -132,10 +164,51 @@ final class PoolData implements SlotView {
     } else {
       throw new AssertionError("not a terminal outcome: " + outcome);
     }
-    record(new DurableRecord.Answered(job.id, job.replyTo, outcome));
+    RecentOutcome remembered = recent.enabled() ? new RecentOutcome(job.id, outcome, now, bytes)
+        : null;
+    record(new DurableRecord.Answered(job.id, job.replyTo, outcome, remembered));
     respond(job.replyTo, outcome);
     if (job.slot == null) {
       released(job);
+    }
+    if (remembered != null) {
+      for (String forgotten : recent.add(remembered)) {
+        record(new DurableRecord.Forgotten(forgotten));
+      }
+    }
+  }
+
+  /** What an outcome costs to remember when the runtime did not measure it. */
+  private static long defaultBytes(Job job, Outcome outcome) {
+    if (outcome instanceof Outcome.Interrupted) {
+      return job.bytes;
+    }
+    if (outcome instanceof Outcome.Failed f) {
+      return f.error().message().length();
+    }
+    return 0;
+  }
+
+  /**
+   * J5: keeps an answered job in the dead-letter set (when it keeps anything), evicting the oldest
+   * to make room.
+   */
+  void deadLetter(Job job, Outcome answer) {
+    if (!dead.enabled()) {
+      return;
+    }
+    DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
+        job.attemptList(), answer, now);
+    deadLettered++;
+    List<String> evicted = dead.add(entry);
+    record(new DurableRecord.DeadLettered(entry));
+    List<Attempt> attempts = entry.attempts();
+    publish(new Notice.DeadLettered(job.id, entry.reason(),
+        attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).worker(), job.attempts,
+        dead.size()));
+    for (String id : evicted) {
+      record(new DurableRecord.DeadRemoved(id));
+      publish(new Notice.DeadLetterRemoved(id, Notice.DeadLetterRemoval.EVICTED, dead.size()));
     }
   }
 
@@ -171,8 +244,43 @@ final class PoolData implements SlotView {
 
   void refresh(Slot slot) {
     boolean isFree = slot.hasFreeCapacity() && !slot.departed;
+    boolean isIdle = isFree && slot.running.isEmpty();
     free.set(slot.index, isFree);
-    freeWithTargeted.set(slot.index, isFree && slot.targetedLive > 0);
+    freeWithTargeted.set(slot.index, isFree && slot.targeted.live > 0);
+    idle.set(slot.index, isIdle);
+    idleWithSuspects.set(slot.index, isIdle && slot.suspects.live > 0);
+  }
+
+  /** Jobs held in the backlog's bound: queued and waiting (P3, J3). */
+  int held() {
+    return backlog.length() + waiting.size();
+  }
+
+  /** Payload bytes held in the backlog's bound: queued and waiting. */
+  long heldBytes() {
+    return backlog.bytes() + waiting.bytes();
+  }
+
+  /**
+   * Whether a job that could run on {@code slot} would be dispatched there at once: the slot is
+   * free and no queued job comes first for it (by C3 only a suspect, J2, can wait for a free
+   * slot: one for it, or an untargeted one, which no slot is idle to take).
+   */
+  boolean takesNow(Slot slot) {
+    return free.get(slot.index) && slot.suspects.live == 0 && !backlog.hasSuspects();
+  }
+
+  /** Whether some slot would take an untargeted job at once (see {@link #takesNow}). */
+  boolean someSlotTakesNow() {
+    if (backlog.hasSuspects()) {
+      return false;
+    }
+    for (int i = free.nextSetBit(0); i >= 0; i = free.nextSetBit(i + 1)) {
+      if (slots.get(i).suspects.live == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -189,17 +297,19 @@ final class PoolData implements SlotView {
       for (int i = nextCandidate(0); i >= 0; i = nextCandidate(i + 1)) {
         Slot slot = slots.get(i);
         Job job = backlog.takeFor(slot);
-        if (job == null) {
-          throw new AssertionError("candidate " + slot + " had no eligible job");
+        if (job != null) {
+          assign(slot, job, now);
+          progress = true;
         }
-        assign(slot, job, now);
-        progress = true;
       }
     } while (progress);
   }
 
+  /** The next slot from {@code from} that may take a job: free for others, idle for suspects. */
   private int nextCandidate(int from) {
-    return (backlog.hasUntargeted() ? free : freeWithTargeted).nextSetBit(from);
+    int any = (backlog.hasUntargeted() ? free : freeWithTargeted).nextSetBit(from);
+    int alone = (backlog.hasSuspects() ? idle : idleWithSuspects).nextSetBit(from);
+    return any < 0 ? alone : alone < 0 ? any : Math.min(any, alone);
   }
 
   private void assign(Slot slot, Job job, long now) {
@@ -208,9 +318,14 @@ final class PoolData implements SlotView {
     job.slot = slot;
     job.token = nextToken++;
     job.attempts++;
+    job.startedAt = now;
+    job.startedIncarnation = slot.incarnation;
     long timeout = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
     job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
     slot.running.add(job);
+    if (job.suspect()) {
+      slot.suspectsRunning++;
+    }
     runningJobs++;
     refresh(slot);
     record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
@@ -234,50 +349,139 @@ final class PoolData implements SlotView {
    * job was already answered and is dropped.
    */
   void interruptRunning(Slot slot, Interruption why, List<Job> into) {
+    String ended = why instanceof Interruption.WorkerStopped w ? w.exit().name() : why.kind();
+    String detail = why instanceof Interruption.WorkerStopped w ? w.cause() : null;
     for (Job job : slot.running) {
       runningJobs--;
       assignmentEnded(slot, job);
-      job.slot = null;
       if (job.place == Job.Place.CANCELLED_RUNNING) {
+        job.slot = null;
         job.place = Job.Place.DONE;
         released(job);
       } else {
+        job.attemptEnded(now, ended, detail);
+        job.slot = null;
         job.interruption = why;
         into.add(job);
       }
     }
     slot.running.clear();
+    slot.suspectsRunning = 0;
     refresh(slot);
   }
 
   /**
    * Settles interrupted jobs by the interruption policy: FAIL answers each; RETRY puts them back
-   * at the front in their original order, unless a job used up {@code maxAttempts}.
+   * at the front in their original order, unless a job is poison (J2) or used up {@code
+   * maxAttempts} (P13), both answered and dead-lettered; a suspect just stopped waits its retry
+   * delay first (J3).
    */
   void settle(List<Job> interruptedJobs) {
     interruptedJobs.sort((a, b) -> Long.compare(a.order, b.order));
     if (settings.interruption() == InterruptionPolicy.FAIL) {
       for (Job job : interruptedJobs) {
+        job.stoppedRunningIt = false;
         interrupt(job, job.interruption);
       }
       return;
     }
+    JobSettings rules = settings.jobs();
     List<Job> again = new ArrayList<>(interruptedJobs.size());
+    List<Job> later = List.of();
     for (Job job : interruptedJobs) {
-      if (settings.maxAttempts() > 0 && job.attempts >= settings.maxAttempts()) {
-        interrupt(job, new Interruption.AttemptsExhausted(job.attempts, job.interruption));
+      boolean own = job.stoppedRunningIt;
+      job.stoppedRunningIt = false;
+      if (own && rules.judgesJobs() && job.stops >= rules.poisonAfter()) {
+        poisoned++;
+        Interruption why = new Interruption.Poison(job.stops,
+            (Interruption.WorkerStopped) job.interruption);
+        Outcome answer = new Outcome.Interrupted(job.id, job.payload, job.attempts, why);
+        finish(job, answer);
+        deadLetter(job, answer);
+      } else if (settings.maxAttempts() > 0 && job.attempts >= settings.maxAttempts()) {
+        Outcome answer = new Outcome.Interrupted(job.id, job.payload, job.attempts,
+            new Interruption.AttemptsExhausted(job.attempts, job.interruption));
+        finish(job, answer);
+        deadLetter(job, answer);
+      } else if (own && !rules.retryBackoff().none()) {
+        if (later.isEmpty()) {
+          later = new ArrayList<>(2);
+        }
+        later.add(job);
       } else {
         again.add(job);
       }
     }
     backlog.putFront(again);
-    retried += again.size();
+    retried += again.size() + later.size();
     for (Job job : again) {
-      record(new DurableRecord.Requeued(job.id, job.order, job.interruption));
+      record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+          job.failures, 0));
       if (job.target != null) {
         refresh(job.target);
       }
     }
+    for (Job job : later) {
+      long due = now + rules.retryBackoff().delay(job.stops, retryJitter.next());
+      waitUntil(job, due);
+    }
+    if (!later.isEmpty()) {
+      armDue();
+    }
+  }
+
+  /** A job going back waits until {@code due}, then goes to the front (J3); recorded. */
+  void waitUntil(Job job, long due) {
+    waiting.add(job, due, true);
+    record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+        job.failures, due));
+  }
+
+  // ---- waiting jobs (J3, J4) -----------------------------------------------------------------
+
+  /** Starts the {@link Timer.Due} of the earliest waiting job if none that early is started. */
+  void armDue() {
+    long next = waiting.nextDue();
+    if (next < armedDue) {
+      if (armedDue != Long.MAX_VALUE) {
+        out.add(new Effect.CancelTimer(new Timer.Due(armedDue)));
+      }
+      armedDue = next;
+      out.add(new Effect.StartTimer(new Timer.Due(next), next));
+    }
+  }
+
+  /**
+   * The due timer fired: every job due by now goes back, retries to the front (in due order)
+   * and delayed submits to the back; then the next due time is started and dispatch runs.
+   */
+  void due(Timer.Due timer) {
+    if (timer.at() != armedDue) {
+      ignoredFacts++;
+      return;
+    }
+    armedDue = Long.MAX_VALUE;
+    List<Job> due = waiting.takeDue(now);
+    List<Job> front = new ArrayList<>(due.size());
+    List<Job> back = new ArrayList<>(0);
+    for (Job job : due) {
+      (job.resumeAtFront ? front : back).add(job);
+    }
+    backlog.putFront(front);
+    for (Job job : back) {
+      backlog.append(job);
+    }
+    for (List<Job> list : List.of(front, back)) {
+      for (Job job : list) {
+        record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+            job.failures, 0));
+        if (job.target != null) {
+          refresh(job.target);
+        }
+      }
+    }
+    armDue();
+    dispatch(now);
   }
 
   // ---- retirement (P10, P11) -----------------------------------------------------------------
@@ -291,9 +495,14 @@ final class PoolData implements SlotView {
     publishPhase(slot);
     Interruption affinity = new Interruption.AffinityRetired(slot.id, reason);
     backlog.drainTargeted(slot, job -> interrupt(job, carried(job, affinity)));
+    if (waiting.size() > 0) {
+      waiting.drain(job -> job.target == slot)
+          .forEach(job -> interrupt(job, carried(job, affinity)));
+    }
     if (noRecoverableWorkers()) {
       Interruption none = new Interruption.NoRecoverableWorkers();
       backlog.drainAll(slots, job -> interrupt(job, carried(job, none)));
+      waiting.drain(job -> true).forEach(job -> interrupt(job, carried(job, none)));
     }
   }
 
@@ -332,7 +541,7 @@ final class PoolData implements SlotView {
 
   @Override
   public int queued(int index) {
-    return slots.get(index).targetedLive;
+    return slots.get(index).targetedLive();
   }
 
   @Override

@@ -196,4 +196,17 @@ public sealed interface PoolError {
       return "cannot recover: " + reason;
     }
   }
+
+  /** J5, J6: no job {@code job} {@code where} (in the dead-letter set, or known at all). */
+  record UnknownJob(String job, String where) implements PoolError {
+    @Override
+    public String name() {
+      return "UNKNOWN_JOB";
+    }
+
+    @Override
+    public String message() {
+      return "no job '" + job + "' " + where;
+    }
+  }
 }

@@ -18,9 +18,12 @@ public sealed interface PoolEvent {
    * {@code timeoutMs} 0 (the pool's default). {@code replyTo} is opaque to the core: it comes back
    * on every {@link Effect.Respond} for this job. {@code bytes} is what the payload costs while
    * queued, as the runtime measures it; it counts against {@link PoolSettings#backlogMaxBytes()}.
+   * {@code delayMs} above 0 holds the job back that long (J4; at most {@link
+   * JobSettings#maxDelayMs()}, more is held that long); {@code retry} overrides the pool's
+   * {@link JobSettings#retryFailures()} for this job (null: the pool's).
    */
   record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
-      long bytes, long now) implements PoolEvent {
+      long bytes, long delayMs, FailureRetry retry, long now) implements PoolEvent {
     public Submit {
       if (timeoutMs < 0) {
         throw new IllegalArgumentException("timeoutMs must not be negative: " + timeoutMs);
@@ -28,20 +31,40 @@ public sealed interface PoolEvent {
       if (bytes < 0) {
         throw new IllegalArgumentException("bytes must not be negative: " + bytes);
       }
+      if (delayMs < 0) {
+        throw new IllegalArgumentException("delayMs must not be negative: " + delayMs);
+      }
+    }
+
+    /** A submit to run as soon as it can, with the pool's failure retries. */
+    public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
+        long bytes, long now) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null, now);
     }
 
     /** A submit whose payload costs nothing against the byte budget. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long now) {
-      this(job, payload, key, replyTo, timeoutMs, 0, now);
+      this(job, payload, key, replyTo, timeoutMs, 0, 0, null, now);
     }
   }
 
-  /** A worker finished an assignment: {@code error} null means it returned {@code result}. */
-  record Completed(String worker, long assignment, Object result, JobError error, long now)
-      implements PoolEvent {
+  /**
+   * A worker finished an assignment: {@code error} null means it returned {@code result}. {@code
+   * bytes} is what the result costs to remember (J6), as the runtime measures it (0: nothing).
+   */
+  record Completed(String worker, long assignment, Object result, JobError error, long bytes,
+      long now) implements PoolEvent {
     public Completed {
       Objects.requireNonNull(worker, "worker");
+      if (bytes < 0) {
+        throw new IllegalArgumentException("bytes must not be negative: " + bytes);
+      }
+    }
+
+    /** A completion whose result costs nothing to remember. */
+    public Completed(String worker, long assignment, Object result, JobError error, long now) {
+      this(worker, assignment, result, error, 0, now);
     }
   }
 
@@ -139,7 +162,7 @@ public sealed interface PoolEvent {
 
   /**
    * A timer the pool started has expired: a job timeout (P14), a backoff end (S5), the drain
-   * deadline (P16), a lost host's grace (H6), or a revive. A fire that no longer applies changes
+   * deadline (P16), a lost host's grace (H6), a revive, or waiting jobs' due time (J3, J4). A fire that no longer applies changes
    * nothing.
    */
   record TimerFired(Timer timer, long now) implements PoolEvent {
@@ -155,6 +178,25 @@ public sealed interface PoolEvent {
   record Revive(String worker, long now) implements PoolEvent {
     public Revive {
       Objects.requireNonNull(worker, "worker");
+    }
+  }
+
+  /**
+   * J5: an operator submits a dead-lettered job again: a new submission of its payload, key and
+   * timeout under its own id, admitted like any submit (its admission goes to {@code replyTo}).
+   * Once accepted it leaves the dead-letter set; rejected, it stays. An id not in the set is
+   * refused ({@code UNKNOWN_JOB}).
+   */
+  record ReplayDead(String job, Object replyTo, long now) implements PoolEvent {
+    public ReplayDead {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /** J5: an operator discards a dead-lettered job; an id not in the set is refused. */
+  record DiscardDead(String job, long now) implements PoolEvent {
+    public DiscardDead {
+      Objects.requireNonNull(job, "job");
     }
   }
 

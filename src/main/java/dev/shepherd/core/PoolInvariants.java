@@ -17,24 +17,78 @@ public final class PoolInvariants {
     PoolData d = pool.data();
     inFlightEqualsLiveAssignments(d);
     dispatchIndexIsCurrent(d);
-    List<Job> queued = d.backlog.inOrder(d.slots);
-    everyAcceptedJobIsInExactlyOnePlace(d, queued);
+    List<Job> ready = d.backlog.inOrder(d.slots);
+    List<Job> waiting = d.waiting.inOrder();
+    List<Job> queued = new java.util.ArrayList<>(ready);
+    queued.addAll(waiting);
+    everyAcceptedJobIsInExactlyOnePlace(d, ready, waiting);
     workConserving(d);
+    suspectsRunAlone(d);
     noQueuedJobTargetsARetiredSlot(queued);
     stoppedOrIrrecoverablePoolsQueueNothing(d, queued);
-    backlogBytesAddUp(d, queued);
+    backlogBytesAddUp(d, ready, waiting);
     bindingsCountTheirJobs(d, queued);
+    keptSetsStayWithinTheirBounds(d);
   }
 
-  /** The backlog's byte count is the sum of its live jobs' payload bytes. */
-  static void backlogBytesAddUp(PoolData d, List<Job> queued) {
+  /** J2: a slot running a suspect runs nothing else, and counts its suspects right. */
+  static void suspectsRunAlone(PoolData d) {
+    for (Slot slot : d.slots) {
+      int suspects = 0;
+      for (Job job : slot.running) {
+        if (job.suspect()) {
+          suspects++;
+        }
+      }
+      int counted = suspects;
+      require(counted == slot.suspectsRunning, "J2 suspects run alone",
+          () -> slot + " counts " + slot.suspectsRunning + " suspects, runs " + counted);
+      require(counted == 0 || slot.running.size() == 1, "J2 suspects run alone",
+          () -> slot + " runs a suspect beside other jobs");
+    }
+  }
+
+  /** J5, J6: the dead-letter set and the recent outcomes hold no more than they may. */
+  static void keptSetsStayWithinTheirBounds(PoolData d) {
+    JobSettings rules = d.settings.jobs();
+    long deadBytes = 0;
+    for (DeadLetter entry : d.dead.all()) {
+      deadBytes += entry.bytes();
+    }
+    long counted = deadBytes;
+    require(d.dead.size() <= rules.deadLetter().capacity() && counted == d.dead.bytes()
+            && counted <= rules.deadLetter().maxBytes(), "J5 the dead-letter set is bounded",
+        () -> d.dead.size() + " entries of " + rules.deadLetter() + ", " + counted + " bytes, "
+            + d.dead.bytes() + " counted");
+    long recentBytes = 0;
+    for (RecentOutcome entry : d.recent.all()) {
+      recentBytes += entry.bytes();
+    }
+    long remembered = recentBytes;
+    require(d.recent.size() <= rules.recentOutcomes().capacity() && remembered == d.recent.bytes()
+            && remembered <= rules.recentOutcomes().maxBytes(),
+        "J6 the recent outcomes are bounded", () -> d.recent.size() + " entries of "
+            + rules.recentOutcomes() + ", " + remembered + " bytes, " + d.recent.bytes()
+            + " counted");
+  }
+
+  /** The backlog's and the waiting jobs' byte counts are the sums of their payload bytes. */
+  static void backlogBytesAddUp(PoolData d, List<Job> ready, List<Job> waiting) {
     long sum = 0;
-    for (Job job : queued) {
+    for (Job job : ready) {
       sum += job.bytes;
     }
     long counted = sum;
     require(counted == d.backlog.bytes(), "backlog bytes add up",
         () -> "queued jobs hold " + counted + " bytes, backlog counts " + d.backlog.bytes());
+    long held = 0;
+    for (Job job : waiting) {
+      held += job.bytes;
+    }
+    long waited = held;
+    require(waited == d.waiting.bytes() && waiting.size() == d.waiting.size(),
+        "backlog bytes add up", () -> "waiting jobs hold " + waited + " bytes, "
+            + waiting.size() + " jobs; counted " + d.waiting.bytes() + ", " + d.waiting.size());
   }
 
   /**
@@ -93,7 +147,11 @@ public final class PoolInvariants {
     for (Slot slot : d.slots) {
       boolean free = slot.hasFreeCapacity() && !slot.departed;
       require(d.free.get(slot.index) == free, "dispatch index is current", () -> slot.toString());
-      require(d.freeWithTargeted.get(slot.index) == (free && slot.targetedLive > 0),
+      require(d.freeWithTargeted.get(slot.index) == (free && slot.targeted.live > 0),
+          "dispatch index is current", () -> slot.toString());
+      boolean idle = free && slot.running.isEmpty();
+      require(d.idle.get(slot.index) == idle
+              && d.idleWithSuspects.get(slot.index) == (idle && slot.suspects.live > 0),
           "dispatch index is current", () -> slot.toString());
       if (!slot.retired() && !slot.departed) {
         notRetired++;
@@ -104,17 +162,28 @@ public final class PoolInvariants {
         () -> "counted " + counted + " live slots, pool says " + d.notRetired);
   }
 
-  /** Every accepted, unanswered job is queued once or running once; nothing else is held. */
-  static void everyAcceptedJobIsInExactlyOnePlace(PoolData d, List<Job> queued) {
+  /**
+   * Every accepted, unanswered job is queued once, waiting once or running once; nothing else is
+   * held.
+   */
+  static void everyAcceptedJobIsInExactlyOnePlace(PoolData d, List<Job> ready,
+      List<Job> waiting) {
     Map<Job, Boolean> seen = new IdentityHashMap<>();
-    for (Job job : queued) {
-      require(job.place == Job.Place.QUEUED, "every accepted job is in exactly one place",
-          () -> job.toString());
+    for (Job job : ready) {
+      require(job.place == Job.Place.QUEUED && job.lane == d.backlog.laneOf(job),
+          "every accepted job is in exactly one place", () -> job.toString());
       require(seen.put(job, true) == null, "every accepted job is in exactly one place",
           () -> job + " queued twice");
     }
-    require(queued.size() == d.backlog.length(), "every accepted job is in exactly one place",
-        () -> "backlog counts " + d.backlog.length() + ", holds " + queued.size());
+    require(ready.size() == d.backlog.length(), "every accepted job is in exactly one place",
+        () -> "backlog counts " + d.backlog.length() + ", holds " + ready.size());
+    for (Job job : waiting) {
+      require(job.place == Job.Place.WAITING && seen.put(job, true) == null,
+          "every accepted job is in exactly one place", () -> job + " waits twice or as "
+              + job.place);
+    }
+    List<Job> queued = new java.util.ArrayList<>(ready);
+    queued.addAll(waiting);
     int running = 0;
     for (Slot slot : d.slots) {
       for (Job job : slot.running) {
@@ -136,14 +205,17 @@ public final class PoolInvariants {
     }
   }
 
-  /** C3: no queued job is eligible for a slot with free capacity. */
+  /**
+   * C3: no queued job is eligible for a slot with free capacity: each free slot's next job is
+   * none, or a suspect waiting for the slot to be idle (J2).
+   */
   static void workConserving(PoolData d) {
     if (d.state != PoolState.RUNNING) {
       return;
     }
     for (Slot slot : d.slots) {
       if (slot.hasFreeCapacity() && !slot.departed) {
-        require(!d.backlog.hasUntargeted() && slot.targetedLive == 0, "C3 work-conserving",
+        require(d.backlog.peekFor(slot) == null, "C3 work-conserving",
             () -> slot + " is free while eligible jobs wait");
       }
     }

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param hosts whether the pool may run on hosts' slots alone, and how long lost ones wait
  * @param durable whether the pool records what must survive its coordinator ({@link
  *     Effect.Persist}) and can be rebuilt from it ({@link PoolEvent.Recover}): HA (section 8.5)
+ * @param jobs how jobs that fail, wait and come back are treated (section 10); the constructors
+ *     without it use {@link JobSettings#NONE}
  */
 public record PoolSettings(
     String name,
@@ -31,7 +33,8 @@ public record PoolSettings(
     long term,
     PoolLimits limits,
     HostSettings hosts,
-    boolean durable) {
+    boolean durable,
+    JobSettings jobs) {
 
   /** Bits of an assignment token below the term. */
   public static final int TERM_SHIFT = 40;
@@ -71,6 +74,16 @@ public record PoolSettings(
       throw new ConfigException("term", term, "must be between 0 and 2^23 - 1");
     }
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(jobs, "jobs");
+  }
+
+  /** Settings without section 10's job rules ({@link JobSettings#NONE}). */
+  public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
+      InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
+      SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term,
+      PoolLimits limits, HostSettings hosts, boolean durable) {
+    this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
+        selector, drainTimeoutMs, term, limits, hosts, durable, JobSettings.NONE);
   }
 
   /** Settings of a pool that is not durable. */
@@ -104,7 +117,11 @@ public record PoolSettings(
     return limits.backlogMaxBytes();
   }
 
-  /** A pool of {@code count} slots {@code w-0 … w-(count-1)} with Shepherd's defaults. */
+  /**
+   * A pool of {@code count} slots {@code w-0 … w-(count-1)} with the seed's rules and Shepherd's
+   * defaults for the rest; section 10's job rules are off ({@link JobSettings#NONE}) until {@link
+   * #withJobs} sets them (the runtime's configuration turns on {@link JobSettings#DEFAULT}).
+   */
   public static PoolSettings defaults(String name, int count) {
     List<SlotSpec> slots =
         java.util.stream.IntStream.range(0, count).mapToObj(i -> new SlotSpec("w-" + i, 1)).toList();
@@ -115,56 +132,62 @@ public record PoolSettings(
 
   public PoolSettings withSlots(List<SlotSpec> newSlots) {
     return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withBacklogCapacity(int capacity) {
     return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
     return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withJobTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withSupervision(SupervisionSettings settings) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts, durable);
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withSelector(AffinitySelector newSelector) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts, durable);
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withDrainTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts, durable);
+        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts, durable, jobs);
   }
 
   public PoolSettings withLimits(PoolLimits newLimits) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts, durable);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts, durable, jobs);
   }
 
   public PoolSettings withHosts(HostSettings newHosts) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts, durable);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts, durable, jobs);
   }
 
   public PoolSettings withDurable(boolean isDurable) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, isDurable);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, isDurable, jobs);
   }
 
   public PoolSettings withTerm(long newTerm) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts, durable);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts, durable, jobs);
+  }
+
+  public PoolSettings withJobs(JobSettings newJobs) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable,
+        newJobs);
   }
 }

@@ -4,7 +4,10 @@ import java.util.List;
 
 /**
  * The pool's status as a plain value (the {@code .status} reply, the HTTP snapshot and the live
- * view's first frame), computed by a pure function of the pool's state.
+ * view's first frame), computed by a pure function of the pool's state. {@code backlogLength}
+ * counts every job held in the backlog's bound, of which {@code backlogWaiting} wait for a due
+ * time (J3, J4); {@code nextDue} is the earliest of those (null when none waits); {@code
+ * deadLetters} is the size of the dead-letter set (J5).
  */
 public record PoolSnapshot(
     String name,
@@ -17,20 +20,24 @@ public record PoolSnapshot(
     int maxRestarts,
     long windowMs,
     List<HostStatus> hosts,
-    HaStatus ha) {
+    HaStatus ha,
+    int backlogWaiting,
+    Long nextDue,
+    int deadLetters) {
 
-  /** A snapshot of a pool without high availability ({@code ha} null). */
+  /** A snapshot of a pool without high availability ({@code ha} null) or waiting jobs. */
   public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
       List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
       long windowMs, List<HostStatus> hosts) {
     this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
-        maxRestarts, windowMs, hosts, null);
+        maxRestarts, windowMs, hosts, null, 0, null, 0);
   }
 
   /** This snapshot with the pool's high-availability status (A1). */
   public PoolSnapshot withHa(HaStatus status) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
-        restartsInWindow, maxRestarts, windowMs, hosts, status);
+        restartsInWindow, maxRestarts, windowMs, hosts, status, backlogWaiting, nextDue,
+        deadLetters);
   }
 
   /**

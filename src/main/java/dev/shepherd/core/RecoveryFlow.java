@@ -15,8 +15,10 @@ import java.util.Set;
  * neither the configuration nor a host has come back as departed remote workers, retired at the
  * end; bindings are restored; queued jobs take their old backlog positions; jobs that were running
  * are interrupted {@code WORKER_STOPPED}, exit {@code NODE_LOST}, and settled by P9 (RETRY: back
- * to the front in their original order, within {@code maxAttempts}; FAIL: answered); generated
- * ids continue past the recovered ones.
+ * to the front in their original order, within {@code maxAttempts}; FAIL: answered; not a fault
+ * of theirs, so they do not wait a retry delay, J3); waiting jobs wait on for their due time
+ * (one already past runs at once); the dead-letter set and the recent outcomes are as they were;
+ * generated ids continue past the recovered ones.
  */
 final class RecoveryFlow {
   private final PoolData d;
@@ -60,6 +62,8 @@ final class RecoveryFlow {
     }
     List<Job> interrupted = restoreJobs(image, cause);
     d.bindings.idleRestored();
+    image.dead().forEach(d.dead::restore);
+    image.recent().forEach(d.recent::restore);
     d.publish(new Notice.Recovered(d.settings.term(), image.term(), image.jobs().size(),
         interrupted.size()));
     for (Host host : lost) {
@@ -74,6 +78,7 @@ final class RecoveryFlow {
       d.refresh(slot);
     }
     d.settle(interrupted);
+    d.armDue();
     for (Slot slot : orphans) {
       slot.departed = true;
       d.visible--;
@@ -94,8 +99,10 @@ final class RecoveryFlow {
     for (DurableImage.JobImage j : image.jobs()) {
       Slot target = j.target() == null ? null : d.slotsById.get(j.target());
       Job job = new Job(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(), j.timeoutMs(),
-          j.bytes(), target);
+          j.bytes(), target, j.retry());
       job.attempts = j.attempts();
+      job.stops = j.stops();
+      job.failures = j.failures();
       job.interruption = j.interruption();
       job.order = j.order();
       rebuilt.add(job);
@@ -112,7 +119,10 @@ final class RecoveryFlow {
       if (job.key != null) {
         d.bindings.jobAccepted(job.key, job.target);
       }
-      if (j.worker() == null) {
+      if (j.dueAt() > 0) {
+        d.backlog.reserve(j.order());
+        d.waiting.restore(job, j.dueAt(), j.front());
+      } else if (j.worker() == null) {
         d.backlog.restore(job, j.order());
       } else {
         job.place = Job.Place.RUNNING;
@@ -147,6 +157,9 @@ final class RecoveryFlow {
     for (DurableImage.JobImage j : image.jobs()) {
       if (!seen.add(j.job())) {
         return "job '" + j.job() + "' is in the image twice";
+      }
+      if (j.dueAt() > 0 && j.worker() != null) {
+        return "job '" + j.job() + "' is both waiting and running on '" + j.worker() + "'";
       }
       if (j.key() != null && j.target() == null) {
         return "job '" + j.job() + "' has key '" + j.key() + "' but no target";

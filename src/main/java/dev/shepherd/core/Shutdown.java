@@ -51,6 +51,7 @@ final class Shutdown {
   void settleWhileDraining(List<Job> interrupted) {
     interrupted.sort((a, b) -> Long.compare(a.order, b.order));
     for (Job job : interrupted) {
+      job.stoppedRunningIt = false;
       Interruption why = d.settings.interruption() == InterruptionPolicy.FAIL
           ? job.interruption
           : new Interruption.PoolStopped();
@@ -85,6 +86,9 @@ final class Shutdown {
   private void interruptQueued() {
     Interruption stopped = new Interruption.PoolStopped();
     d.backlog.drainAll(d.slots, job -> d.interrupt(job, stopped));
+    if (d.waiting.size() > 0) {
+      d.waiting.drain(job -> true).forEach(job -> d.interrupt(job, stopped));
+    }
     for (Slot slot : d.slots) {
       d.refresh(slot);
     }

@@ -1,6 +1,5 @@
 package dev.shepherd.core;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 
 /**
@@ -49,12 +48,19 @@ final class Slot {
   /** A deregistered remote worker: benign for late facts (C4), hidden from status. */
   boolean departed;
 
+  /** Revive probes in a row that retired again before the slot completed a job (J7). */
+  int failedProbes;
+  /** Whether the current incarnation is a revive probe that has not completed a job yet. */
+  boolean probing;
+
   /** Live assignments (including cancelled-running ones, whose capacity frees on completion). */
   final ArrayList<Job> running = new ArrayList<>(1);
+  /** Of {@link #running}: suspects (J2); while one runs, nothing else is dispatched here. */
+  int suspectsRunning;
   /** Queued jobs targeted at this slot, in backlog order, with cancelled tombstones. */
-  final ArrayDeque<Job> targeted = new ArrayDeque<>(0);
-  /** Live (non-tombstone) jobs in {@link #targeted}. */
-  int targetedLive;
+  final Lane targeted = new Lane();
+  /** Queued suspects targeted at this slot (J2). */
+  final Lane suspects = new Lane();
 
   Slot(String id, int index, int capacity, Host host) {
     this.id = id;
@@ -64,9 +70,18 @@ final class Slot {
     this.capacity = capacity;
   }
 
-  /** C2: selectable only while running with a known capacity above its in-flight count. */
+  /**
+   * C2: selectable only while running with a known capacity above its in-flight count, and not
+   * running a suspect (J2).
+   */
   boolean hasFreeCapacity() {
-    return life == Life.RUNNING && capacity != UNKNOWN_CAPACITY && running.size() < capacity;
+    return life == Life.RUNNING && capacity != UNKNOWN_CAPACITY && running.size() < capacity
+        && suspectsRunning == 0;
+  }
+
+  /** Queued jobs targeted at it, suspects included. */
+  int targetedLive() {
+    return targeted.live + suspects.live;
   }
 
   boolean retired() {
@@ -114,6 +129,6 @@ final class Slot {
   @Override
   public String toString() {
     return id + "[" + phase() + " inc=" + incarnation + " cap=" + capacity + " running="
-        + running + " targetedLive=" + targetedLive + "]";
+        + running + " targeted=" + targeted.live + "+" + suspects.live + "]";
   }
 }

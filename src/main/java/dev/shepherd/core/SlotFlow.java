@@ -92,11 +92,25 @@ final class SlotFlow {
     return null;
   }
 
-  /** P9 then section 4: interrupt what the slot held, let the supervisor decide, dispatch. */
+  /**
+   * P9 then section 4: interrupt what the slot held, let the supervisor decide, dispatch. J2: a
+   * crash or hang makes every job the incarnation was running a suspect, one stop nearer to
+   * poison; a stop while a suspect was running is not charged to the budget.
+   */
   void stop(Slot dead, Exit exit, String cause, long now) {
     d.out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
+    boolean judged = d.settings.jobs().judgesJobs();
+    boolean suspectRan = judged && dead.suspectsRunning > 0;
+    List<String> jobs = new ArrayList<>(dead.running.size());
+    dead.running.forEach(job -> jobs.add(job.id));
     List<Job> interrupted = new ArrayList<>();
     d.interruptRunning(dead, new Interruption.WorkerStopped(dead.id, exit, cause), interrupted);
+    if (judged && (exit == Exit.CRASH || exit == Exit.TIMEOUT)) {
+      for (Job job : interrupted) {
+        job.stops++;
+        job.stoppedRunningIt = true;
+      }
+    }
     dead.moveTo(Slot.Life.INSTALLING);
     d.refresh(dead);
     if (d.state == PoolState.DRAINING) {
@@ -104,9 +118,9 @@ final class SlotFlow {
       shutdown.finishDrainIfIdle(now);
       return;
     }
-    Decision decision = d.supervisor.decide(dead, exit, now, d.slots);
+    Decision decision = d.supervisor.decide(dead, exit, now, d.slots, !suspectRan);
     if (decision instanceof Decision.Replace replace) {
-      replace(dead, exit, cause, replace, interrupted, now);
+      replace(dead, exit, cause, replace, interrupted, jobs, !suspectRan, now);
     } else if (decision instanceof Decision.Retire) {
       d.settle(interrupted);
       d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
@@ -114,7 +128,8 @@ final class SlotFlow {
       BudgetReaction reaction = d.supervisor.settings().onBudgetExceeded();
       d.budgetRefusals++;
       d.publish(new Notice.BudgetExceeded(dead.id, refused.restartsInWindow(),
-          refused.replacementsRequested(), refused.maximumRestarts(), reaction));
+          refused.replacementsRequested(), refused.maximumRestarts(), reaction, exit, cause, jobs,
+          dead.restarts));
       if (reaction == BudgetReaction.RETIRE_WORKER) {
         d.settle(interrupted);
         retireForNow(dead, Retirement.REPLACEMENT_UNAVAILABLE, now);
@@ -132,7 +147,7 @@ final class SlotFlow {
   }
 
   private void replace(Slot dead, Exit exit, String cause, Decision.Replace replace,
-      List<Job> interrupted, long now) {
+      List<Job> interrupted, List<String> jobs, boolean charged, long now) {
     List<String> ids = new ArrayList<>(replace.slots().size());
     for (Slot slot : replace.slots()) {
       ids.add(slot.id);
@@ -146,7 +161,8 @@ final class SlotFlow {
           "sibling '" + dead.id + "' stopped (" + exit + ")"), interrupted);
     }
     d.settle(interrupted);
-    d.publish(new Notice.RestartDecided(dead.id, exit, cause, ids, replace.delayMs()));
+    d.publish(new Notice.RestartDecided(dead.id, exit, cause, ids, replace.delayMs(), jobs,
+        charged));
     for (Slot slot : replace.slots()) {
       slot.restarts++;
       d.restarts++;
@@ -167,13 +183,19 @@ final class SlotFlow {
 
   /**
    * Retires a slot the budget or a failed creation took out of service (P2, P10); with {@code
-   * reviveAfterMs} it is tried again after that long, the way a circuit breaker half-opens.
+   * reviveAfterMs} it is tried again after that long, the way a circuit breaker half-opens, and
+   * twice as long after each probe that retired again before it completed a job (J7).
    */
   private void retireForNow(Slot slot, Retirement reason, long now) {
     d.retire(slot, reason);
-    long after = d.supervisor.settings().reviveAfterMs();
-    if (after > 0) {
-      d.out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation), now + after));
+    if (slot.probing) {
+      slot.probing = false;
+      slot.failedProbes++;
+    }
+    SupervisionSettings supervision = d.supervisor.settings();
+    if (supervision.reviveAfterMs() > 0) {
+      d.out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation),
+          now + supervision.reviveDelay(slot.failedProbes)));
     }
   }
 
@@ -252,6 +274,10 @@ final class SlotFlow {
     d.revives++;
     slot.incarnation++;
     slot.consecutiveFailures = 0;
+    slot.probing = !byOperator;
+    if (byOperator) {
+      slot.failedProbes = 0;
+    }
     slot.moveTo(Slot.Life.INSTALLING);
     d.refresh(slot);
     d.publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator));

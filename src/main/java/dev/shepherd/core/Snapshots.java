@@ -26,11 +26,13 @@ final class Snapshots {
     Counters counters = new Counters(d.accepted, d.rejected, d.completed, d.failed,
         d.interrupted, d.cancelled, d.retried, d.restarts, d.staleCompletions, d.budgetRefusals,
         d.ignoredFacts,
-        d.revives);
+        d.revives, d.poisoned, d.deadLettered, d.dead.evicted());
     RestartBudget budget = d.supervisor.budget();
-    return new PoolSnapshot(d.settings.name(), d.state, d.backlog.length(),
+    long nextDue = d.waiting.size() == 0 ? Long.MAX_VALUE : d.waiting.nextDue();
+    return new PoolSnapshot(d.settings.name(), d.state, d.held(),
         d.settings.backlogCapacity(), List.copyOf(slots), counters, budget.inWindow(now),
-        budget.maxRestarts(), budget.windowMs(), hosts(d));
+        budget.maxRestarts(), budget.windowMs(), hosts(d), null, d.waiting.size(),
+        nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size());
   }
 
   private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {

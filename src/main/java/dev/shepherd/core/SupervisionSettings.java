@@ -8,7 +8,8 @@ import java.util.Objects;
  * ({@link #INFINITE_WINDOW} never forgets, S2), the reaction when it is exceeded (S4), an
  * optional restart backoff (S5; null = replace at once), and {@code reviveAfterMs}: how long a
  * slot retired by the budget (or by a failed creation) waits before it is tried again, the way a
- * circuit breaker half-opens (0 = never).
+ * circuit breaker half-opens (0 = never), doubling for each probe that retires again without
+ * having completed a job, up to {@code reviveMaxMs} (J7).
  *
  * <p>Neither a revive by time nor an operator's revive is a restart: S2's budget counts the
  * supervisor's replacements only, so a revive neither needs room in the window nor takes any. A
@@ -22,7 +23,8 @@ public record SupervisionSettings(
     long restartWindowMs,
     BudgetReaction onBudgetExceeded,
     BackoffSettings backoff,
-    long reviveAfterMs) {
+    long reviveAfterMs,
+    long reviveMaxMs) {
 
   /** A window that never drops a restart. */
   public static final long INFINITE_WINDOW = Long.MAX_VALUE;
@@ -42,12 +44,36 @@ public record SupervisionSettings(
       throw new ConfigException("supervision.reviveAfterMs", reviveAfterMs,
           "must not be negative (0 = never)");
     }
+    if (reviveMaxMs < reviveAfterMs) {
+      throw new ConfigException("supervision.reviveMaxMs", reviveMaxMs,
+          "must be at least reviveAfterMs (" + reviveAfterMs + ")");
+    }
+  }
+
+  /** Settings whose revive delay does not grow ({@code reviveMaxMs = reviveAfterMs}). */
+  public SupervisionSettings(RestartPolicy policy, Strategy strategy, int maxRestarts,
+      long restartWindowMs, BudgetReaction onBudgetExceeded, BackoffSettings backoff,
+      long reviveAfterMs) {
+    this(policy, strategy, maxRestarts, restartWindowMs, onBudgetExceeded, backoff,
+        reviveAfterMs, reviveAfterMs);
+  }
+
+  /** The wait before the revive probe of a slot whose last {@code failedProbes} probes failed. */
+  long reviveDelay(int failedProbes) {
+    double delay = reviveAfterMs * Math.pow(2, Math.min(failedProbes, 40));
+    return (long) Math.min((double) reviveMaxMs, delay);
+  }
+
+  /** These settings with revives by time after {@code afterMs}, growing up to {@code maxMs}. */
+  public SupervisionSettings withRevive(long afterMs, long maxMs) {
+    return new SupervisionSettings(policy, strategy, maxRestarts, restartWindowMs,
+        onBudgetExceeded, backoff, afterMs, maxMs);
   }
 
   /** Settings whose retired slots are never revived by time. */
   public SupervisionSettings(RestartPolicy policy, Strategy strategy, int maxRestarts,
       long restartWindowMs, BudgetReaction onBudgetExceeded, BackoffSettings backoff) {
-    this(policy, strategy, maxRestarts, restartWindowMs, onBudgetExceeded, backoff, 0);
+    this(policy, strategy, maxRestarts, restartWindowMs, onBudgetExceeded, backoff, 0, 0);
   }
 
   /** Shepherd's defaults: PERMANENT, ONE_FOR_ONE, 5 restarts in 10 s, retire, no backoff. */

@@ -27,16 +27,22 @@ final class Supervisor {
     return budget;
   }
 
-  Decision decide(Slot dead, Exit exit, long now, List<Slot> slots) {
+  /**
+   * The decision for {@code dead}, stopped with {@code exit}; {@code charged} false replaces
+   * without counting against the budget (J2: the stop was a suspect's, judged by poisonAfter).
+   */
+  Decision decide(Slot dead, Exit exit, long now, List<Slot> slots, boolean charged) {
     if (!settings.policy().restarts(exit)) {
       return new Decision.Retire();
     }
     budget.forget(now);
     List<Slot> candidates = candidates(dead, slots);
-    if (!budget.allows(candidates.size())) {
-      return new Decision.Refused(budget.size(), candidates.size(), settings.maxRestarts());
+    if (charged) {
+      if (!budget.allows(candidates.size())) {
+        return new Decision.Refused(budget.size(), candidates.size(), settings.maxRestarts());
+      }
+      budget.record(candidates.size(), now);
     }
-    budget.record(candidates.size(), now);
     return new Decision.Replace(candidates, delay(dead, now));
   }
 

@@ -20,6 +20,12 @@ public sealed interface Timer {
   /** H6: host {@code host}, lost at {@code since}, has been away for the grace. */
   record HostGrace(String host, long since) implements Timer {}
 
+  /**
+   * J3, J4: jobs waiting for a due time at or before {@code at} (a retry's delay, a delayed
+   * submit) may run. Only the latest one started applies.
+   */
+  record Due(long at) implements Timer {}
+
   /** A slot retired as incarnation {@code incarnation} is tried again ({@code reviveAfterMs}). */
   record Revive(String worker, int incarnation) implements Timer {}
 }

@@ -52,7 +52,9 @@ public final class SnapshotJson {
         .put("name", s.name())
         .put("state", s.state().name())
         .put("backlog", new JsonObject().put("length", s.backlogLength())
-            .put("capacity", s.backlogCapacity()))
+            .put("capacity", s.backlogCapacity()).put("waiting", s.backlogWaiting())
+            .put("nextDue", s.nextDue()))
+        .put("deadLetters", s.deadLetters())
         .put("slots", slots)
         .put("hosts", hosts)
         .put("counters", new JsonObject()
@@ -67,7 +69,10 @@ public final class SnapshotJson {
             .put("staleCompletions", c.staleCompletions())
             .put("budgetRefusals", c.budgetRefusals())
             .put("ignoredFacts", c.ignoredFacts())
-            .put("revives", c.revives()))
+            .put("revives", c.revives())
+            .put("poisoned", c.poisoned())
+            .put("deadLettered", c.deadLettered())
+            .put("deadLetterEvicted", c.deadLetterEvicted()))
         .put("budget", new JsonObject()
             .put("restartsInWindow", s.restartsInWindow())
             .put("maxRestarts", s.maxRestarts())
@@ -119,12 +124,15 @@ public final class SnapshotJson {
         number(c, "completed"), number(c, "failed"), number(c, "interrupted"),
         number(c, "cancelled"), number(c, "retried"), number(c, "restarts"),
         number(c, "staleCompletions"), number(c, "budgetRefusals"), number(c, "ignoredFacts"),
-        number(c, "revives"));
+        number(c, "revives"), number(c, "poisoned"), number(c, "deadLettered"),
+        number(c, "deadLetterEvicted"));
     return new PoolSnapshot(json.getString("name"), name(PoolState.class, json, "state"),
         (int) number(backlog, "length"), (int) number(backlog, "capacity"), slots, counters,
         (int) number(budget, "restartsInWindow"), (int) number(budget, "maxRestarts"),
         budget.getValue("windowMs") == null ? Long.MAX_VALUE : number(budget, "windowMs"),
-        hosts, ha(json));
+        hosts, ha(json), (int) number(backlog, "waiting"),
+        backlog.getValue("nextDue") == null ? null : number(backlog, "nextDue"),
+        (int) number(json, "deadLetters"));
   }
 
   /** The {@code ha} block (A1), or null for a pool without one. */

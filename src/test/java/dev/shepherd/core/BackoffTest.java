@@ -152,7 +152,8 @@ class BackoffTest {
       assertThat(fx.snapshot().restartsInWindow()).isEqualTo(1);
       List<Effect> effects = fx.at(20).crash("w-1");
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-1", 1, 1, 1, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-1", 1, 1, 1, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 0));
     }
 
     private List<Long> delays(BackoffSettings backoff) {

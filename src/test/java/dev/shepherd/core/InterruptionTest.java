@@ -125,7 +125,8 @@ class InterruptionTest {
       assertThat(Fixture.only(effects, Effect.Deploy.class))
           .containsExactly(new Effect.Deploy("w-0", 2));
       assertThat(Fixture.notices(effects)).containsExactly(
-          new Notice.RestartDecided("w-0", Exit.CRASH, "cause", List.of("w-0"), 0),
+          new Notice.RestartDecided("w-0", Exit.CRASH, "cause", List.of("w-0"), 0,
+              List.of("j1"), true),
           new Notice.PhaseChanged("w-0", Phase.INSTALLING, 2, null, null));
       assertThat(fx.slot("w-0").phase()).isEqualTo(Phase.INSTALLING);
       assertThat(fx.slot("w-0").incarnation()).isEqualTo(2);

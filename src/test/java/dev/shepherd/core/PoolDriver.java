@@ -25,7 +25,7 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD
+    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -74,6 +74,8 @@ final class PoolDriver {
   /** Each known host's slots. */
   private final Map<String, List<String>> hostSlots = new LinkedHashMap<>();
   private int nodeSerial;
+  /** Jobs the dead-letter set holds, as its notices tell. */
+  private final LinkedHashSet<String> dead = new LinkedHashSet<>();
   /** Slots the live view (PhaseChanged notices) shows as retired. */
   private final LinkedHashSet<String> retired = new LinkedHashSet<>();
   /**
@@ -161,6 +163,8 @@ final class PoolDriver {
       case REVIVE -> new PoolEvent.Revive(anyWorker(10), now);
       case FAILOVER -> failover();
       case RECOVER_BAD -> new PoolEvent.Recover(ledger.image(term + 1 + rnd.nextInt(3)), now);
+      case REPLAY -> new PoolEvent.ReplayDead(deadJob(), "rr" + (++serial), now);
+      case DISCARD -> new PoolEvent.DiscardDead(deadJob(), now);
     };
   }
 
@@ -180,6 +184,14 @@ final class PoolDriver {
     return event instanceof PoolEvent.Recover r && r.image().term() == currentTerm;
   }
 
+  /** A dead-lettered job, mostly; sometimes one that is not in the set. */
+  private String deadJob() {
+    if (!dead.isEmpty() && rnd.nextInt(5) != 0) {
+      return element(new ArrayList<>(dead));
+    }
+    return "j" + rnd.nextInt(JOB_IDS);
+  }
+
   private PoolEvent submit() {
     int n = ++serial;
     String job;
@@ -196,7 +208,13 @@ final class PoolDriver {
     String key = rnd.nextInt(100) < profile.keyedPercent() ? "k" + rnd.nextInt(KEYS) : null;
     long timeout = rnd.nextInt(100) < 85 ? 0 : 1 + rnd.nextInt(60);
     long bytes = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(12);
-    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, now);
+    long delay = rnd.nextInt(100) < 12 ? rnd.nextInt(80) : 0;
+    FailureRetry retry = null;
+    if (rnd.nextInt(100) < 10) {
+      retry = new FailureRetry(1 + rnd.nextInt(3), rnd.nextBoolean() ? Backoff.NONE
+          : new Backoff(1 + rnd.nextInt(20), 1.0 + rnd.nextInt(3) * 0.5, 100, rnd.nextInt(3) * 0.25));
+    }
+    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, now);
   }
 
   private PoolEvent complete() {
@@ -210,8 +228,11 @@ final class PoolDriver {
 
   private PoolEvent completion(String worker, long token) {
     int n = ++serial;
-    JobError error = rnd.nextInt(5) == 0 ? new JobError(500, "boom " + n) : null;
-    return new PoolEvent.Completed(worker, token, error == null ? "res" + n : null, error, now);
+    JobError error = rnd.nextInt(5) == 0
+        ? new JobError(500, "boom " + n, rnd.nextBoolean() ? "java.lang.IllegalStateException" : null)
+        : null;
+    return new PoolEvent.Completed(worker, token, error == null ? "res" + n : null, error,
+        rnd.nextInt(8), now);
   }
 
   private PoolEvent badCompletion() {
@@ -527,6 +548,8 @@ final class PoolDriver {
     retired.clear();
     departed.clear();
     known.clear();
+    dead.clear();
+    image.dead().forEach(entry -> dead.add(entry.job()));
     for (SlotSpec spec : settings.slots()) {
       known.add(spec.id());
     }
@@ -570,6 +593,12 @@ final class PoolDriver {
       if (timers.observe(effect)) {
         spentTimers.add(((Effect.CancelTimer) effect).timer());
       }
+    } else if (effect instanceof Effect.Publish e
+        && e.notice() instanceof Notice.DeadLettered d) {
+      dead.add(d.job());
+    } else if (effect instanceof Effect.Publish e
+        && e.notice() instanceof Notice.DeadLetterRemoved d) {
+      dead.remove(d.job());
     } else if (effect instanceof Effect.Respond e) {
       if (e.outcome() instanceof Outcome.Accepted) {
         unanswered.add(e.outcome().job());

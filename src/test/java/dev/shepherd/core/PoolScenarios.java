@@ -11,27 +11,27 @@ final class PoolScenarios {
   // Weights per mille, in PoolDriver.Kind order:
   //   SUBMIT COMPLETE COMPLETE_BAD CREATE CREATE_FAIL CREATE_BAD STOP STOP_BAD TICK CANCEL
   //   REBALANCE CAPACITY REGISTER DEREGISTER STOP_REQUESTED HOST_REGISTER HOST_LOST
-  //   HOST_DEREGISTER REVIVE FAILOVER RECOVER_BAD
+  //   HOST_DEREGISTER REVIVE FAILOVER RECOVER_BAD REPLAY DISCARD
   static final PoolDriver.Profile MIXED = profile("mixed",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0, 8, 4}, 30);
   static final PoolDriver.Profile KEYED = profile("keyed",
-      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0}, 85);
+      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0, 8, 4}, 85);
   static final PoolDriver.Profile SUPERVISION = profile("supervision",
-      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0}, 30);
+      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0, 8, 4}, 30);
   static final PoolDriver.Profile CAPACITY = profile("capacity",
-      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0}, 40);
+      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0, 8, 4}, 40);
   static final PoolDriver.Profile SHUTDOWN = profile("shutdown",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0, 8, 4}, 30);
   /** Worker hosts coming, being lost, coming back and leaving, with keyed and unkeyed work. */
   static final PoolDriver.Profile HOSTS = profile("hosts",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0}, 50);
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0, 8, 4}, 50);
 
   /**
    * A durable pool (A3) whose coordinator is replaced now and then: jobs queued, running and
    * keyed, hosts coming and going, taken over by the next term from the records.
    */
   static final PoolDriver.Profile DURABLE = profile("durable",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3},
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3, 8, 4},
       50);
 
   private static PoolDriver.Profile profile(String name, int[] weights, int keyed) {
@@ -68,12 +68,13 @@ final class PoolScenarios {
       case 2 -> 100_000;
       default -> SupervisionSettings.INFINITE_WINDOW;
     };
+    long revive = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(300) : 0;
     SupervisionSettings supervisionSettings = new SupervisionSettings(
         policy(rnd),
         Strategy.values()[rnd.nextInt(Strategy.values().length)],
         maxRestarts, window,
         rnd.nextInt(4) == 0 ? BudgetReaction.STOP_POOL : BudgetReaction.RETIRE_WORKER, backoff,
-        rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(300) : 0);
+        revive, revive * (1 + rnd.nextInt(4)));
     AffinitySelector selector = switch (rnd.nextInt(3)) {
       case 0 -> Selectors.rendezvous();
       case 1 -> Selectors.roundRobin();
@@ -92,7 +93,30 @@ final class PoolScenarios {
         rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(5) : 0,
         limits(rnd),
         new HostSettings(hostsOnly, rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(300)),
-        durable);
+        durable, jobs(rnd));
+  }
+
+  /**
+   * Section 10 across its space: off a quarter of the time (the seed's rules), otherwise poison
+   * after 1-3 stops (or never), retry delays from none to short, failure retries now and then,
+   * delays up to 80 ms, and dead-letter and recent-outcome bounds from none to a few entries.
+   */
+  private static JobSettings jobs(SplittableRandom rnd) {
+    if (rnd.nextInt(4) == 0) {
+      return JobSettings.NONE;
+    }
+    Backoff retryBackoff = rnd.nextInt(3) == 0 ? Backoff.NONE
+        : new Backoff(1 + rnd.nextInt(30), 1.0 + rnd.nextInt(3) * 0.5, 30 + rnd.nextInt(100),
+            rnd.nextInt(3) * 0.25);
+    FailureRetry failures = rnd.nextInt(3) == 0
+        ? new FailureRetry(2 + rnd.nextInt(2), rnd.nextBoolean() ? Backoff.NONE
+            : new Backoff(1 + rnd.nextInt(20), 2.0, 60, 0.5))
+        : FailureRetry.NONE;
+    return new JobSettings(rnd.nextInt(4), retryBackoff, failures, rnd.nextInt(3) == 0 ? 0 : 80,
+        new Retention(rnd.nextInt(5), rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(30) : Long.MAX_VALUE),
+        rnd.nextBoolean(),
+        new Retention(rnd.nextInt(6), rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(30) : Long.MAX_VALUE),
+        rnd.nextLong());
   }
 
   /** Byte budgets from tight to none; idle-binding limits from forgetting at once to never. */
@@ -122,7 +146,7 @@ final class PoolScenarios {
         + " maxAttempts=" + s.maxAttempts() + " jobTimeoutMs=" + s.jobTimeoutMs() + " drainMs="
         + s.drainTimeoutMs() + " term=" + s.term() + " supervision=" + v.policy() + "/"
         + v.strategy() + " max=" + v.maxRestarts() + " windowMs=" + v.restartWindowMs() + " "
-        + v.onBudgetExceeded() + " backoff=" + v.backoff() + " revive=" + v.reviveAfterMs() + " limits=" + s.limits()
-        + " hosts=" + s.hosts() + " durable=" + s.durable();
+        + v.onBudgetExceeded() + " backoff=" + v.backoff() + " revive=" + v.reviveAfterMs() + "/" + v.reviveMaxMs() + " limits=" + s.limits()
+        + " hosts=" + s.hosts() + " durable=" + s.durable() + " jobs=" + s.jobs();
   }
 }

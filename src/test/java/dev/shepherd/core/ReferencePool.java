@@ -19,6 +19,11 @@ import java.util.List;
  * <p>It must answer every event with the same {@link Transition} as {@link Pool} (effects in the
  * same order, the same errors) and the same {@link PoolSnapshot}.
  *
+ * <p>Section 10 (J2-J7) rides on the same lists: a job waiting for its due time leaves the line
+ * for {@link #waitingJobs} and comes back at the front (a retry) or the back (a delayed submit);
+ * a suspect runs alone, and a slot whose first eligible job is a suspect takes nothing until it
+ * is idle; the dead-letter set and the recent outcomes are lists, oldest first.
+ *
  * <p>It is longer than a test class should be because it is one state machine written out in one
  * place, in the order of the rules (P, S, C); split, its parts would share mutable state, which
  * is what the model exists to avoid.
@@ -40,6 +45,8 @@ final class ReferencePool {
     int failures;
     int restarts;
     boolean departed;
+    boolean probing;
+    int failedProbes;
     /** Live assignments in assignment order, cancelled ones included. */
     final List<RJob> running = new ArrayList<>();
 
@@ -67,9 +74,20 @@ final class ReferencePool {
     long token;
     long deadline;
     Interruption interruption;
+    FailureRetry retry;
+    int stops;
+    int failures;
+    boolean ownStop;
+    long startedAt;
+    int startedIncarnation;
+    long dueAt;
+    long waitSeq;
+    boolean front;
+    final List<Attempt> history = new ArrayList<>();
 
     RJob(PoolEvent.Submit e, String id, long generated, String target) {
       this(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), e.bytes(), target);
+      this.retry = e.retry();
     }
 
     RJob(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
@@ -104,6 +122,17 @@ final class ReferencePool {
   private final PoolSettings settings;
   private final List<RSlot> slots = new ArrayList<>();
   private final List<RJob> line = new ArrayList<>();
+  /** Jobs waiting for a due time, in the order they began waiting. */
+  private final List<RJob> waitingJobs = new ArrayList<>();
+  private long waitSeq;
+  private long armedDue = Long.MAX_VALUE;
+  private long retryJitter;
+  private final List<DeadLetter> deadLetters = new ArrayList<>();
+  private long deadEvicted;
+  private final List<RecentOutcome> recent = new ArrayList<>();
+  private long poisoned;
+  private long deadLettered;
+  private long now;
   private final List<Binding> bindings = new ArrayList<>();
   /** Keys whose binding is idle (no held job), least recently used first, by kind. */
   private final List<String> idleSelected = new ArrayList<>();
@@ -140,6 +169,7 @@ final class ReferencePool {
     this.nextToken = (settings.term() << PoolSettings.TERM_SHIFT) + 1;
     BackoffSettings backoff = settings.supervision().backoff();
     this.jitter = backoff == null ? 0 : backoff.seed();
+    this.retryJitter = settings.jobs().seed();
     for (SlotSpec spec : settings.slots()) {
       slots.add(new RSlot(spec.id(), spec.maxConcurrency() == null ? -1 : spec.maxConcurrency()));
     }
@@ -155,6 +185,7 @@ final class ReferencePool {
 
   Transition apply(PoolEvent event) {
     out = new ArrayList<>();
+    now = event.now();
     PoolError error = route(event);
     return error != null ? new Transition.Refused(error) : new Transition.Applied(out);
   }
@@ -193,6 +224,10 @@ final class ReferencePool {
       return null;
     } else if (event instanceof PoolEvent.Revive e) {
       return revive(e);
+    } else if (event instanceof PoolEvent.ReplayDead e) {
+      return replay(e);
+    } else if (event instanceof PoolEvent.DiscardDead e) {
+      return discard(e);
     } else if (event instanceof PoolEvent.Recover e) {
       return recover(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
@@ -204,7 +239,7 @@ final class ReferencePool {
 
   // ---- admission (P3, P4, P15) -----------------------------------------------------------------
 
-  private void submit(PoolEvent.Submit e) {
+  private boolean submit(PoolEvent.Submit e) {
     String id = e.job();
     long generated = 0;
     if (id == null) {
@@ -215,17 +250,19 @@ final class ReferencePool {
     }
     if (state != PoolState.RUNNING) {
       reject(e, id, RejectionReason.SHUTTING_DOWN, "the pool is " + state);
-      return;
+      return false;
     }
     if (noRecoverableWorkers()) {
       reject(e, id, RejectionReason.NO_RECOVERABLE_WORKERS, "every worker is retired");
-      return;
+      return false;
     }
     if (unanswered(id) != null) {
       reject(e, id, RejectionReason.DUPLICATE_JOB,
           "job '" + id + "' is already accepted and not yet answered");
-      return;
+      return false;
     }
+    long delay = Math.min(e.delayMs(), settings.jobs().maxDelayMs());
+    boolean waits = delay > 0;
     RSlot target = null;
     boolean unseen = false;
     if (e.key() != null) {
@@ -237,7 +274,7 @@ final class ReferencePool {
         if (target == null) {
           reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
               "the selector chose no known worker for key '" + e.key() + "'");
-          return;
+          return false;
         }
       } else {
         target = slot(bound);
@@ -245,21 +282,29 @@ final class ReferencePool {
       if (target.life == Life.RETIRED || target.departed) {
         reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
-        return;
+        return false;
       }
-      String full = free(target) ? null : noRoom(e.bytes());
+      String full = !waits && takesNow(target) ? null : noRoom(e.bytes());
       if (full != null) {
         reject(e, id, RejectionReason.BACKLOG_FULL, "worker '" + target.id
             + "' is busy and " + full);
-        return;
+        return false;
       }
-    } else if (slots.stream().noneMatch(ReferencePool::free) && noRoom(e.bytes()) != null) {
-      reject(e, id, RejectionReason.BACKLOG_FULL, "every worker is busy and " + noRoom(e.bytes()));
-      return;
+    } else if ((waits || slots.stream().noneMatch(this::takesNow))
+        && noRoom(e.bytes()) != null) {
+      reject(e, id, RejectionReason.BACKLOG_FULL,
+          (waits ? "a delayed job waits in the backlog and " : "every worker is busy and ")
+              + noRoom(e.bytes()));
+      return false;
     }
     RJob job = new RJob(e, id, generated, target == null ? null : target.id);
     job.order = nextBack++;
-    line.add(job);
+    long due = waits ? e.now() + delay : 0;
+    if (waits) {
+      startWaiting(job, due, false);
+    } else {
+      line.add(job);
+    }
     if (unseen) {
       bindings.add(new Binding(e.key(), target.id, false));
       bindingsMade++;
@@ -271,9 +316,28 @@ final class ReferencePool {
     accepted++;
     generatedAccepted = Math.max(generatedAccepted, generated);
     record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(), e.replyTo(),
-        e.timeoutMs(), e.bytes(), job.target));
+        e.timeoutMs(), e.bytes(), job.target, due, e.retry()));
     out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
+    if (waits) {
+      armDue();
+    }
     dispatch(e.now());
+    return true;
+  }
+
+  /** Whether a job for {@code slot} would run there at once: it is free and nothing comes first. */
+  private boolean takesNow(RSlot slot) {
+    return free(slot) && firstEligible(slot) == null;
+  }
+
+  /** The first queued job in line that {@code slot} may run (targeted at it or at none). */
+  private RJob firstEligible(RSlot slot) {
+    for (RJob job : line) {
+      if (job.queued && (job.target == null || job.target.equals(slot.id))) {
+        return job;
+      }
+    }
+    return null;
   }
 
   /** Why a job of {@code bytes} cannot wait in the backlog, or null (P3 by count and bytes). */
@@ -283,6 +347,9 @@ final class ReferencePool {
     }
     long queuedBytes = 0;
     for (RJob job : queuedJobs()) {
+      queuedBytes += job.bytes;
+    }
+    for (RJob job : waitingJobs) {
       queuedBytes += job.bytes;
     }
     if (queuedBytes + bytes > settings.backlogMaxBytes()) {
@@ -325,20 +392,65 @@ final class ReferencePool {
     }
     slot.running.remove(job);
     ended(slot, job);
-    if (!job.cancelled) {
-      line.remove(job);
-      if (e.error() == null) {
-        completed++;
-        answer(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts));
-      } else {
-        failed++;
-        answer(job, new Outcome.Failed(job.id, e.error(), slot.id, job.attempts));
-      }
+    if (e.error() != null && !job.cancelled) {
+      attemptEnded(job, slot, "FAILED", e.error().message());
     }
-    left(job);
+    slot.probing = false;
+    slot.failedProbes = 0;
+    if (job.cancelled) {
+      left(job);
+    } else if (e.error() == null) {
+      line.remove(job);
+      completed++;
+      conclude(job, new Outcome.Completed(job.id, e.result(), slot.id, job.attempts), e.bytes());
+    } else {
+      failedAttempt(job, slot, e.error());
+    }
     dispatch(e.now());
     finishDrainIfIdle(e.now());
     return null;
+  }
+
+  /** J3: a failure runs again while its retries allow, first in line; else it is answered. */
+  private void failedAttempt(RJob job, RSlot slot, JobError error) {
+    job.failures++;
+    FailureRetry retry = job.retry != null ? job.retry : settings.jobs().retryFailures();
+    if (state == PoolState.RUNNING && job.attempts < retry.maxAttempts()) {
+      retried++;
+      Backoff backoff = retry.backoff();
+      long delay = backoff.none() ? 0 : delayOf(backoff, job.failures);
+      if (delay == 0) {
+        line.remove(job);
+        line.add(0, job);
+        job.order = nextFront--;
+        job.queued = true;
+        record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+            job.failures, 0));
+      } else {
+        line.remove(job);
+        startWaiting(job, now + delay, true);
+        record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+            job.failures, job.dueAt));
+        armDue();
+      }
+      return;
+    }
+    line.remove(job);
+    failed++;
+    Outcome answer = new Outcome.Failed(job.id, error, slot.id, job.attempts);
+    conclude(job, answer, error.message().length());
+    if (settings.jobs().deadLetterFailed()) {
+      deadLetter(job, answer);
+    }
+  }
+
+  /** The n-th delay of {@code backoff}, drawing the retry jitter. */
+  private long delayOf(Backoff backoff, int n) {
+    retryJitter += 0x9e3779b97f4a7c15L;
+    double draw = (Hashing.mix64(retryJitter) >>> 11) * 0x1.0p-53;
+    double base = Math.min((double) backoff.maxMs(),
+        backoff.initialMs() * Math.pow(backoff.multiplier(), Math.max(0, n - 1)));
+    return Math.max(1, Math.round(base * (1 + backoff.jitter() * (2 * draw - 1))));
   }
 
   private void cancel(PoolEvent.Cancel e) {
@@ -346,12 +458,12 @@ final class ReferencePool {
     if (job == null) {
       return;
     }
-    boolean running = !job.queued;
+    boolean waiting = waitingJobs.remove(job);
+    boolean running = !job.queued && !waiting;
     line.remove(job);
     job.cancelled = true;
     cancelled++;
-    answer(job, new Outcome.Cancelled(job.id));
-    left(job);
+    conclude(job, new Outcome.Cancelled(job.id), 0);
     if (running) {
       for (RSlot slot : slots) {
         if (slot.running.contains(job)) {
@@ -460,7 +572,17 @@ final class ReferencePool {
 
   private void stop(RSlot dead, Exit exit, String cause, long now) {
     out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
+    boolean judged = settings.jobs().poisonAfter() > 0;
+    boolean charged = !(judged && dead.running.stream().anyMatch(job -> job.stops > 0));
+    List<String> jobs = new ArrayList<>();
+    dead.running.forEach(job -> jobs.add(job.id));
     List<RJob> held = takeRunning(dead, new Interruption.WorkerStopped(dead.id, exit, cause));
+    if (judged && (exit == Exit.CRASH || exit == Exit.TIMEOUT)) {
+      for (RJob job : held) {
+        job.stops++;
+        job.ownStop = true;
+      }
+    }
     dead.life = Life.INSTALLING;
     if (state == PoolState.DRAINING) {
       settleWhileDraining(held);
@@ -489,10 +611,11 @@ final class ReferencePool {
         replaced.add(slot);
       }
     }
-    if (restartStamps.size() + replaced.size() > supervision.maxRestarts()) {
+    if (charged && restartStamps.size() + replaced.size() > supervision.maxRestarts()) {
       budgetRefusals++;
       out.add(new Effect.Publish(new Notice.BudgetExceeded(dead.id, restartStamps.size(),
-          replaced.size(), supervision.maxRestarts(), supervision.onBudgetExceeded())));
+          replaced.size(), supervision.maxRestarts(), supervision.onBudgetExceeded(), exit, cause,
+          jobs, dead.restarts)));
       if (supervision.onBudgetExceeded() == BudgetReaction.RETIRE_WORKER) {
         settle(held);
         retireForNow(dead, Retirement.REPLACEMENT_UNAVAILABLE, now);
@@ -504,15 +627,15 @@ final class ReferencePool {
       }
       return;
     }
-    for (int i = 0; i < replaced.size(); i++) {
+    for (int i = 0; charged && i < replaced.size(); i++) {
       restartStamps.add(now);
     }
-    replace(dead, exit, cause, replaced, held, delay(dead, now), now);
+    replace(dead, exit, cause, replaced, held, delay(dead, now), now, jobs, charged);
     dispatch(now);
   }
 
   private void replace(RSlot dead, Exit exit, String cause, List<RSlot> replaced,
-      List<RJob> held, long delay, long now) {
+      List<RJob> held, long delay, long now, List<String> jobs, boolean charged) {
     List<String> ids = new ArrayList<>();
     for (RSlot slot : replaced) {
       ids.add(slot.id);
@@ -526,7 +649,8 @@ final class ReferencePool {
           "sibling '" + dead.id + "' stopped (" + exit + ")")));
     }
     settle(held);
-    out.add(new Effect.Publish(new Notice.RestartDecided(dead.id, exit, cause, ids, delay)));
+    out.add(new Effect.Publish(new Notice.RestartDecided(dead.id, exit, cause, ids, delay, jobs,
+        charged)));
     for (RSlot slot : replaced) {
       slot.restarts++;
       restarts++;
@@ -568,6 +692,9 @@ final class ReferencePool {
     for (RJob job : new ArrayList<>(slot.running)) {
       ended(slot, job);
       if (!job.cancelled) {
+        attemptEnded(job, slot,
+            why instanceof Interruption.WorkerStopped w ? w.exit().name() : why.kind(),
+            why instanceof Interruption.WorkerStopped w ? w.cause() : null);
         job.interruption = why;
         held.add(job);
       } else {
@@ -579,14 +706,31 @@ final class ReferencePool {
     return held;
   }
 
-  /** P9, P13: FAIL answers; RETRY moves the jobs to the front in line order, within attempts. */
+  /**
+   * P9, P13, J2, J3: FAIL answers; RETRY answers poison and exhausted jobs (dead-lettering them),
+   * sends suspects just stopped to wait their retry delay, and moves the rest to the front in line
+   * order.
+   */
   private void settle(List<RJob> held) {
     List<RJob> again = new ArrayList<>();
+    List<RJob> later = new ArrayList<>();
+    JobSettings rules = settings.jobs();
     for (RJob job : inLineOrder(held)) {
+      boolean own = job.ownStop;
+      job.ownStop = false;
       if (settings.interruption() == InterruptionPolicy.FAIL) {
         answerInterrupted(job, job.interruption);
+      } else if (own && rules.poisonAfter() > 0 && job.stops >= rules.poisonAfter()) {
+        poisoned++;
+        Outcome answer = answerInterrupted(job, new Interruption.Poison(job.stops,
+            (Interruption.WorkerStopped) job.interruption));
+        deadLetter(job, answer);
       } else if (settings.maxAttempts() > 0 && job.attempts >= settings.maxAttempts()) {
-        answerInterrupted(job, new Interruption.AttemptsExhausted(job.attempts, job.interruption));
+        Outcome answer = answerInterrupted(job,
+            new Interruption.AttemptsExhausted(job.attempts, job.interruption));
+        deadLetter(job, answer);
+      } else if (own && !rules.retryBackoff().none()) {
+        later.add(job);
       } else {
         again.add(job);
       }
@@ -598,13 +742,24 @@ final class ReferencePool {
     }
     for (RJob job : again) {
       job.queued = true;
-      record(new DurableRecord.Requeued(job.id, job.order, job.interruption));
+      record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+          job.failures, 0));
     }
-    retried += again.size();
+    retried += again.size() + later.size();
+    for (RJob job : later) {
+      line.remove(job);
+      startWaiting(job, now + delayOf(rules.retryBackoff(), job.stops), true);
+      record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+          job.failures, job.dueAt));
+    }
+    if (!later.isEmpty()) {
+      armDue();
+    }
   }
 
   private void settleWhileDraining(List<RJob> held) {
     for (RJob job : inLineOrder(held)) {
+      job.ownStop = false;
       answerInterrupted(job, settings.interruption() == InterruptionPolicy.FAIL
           ? job.interruption : new Interruption.PoolStopped());
     }
@@ -620,8 +775,18 @@ final class ReferencePool {
         answerInterrupted(job, carried(job, new Interruption.AffinityRetired(slot.id, reason)));
       }
     }
+    for (RJob job : waitingInDueOrder()) {
+      if (slot.id.equals(job.target)) {
+        waitingJobs.remove(job);
+        answerInterrupted(job, carried(job, new Interruption.AffinityRetired(slot.id, reason)));
+      }
+    }
     if (noRecoverableWorkers()) {
       for (RJob job : queuedJobs()) {
+        answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
+      }
+      for (RJob job : waitingInDueOrder()) {
+        waitingJobs.remove(job);
         answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
       }
     }
@@ -689,6 +854,37 @@ final class ReferencePool {
         return;
       }
       revive(slot, false);
+    } else if (timer instanceof Timer.Due t) {
+      if (t.at() != armedDue) {
+        ignoredFacts++;
+        return;
+      }
+      armedDue = Long.MAX_VALUE;
+      List<RJob> front = new ArrayList<>();
+      List<RJob> back = new ArrayList<>();
+      for (RJob job : waitingInDueOrder()) {
+        if (job.dueAt <= now) {
+          waitingJobs.remove(job);
+          job.queued = true;
+          (job.front ? front : back).add(job);
+        }
+      }
+      line.addAll(0, front);
+      for (int i = front.size() - 1; i >= 0; i--) {
+        front.get(i).order = nextFront--;
+      }
+      for (RJob job : back) {
+        line.add(job);
+        job.order = nextBack++;
+      }
+      for (List<RJob> list : List.of(front, back)) {
+        for (RJob job : list) {
+          record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
+              job.failures, 0));
+        }
+      }
+      armDue();
+      dispatch(now);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -727,6 +923,10 @@ final class ReferencePool {
     revives++;
     slot.incarnation++;
     slot.failures = 0;
+    slot.probing = !byOperator;
+    if (byOperator) {
+      slot.failedProbes = 0;
+    }
     slot.retirement = null;
     slot.life = Life.INSTALLING;
     out.add(new Effect.Publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator)));
@@ -737,9 +937,16 @@ final class ReferencePool {
   /** A slot the budget or a failed creation retired is revived later, if so configured. */
   private void retireForNow(RSlot slot, Retirement reason, long now) {
     retire(slot, reason);
-    long after = settings.supervision().reviveAfterMs();
+    if (slot.probing) {
+      slot.probing = false;
+      slot.failedProbes++;
+    }
+    SupervisionSettings supervision = settings.supervision();
+    long after = supervision.reviveAfterMs();
     if (after > 0) {
-      out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation), now + after));
+      long delay = (long) Math.min((double) supervision.reviveMaxMs(),
+          after * Math.pow(2, Math.min(slot.failedProbes, 40)));
+      out.add(new Effect.StartTimer(new Timer.Revive(slot.id, slot.incarnation), now + delay));
     }
   }
 
@@ -790,6 +997,10 @@ final class ReferencePool {
 
   private void interruptQueued() {
     for (RJob job : queuedJobs()) {
+      answerInterrupted(job, new Interruption.PoolStopped());
+    }
+    for (RJob job : waitingInDueOrder()) {
+      waitingJobs.remove(job);
       answerInterrupted(job, new Interruption.PoolStopped());
     }
   }
@@ -869,12 +1080,10 @@ final class ReferencePool {
         if (!free(slot)) {
           continue;
         }
-        for (RJob job : line) {
-          if (job.queued && (job.target == null || job.target.equals(slot.id))) {
-            assign(slot, job, now);
-            progress = true;
-            break;
-          }
+        RJob job = firstEligible(slot);
+        if (job != null && (job.stops == 0 || slot.running.isEmpty())) {
+          assign(slot, job, now);
+          progress = true;
         }
       }
     }
@@ -884,6 +1093,8 @@ final class ReferencePool {
     job.queued = false;
     job.token = nextToken++;
     job.attempts++;
+    job.startedAt = now;
+    job.startedIncarnation = slot.incarnation;
     long timeout = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
     job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
     slot.running.add(job);
@@ -901,18 +1112,150 @@ final class ReferencePool {
     }
   }
 
-  /** C2: running, capacity known, fewer assignments than it. */
+  /** C2: running, capacity known, fewer assignments than it, no suspect running (J2). */
   private static boolean free(RSlot slot) {
     return slot.life == Life.RUNNING && !slot.departed && slot.capacity != -1
-        && slot.running.size() < slot.capacity;
+        && slot.running.size() < slot.capacity
+        && slot.running.stream().noneMatch(job -> job.stops > 0);
   }
 
   // ---- answers and lookups ---------------------------------------------------------------------
 
-  /** A terminal answer: recorded (durable pools) and sent. */
-  private void answer(RJob job, Outcome outcome) {
-    record(new DurableRecord.Answered(job.id, job.replyTo, outcome));
+  /**
+   * A terminal answer: recorded (durable pools) and sent; the job leaves (its binding may become
+   * idle) and its outcome is remembered (J6), the oldest forgotten beyond the bounds.
+   */
+  private void conclude(RJob job, Outcome outcome, long bytes) {
+    Retention limits = settings.jobs().recentOutcomes();
+    RecentOutcome remembered = limits.capacity() > 0
+        ? new RecentOutcome(job.id, outcome, now, bytes) : null;
+    record(new DurableRecord.Answered(job.id, job.replyTo, outcome, remembered));
     out.add(new Effect.Respond(job.replyTo, outcome));
+    left(job);
+    if (remembered != null) {
+      recent.removeIf(r -> r.job().equals(job.id));
+      recent.add(remembered);
+      while (recent.size() > limits.capacity() || recentBytes() > limits.maxBytes()) {
+        record(new DurableRecord.Forgotten(recent.remove(0).job()));
+      }
+    }
+  }
+
+  private long recentBytes() {
+    long sum = 0;
+    for (RecentOutcome r : recent) {
+      sum += r.bytes();
+    }
+    return sum;
+  }
+
+  /** J5: the job joins the dead-letter set (if it keeps any), the oldest evicted beyond it. */
+  private void deadLetter(RJob job, Outcome answer) {
+    Retention limits = settings.jobs().deadLetter();
+    if (limits.capacity() == 0) {
+      return;
+    }
+    DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
+        job.history, answer, now);
+    deadLettered++;
+    deadLetters.removeIf(d -> d.job().equals(job.id));
+    deadLetters.add(entry);
+    List<String> evicted = new ArrayList<>();
+    while (deadLetters.size() > limits.capacity() || deadBytes() > limits.maxBytes()) {
+      evicted.add(deadLetters.remove(0).job());
+      deadEvicted++;
+    }
+    record(new DurableRecord.DeadLettered(entry));
+    out.add(new Effect.Publish(new Notice.DeadLettered(job.id, entry.reason(),
+        job.history.isEmpty() ? null : job.history.get(job.history.size() - 1).worker(),
+        job.attempts, deadLetters.size())));
+    for (String id : evicted) {
+      record(new DurableRecord.DeadRemoved(id));
+      out.add(new Effect.Publish(new Notice.DeadLetterRemoved(id,
+          Notice.DeadLetterRemoval.EVICTED, deadLetters.size())));
+    }
+  }
+
+  private long deadBytes() {
+    long sum = 0;
+    for (DeadLetter d : deadLetters) {
+      sum += d.bytes();
+    }
+    return sum;
+  }
+
+  private DeadLetter dead(String job) {
+    for (DeadLetter d : deadLetters) {
+      if (d.job().equals(job)) {
+        return d;
+      }
+    }
+    return null;
+  }
+
+  private PoolError replay(PoolEvent.ReplayDead e) {
+    DeadLetter entry = dead(e.job());
+    if (entry == null) {
+      return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
+    }
+    if (submit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(), e.replyTo(),
+        entry.timeoutMs(), entry.bytes(), 0, null, e.now()))) {
+      removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
+    }
+    return null;
+  }
+
+  private PoolError discard(PoolEvent.DiscardDead e) {
+    if (dead(e.job()) == null) {
+      return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
+    }
+    removeDead(e.job(), Notice.DeadLetterRemoval.DISCARDED);
+    return null;
+  }
+
+  private void removeDead(String job, Notice.DeadLetterRemoval why) {
+    deadLetters.removeIf(d -> d.job().equals(job));
+    record(new DurableRecord.DeadRemoved(job));
+    out.add(new Effect.Publish(new Notice.DeadLetterRemoved(job, why, deadLetters.size())));
+  }
+
+  /** Records how {@code job}'s attempt on {@code slot} ended, keeping the latest 16. */
+  private void attemptEnded(RJob job, RSlot slot, String ended, String detail) {
+    if (job.history.size() == DeadLetter.MAX_ATTEMPTS) {
+      job.history.remove(0);
+    }
+    job.history.add(new Attempt(job.attempts, slot.id, job.startedIncarnation, job.startedAt, now,
+        ended, detail));
+  }
+
+  /** J3, J4: {@code job} leaves the line to wait until {@code due}. */
+  private void startWaiting(RJob job, long due, boolean front) {
+    job.queued = false;
+    job.dueAt = due;
+    job.waitSeq = waitSeq++;
+    job.front = front;
+    waitingJobs.add(job);
+  }
+
+  private List<RJob> waitingInDueOrder() {
+    List<RJob> sorted = new ArrayList<>(waitingJobs);
+    sorted.sort(Comparator.<RJob>comparingLong(j -> j.dueAt).thenComparingLong(j -> j.waitSeq));
+    return sorted;
+  }
+
+  /** Starts the due timer of the earliest waiting job unless one that early is started. */
+  private void armDue() {
+    long next = Long.MAX_VALUE;
+    for (RJob job : waitingJobs) {
+      next = Math.min(next, job.dueAt);
+    }
+    if (next < armedDue) {
+      if (armedDue != Long.MAX_VALUE) {
+        out.add(new Effect.CancelTimer(new Timer.Due(armedDue)));
+      }
+      armedDue = next;
+      out.add(new Effect.StartTimer(new Timer.Due(next), next));
+    }
   }
 
   private void record(DurableRecord record) {
@@ -921,11 +1264,12 @@ final class ReferencePool {
     }
   }
 
-  private void answerInterrupted(RJob job, Interruption why) {
+  private Outcome answerInterrupted(RJob job, Interruption why) {
     line.remove(job);
     interrupted++;
-    answer(job, new Outcome.Interrupted(job.id, job.payload, job.attempts, why));
-    left(job);
+    Outcome outcome = new Outcome.Interrupted(job.id, job.payload, job.attempts, why);
+    conclude(job, outcome, job.bytes);
+    return outcome;
   }
 
   // ---- idle bindings (PoolLimits) ---------------------------------------------------------------
@@ -941,6 +1285,11 @@ final class ReferencePool {
   /** Whether a queued or running job (cancelled ones included) has {@code key}. */
   private boolean held(String key) {
     for (RJob job : line) {
+      if (key.equals(job.key)) {
+        return true;
+      }
+    }
+    for (RJob job : waitingJobs) {
       if (key.equals(job.key)) {
         return true;
       }
@@ -1005,12 +1354,18 @@ final class ReferencePool {
     return queued;
   }
 
+  /** Jobs held in the backlog's bound: queued and waiting. */
   private int backlogLength() {
-    return queuedJobs().size();
+    return queuedJobs().size() + waitingJobs.size();
   }
 
   private RJob unanswered(String id) {
     for (RJob job : line) {
+      if (job.id.equals(id)) {
+        return job;
+      }
+    }
+    for (RJob job : waitingJobs) {
       if (job.id.equals(id)) {
         return job;
       }
@@ -1254,6 +1609,10 @@ final class ReferencePool {
         return refused("job '" + j.job() + "' is in the image twice");
       }
       jobIds.add(j.job());
+      if (j.dueAt() > 0 && j.worker() != null) {
+        return refused("job '" + j.job() + "' is both waiting and running on '" + j.worker()
+            + "'");
+      }
       if (j.key() != null && j.target() == null) {
         return refused("job '" + j.job() + "' has key '" + j.key() + "' but no target");
       }
@@ -1314,11 +1673,20 @@ final class ReferencePool {
       job.attempts = j.attempts();
       job.interruption = j.interruption();
       job.order = j.order();
+      job.retry = j.retry();
+      job.stops = j.stops();
+      job.failures = j.failures();
       generatedAccepted = Math.max(generatedAccepted, j.generated());
       if (job.key != null && boundWorker(job.key) == null) {
         bindings.add(new Binding(job.key, job.target, false));
         bindingsMade++;
         record(new DurableRecord.Bound(job.key, job.target, false));
+      }
+      if (j.dueAt() > 0) {
+        nextBack = Math.max(nextBack, j.order() + 1);
+        nextFront = Math.min(nextFront, j.order() - 1);
+        startWaiting(job, j.dueAt(), j.front());
+        continue;
       }
       line.add(job);
       if (j.worker() == null) {
@@ -1331,6 +1699,8 @@ final class ReferencePool {
       }
     }
     generatedIds = Math.max(generatedIds, generatedAccepted);
+    deadLetters.addAll(image.dead());
+    recent.addAll(image.recent());
     List<String> keys = new ArrayList<>();
     bindings.forEach(b -> keys.add(b.key()));
     keys.sort(null);
@@ -1352,6 +1722,7 @@ final class ReferencePool {
           now + settings.hosts().graceMs()));
     }
     settle(held);
+    armDue();
     for (RSlot slot : orphans) {
       slot.departed = true;
       retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
@@ -1411,10 +1782,15 @@ final class ReferencePool {
       }
     }
     Counters counters = new Counters(accepted, rejected, completed, failed, interrupted,
-        cancelled, retried, restarts, staleCompletions, budgetRefusals, ignoredFacts, revives);
+        cancelled, retried, restarts, staleCompletions, budgetRefusals, ignoredFacts, revives,
+        poisoned, deadLettered, deadEvicted);
+    Long nextDue = null;
+    for (RJob job : waitingJobs) {
+      nextDue = nextDue == null ? job.dueAt : Math.min(nextDue, job.dueAt);
+    }
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
-        List.copyOf(hostStatuses));
+        List.copyOf(hostStatuses), null, waitingJobs.size(), nextDue, deadLetters.size());
   }
 
   /** What an {@link AffinitySelector} sees: the slots in slot order. */

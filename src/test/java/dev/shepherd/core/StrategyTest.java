@@ -53,7 +53,8 @@ class StrategyTest {
               new Interruption.WorkerStopped("w-1", Exit.CRASH, "cause")),
           new Outcome.Interrupted("c", Fixture.payload("c"), 1, sibling("w-2", "w-1")));
       assertThat(Fixture.notices(effects, Notice.RestartDecided.class)).containsExactly(
-          new Notice.RestartDecided("w-1", Exit.CRASH, "cause", List.of("w-0", "w-1", "w-2"), 0));
+          new Notice.RestartDecided("w-1", Exit.CRASH, "cause", List.of("w-0", "w-1", "w-2"), 0,
+              List.of("b"), true));
       assertThat(Fixture.only(effects, Effect.Deploy.class)).containsExactly(
           new Effect.Deploy("w-0", 2), new Effect.Deploy("w-1", 2), new Effect.Deploy("w-2", 2));
       assertThat(fx.slot("w-3").phase()).as("retired slots stay retired").isEqualTo(Phase.RETIRED);
@@ -111,7 +112,8 @@ class StrategyTest {
       fx.submitAll("a", "b");
       List<Effect> effects = fx.at(1).crash("w-2");
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-2", 3, 3, 5, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-2", 3, 3, 5, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 1));
       assertThat(Fixture.only(effects, Effect.Stop.class))
           .as("a refused decision touches no sibling")
           .containsExactly(new Effect.Stop("w-2", 2, Exit.CRASH));
@@ -155,7 +157,8 @@ class StrategyTest {
       fx.submitAll("a", "b", "q");
       List<Effect> effects = fx.crash("w-0");
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-0", 0, 1, 0, BudgetReaction.STOP_POOL));
+          new Notice.BudgetExceeded("w-0", 0, 1, 0, BudgetReaction.STOP_POOL,
+              Exit.CRASH, "cause", List.of("a"), 0));
       Interruption stopped = new Interruption.PoolStopped();
       assertThat(outcomes(effects)).containsExactlyInAnyOrder(
           new Outcome.Interrupted("a", Fixture.payload("a"), 1, stopped),

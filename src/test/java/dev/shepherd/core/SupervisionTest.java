@@ -90,7 +90,8 @@ class SupervisionTest {
       Fixture fx = Fixture.pool(2).budget(3, 10_000).running();
       List<Effect> effects = crashAt(fx, 0, 4000, 8000, 9000);
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-0", 3, 1, 3, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-0", 3, 1, 3, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 3));
       assertThat(Fixture.only(effects, Effect.Deploy.class)).isEmpty();
       assertThat(fx.slot("w-0").phase()).isEqualTo(Phase.RETIRED);
       assertThat(fx.counters().budgetRefusals()).isEqualTo(1);
@@ -118,7 +119,8 @@ class SupervisionTest {
       Fixture fx = Fixture.pool(2).budget(2, SupervisionSettings.INFINITE_WINDOW).running();
       List<Effect> effects = crashAt(fx, 0, 1_000_000_000L, 2_000_000_000L);
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-0", 2, 1, 2, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-0", 2, 1, 2, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 2));
     }
 
     @Test
@@ -128,7 +130,8 @@ class SupervisionTest {
       fx.at(2).crash("w-1");
       List<Effect> effects = fx.at(3).crash("w-2");
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-2", 2, 1, 2, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-2", 2, 1, 2, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 0));
     }
 
     @Test
@@ -136,7 +139,8 @@ class SupervisionTest {
       Fixture fx = Fixture.pool(2).budget(0, 10_000).running();
       List<Effect> effects = fx.crash("w-1");
       assertThat(Fixture.notices(effects, Notice.BudgetExceeded.class)).containsExactly(
-          new Notice.BudgetExceeded("w-1", 0, 1, 0, BudgetReaction.RETIRE_WORKER));
+          new Notice.BudgetExceeded("w-1", 0, 1, 0, BudgetReaction.RETIRE_WORKER,
+              Exit.CRASH, "cause", List.of(), 0));
     }
 
     @Test
@@ -159,7 +163,8 @@ class SupervisionTest {
       fx.at(2).crash("w-1");
       assertThat(fx.snapshot().restartsInWindow()).isEqualTo(1);
       assertThat(Fixture.notices(fx.at(3).crash("w-2"), Notice.BudgetExceeded.class))
-          .containsExactly(new Notice.BudgetExceeded("w-2", 1, 1, 1, BudgetReaction.RETIRE_WORKER));
+          .containsExactly(new Notice.BudgetExceeded("w-2", 1, 1, 1,
+              BudgetReaction.RETIRE_WORKER, Exit.CRASH, "cause", List.of(), 0));
     }
   }
 }

@@ -1,0 +1,88 @@
+package dev.shepherd.core;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+
+/**
+ * One queue of the backlog, sorted by {@link Job#order}: appends come with increasing orders and
+ * front insertions with decreasing ones. Cancelled jobs stay as tombstones until they reach the
+ * head; {@link #live} counts the others.
+ */
+final class Lane {
+  private final ArrayDeque<Job> jobs = new ArrayDeque<>(0);
+  int live;
+
+  void addLast(Job job) {
+    job.lane = this;
+    jobs.addLast(job);
+    live++;
+  }
+
+  void addFirst(Job job) {
+    job.lane = this;
+    jobs.addFirst(job);
+    live++;
+  }
+
+  /** The earliest live job, dropping tombstones on the way; null when there is none. */
+  Job head() {
+    Job job;
+    while ((job = jobs.peekFirst()) != null && !job.live()) {
+      jobs.pollFirst();
+    }
+    return job;
+  }
+
+  /** Removes the head, which {@link #head()} just returned. */
+  Job take() {
+    live--;
+    return jobs.pollFirst();
+  }
+
+  /** A job of this lane was cancelled: it stays as a tombstone. */
+  void cancelled() {
+    live--;
+  }
+
+  /** Hands every live job to {@code sink}, in order, and empties the lane. */
+  void drain(Consumer<Job> sink) {
+    Job job;
+    while ((job = jobs.pollFirst()) != null) {
+      if (job.live()) {
+        sink.accept(job);
+      }
+    }
+    live = 0;
+  }
+
+  /** Every live job, in order, without removing any. */
+  void forEachLive(Consumer<Job> sink) {
+    for (Job job : jobs) {
+      if (job.live()) {
+        sink.accept(job);
+      }
+    }
+  }
+
+  /** Live jobs whose order is below {@code order}. */
+  int countBefore(long order) {
+    int count = 0;
+    for (Job job : jobs) {
+      if (job.order >= order) {
+        break;
+      }
+      if (job.live()) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  String describe() {
+    StringBuilder out = new StringBuilder("[");
+    for (Job job : jobs) {
+      out.append(job.id).append(':').append(job.place).append(':').append(job.order).append(' ');
+    }
+    return out.append(']').toString();
+  }
+}
