@@ -35,12 +35,21 @@ public final class EventJson {
     } else if (notice instanceof Notice.RestartDecided r) {
       return json.put("type", "restart").put("worker", r.worker()).put("exit", r.exit().name())
           .put("cause", clip(r.cause())).put("replaced", new JsonArray(r.replaced()))
-          .put("delayMs", r.delayMs());
+          .put("delayMs", r.delayMs()).put("jobs", new JsonArray(r.jobs()))
+          .put("charged", r.charged());
     } else if (notice instanceof Notice.BudgetExceeded b) {
       return json.put("type", "budget").put("worker", b.worker())
           .put("restartsInWindow", b.restartsInWindow())
           .put("replacementsRequested", b.replacementsRequested())
-          .put("maximumRestarts", b.maximumRestarts()).put("reaction", b.reaction().name());
+          .put("maximumRestarts", b.maximumRestarts()).put("reaction", b.reaction().name())
+          .put("exit", b.exit().name()).put("cause", clip(b.cause()))
+          .put("jobs", new JsonArray(b.jobs())).put("slotRestarts", b.slotRestarts());
+    } else if (notice instanceof Notice.DeadLettered d) {
+      return json.put("type", "deadLettered").put("job", d.job()).put("reason", d.reason())
+          .put("worker", d.worker()).put("attempts", d.attempts()).put("size", d.size());
+    } else if (notice instanceof Notice.DeadLetterRemoved d) {
+      return json.put("type", "deadLetterRemoved").put("job", d.job())
+          .put("why", d.why().name()).put("size", d.size());
     } else if (notice instanceof Notice.Revived r) {
       return json.put("type", "revive").put("worker", r.worker())
           .put("incarnation", r.incarnation()).put("was", r.was().name())
@@ -71,9 +80,12 @@ public final class EventJson {
     } else if (outcome instanceof Outcome.Completed c) {
       return json.put("worker", c.worker()).put("attempts", c.attempts());
     } else if (outcome instanceof Outcome.Failed f) {
-      return json.put("error", new JsonObject().put("code", f.error().code())
-              .put("message", clip(f.error().message())))
-          .put("worker", f.worker()).put("attempts", f.attempts());
+      JsonObject error = new JsonObject().put("code", f.error().code())
+          .put("message", clip(f.error().message()));
+      if (f.error().type() != null) {
+        error.put("type", clip(f.error().type()));
+      }
+      return json.put("error", error).put("worker", f.worker()).put("attempts", f.attempts());
     } else if (outcome instanceof Outcome.Interrupted i) {
       return json.put("attempts", i.attempts()).put("reason", clipCauses(
           OutcomeJson.encode(i.reason())));

@@ -51,8 +51,7 @@ public final class OutcomeJson {
       return json.put("result", JsonValues.toJson(c.result())).put("worker", c.worker())
           .put("attempts", c.attempts());
     } else if (outcome instanceof Outcome.Failed f) {
-      return json.put("error", new JsonObject().put("code", f.error().code())
-              .put("message", f.error().message()))
+      return json.put("error", error(f.error()))
           .put("worker", f.worker()).put("attempts", f.attempts());
     } else if (outcome instanceof Outcome.Interrupted i) {
       if (withPayload) {
@@ -63,6 +62,12 @@ public final class OutcomeJson {
       return json;
     }
     throw new AssertionError("unhandled " + outcome);
+  }
+
+  /** A job's error: {@code {"code", "message"}} and, when known, {@code "type"} (J1). */
+  public static JsonObject error(JobError error) {
+    JsonObject json = new JsonObject().put("code", error.code()).put("message", error.message());
+    return error.type() == null ? json : json.put("type", error.type());
   }
 
   public static String type(Outcome outcome) {
@@ -77,6 +82,8 @@ public final class OutcomeJson {
       return json.put("worker", a.worker()).put("retirement", a.retirement().name());
     } else if (reason instanceof Interruption.AttemptsExhausted a) {
       return json.put("attempts", a.attempts()).put("last", encode(a.last()));
+    } else if (reason instanceof Interruption.Poison p) {
+      return json.put("stops", p.stops()).put("last", encode(p.last()));
     } else if (reason instanceof Interruption.NoRecoverableWorkers
         || reason instanceof Interruption.PoolStopped) {
       return json;
@@ -98,7 +105,8 @@ public final class OutcomeJson {
       case "failed" -> {
         JsonObject error = json.getJsonObject("error", new JsonObject());
         yield new Outcome.Failed(job,
-            new JobError(error.getInteger("code", 500), error.getString("message", "")),
+            new JobError(error.getInteger("code", 500), error.getString("message", ""),
+                error.getString("type")),
             json.getString("worker"), json.getInteger("attempts", 0));
       }
       case "interrupted" -> new Outcome.Interrupted(job, json.getValue("payload"),
@@ -119,6 +127,8 @@ public final class OutcomeJson {
       case "ATTEMPTS_EXHAUSTED" -> new Interruption.AttemptsExhausted(
           json.getInteger("attempts", 0), decodeReason(json.getJsonObject("last")));
       case "POOL_STOPPED" -> new Interruption.PoolStopped();
+      case "POISON" -> new Interruption.Poison(json.getInteger("stops", 0),
+          (Interruption.WorkerStopped) decodeReason(json.getJsonObject("last")));
       default -> throw new IllegalArgumentException("not an interruption: " + json);
     };
   }
