@@ -211,6 +211,8 @@ final class JobFlow {
         d.refresh(job.target);
       }
       d.finish(job, new Outcome.Cancelled(job.id));
+      // A queued suspect kept busy slots from taking the jobs behind it (J2).
+      d.dispatch(e.now());
       return null;
     }
     if (job.place == Job.Place.WAITING) {

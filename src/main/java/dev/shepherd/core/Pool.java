@@ -148,7 +148,8 @@ public final class Pool {
   /**
    * J6: where job {@code job} is, or null when it was never accepted or is forgotten: held
    * (queued with its position, waiting with its due time, running with its slot), dead-lettered,
-   * or among the recent outcomes. O(backlog) for a queued job, O(1) otherwise.
+   * or among the recent outcomes (the later job when both know the id). O(backlog) for a
+   * queued job, O(1) otherwise.
    */
   public JobView lookup(String job) {
     Job held = d.jobs.get(job);
@@ -164,13 +165,15 @@ public final class Pool {
       };
     }
     DeadLetter dead = d.dead.get(job);
-    if (dead != null) {
+    RecentOutcome recent = d.recent.get(job);
+    // A dead-lettered job is remembered with the same answer; a different one is a later job
+    // that reused the id.
+    if (dead != null && (recent == null || recent.outcome().equals(dead.answer()))) {
       List<Attempt> attempts = dead.attempts();
       return new JobView(job, JobView.JobState.DEAD, dead.key(), null, null,
           attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).worker(),
           attemptsOf(dead.answer()), dead.answer(), dead.at(), dead);
     }
-    RecentOutcome recent = d.recent.get(job);
     if (recent != null) {
       return new JobView(job, JobView.JobState.ANSWERED, null, null, null,
           workerOf(recent.outcome()), attemptsOf(recent.outcome()), recent.outcome(),

@@ -18,6 +18,12 @@ import java.util.Objects;
  *   <li>no Assign to a slot whose in-flight already reached its capacity (C2);
  *   <li>FIFO among jobs eligible for the same slot, against an expected backlog order kept here:
  *       appends at the back, RETRY puts interrupted jobs back at the front in original order;
+ *   <li>section 10: a job whose incarnation crashed or hung is a suspect that runs alone and
+ *       is answered POISON at {@code poisonAfter} stops (J2), a stop while a suspect ran is not
+ *       charged (J2), a suspect just stopped waits its retry delay and a job interrupted through
+ *       no fault of its own does not (J3), a failed attempt runs again exactly while its retries
+ *       allow (J3), a delayed submit waits (J4), no waiting job runs before its due time, a
+ *       dead-lettered job is in the set and an answered one is found by lookup (J5, J6);
  *   <li>work conservation (C3) and in-flight = live assignments (C5), from the snapshot;
  *   <li>a refused event leaves the full state unchanged (fingerprint before = after);
  *   <li>a durable pool's records, replayed by a {@link Ledger}, rebuild its own image (A3), and a
@@ -54,6 +60,15 @@ final class PoolChecker implements SequenceRunner.Harness {
     long token;
     int attempts;
     boolean cancelled;
+    /** J2: stops of its incarnations with exit CRASH or TIMEOUT. */
+    int stops;
+    /** Whether it was just interrupted by one of those stops. */
+    boolean ownStop;
+    /** While waiting (J3, J4): its due time, waiting order and where it goes when due. */
+    boolean waiting;
+    long dueAt;
+    long waitSeq;
+    boolean front;
 
     Held(String id, Submission submission, String target) {
       this.id = id;
@@ -75,6 +90,19 @@ final class PoolChecker implements SequenceRunner.Harness {
   private final Map<Object, Submission> submissions = new HashMap<>();
   /** Accepted, unanswered jobs in expected backlog order (queued and running). */
   private final List<Held> line = new ArrayList<>();
+  /** Accepted jobs waiting for a due time (J3, J4), not in the line. */
+  private final List<Held> waitingJobs = new ArrayList<>();
+  private long waitSeq;
+  /** The state before the step under way, and the dead letter a replay under way replays. */
+  private PoolState stateBefore;
+  private DeadLetter replaying;
+  /** Of the step under way: whether the restart it may decide must be charged (J2). */
+  private final Map<String, Boolean> chargeable = new HashMap<>();
+  /** Of the step under way: the last job answered and the last one dead-lettered. */
+  private Outcome lastAnswer;
+  private long lastAnswerBytes;
+  private Outcome lastDead;
+  private Held lastDeadJob;
   /** Live assignments per slot, in assignment order, cancelled ones included. */
   private final Map<String, List<Held>> running = new HashMap<>();
   /** Jobs whose assignment was interrupted in this transition, not yet requeued or answered. */
@@ -117,6 +145,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     bytesBefore = queuedBytes();
     List<String> bindingsBefore = bindings();
     now = event.now();
+    stateBefore = pool.state();
+    replaying = event instanceof PoolEvent.ReplayDead r ? pool.deadLetter(r.job()) : null;
     Transition transition = pool.apply(event);
     PoolSnapshot after = pool.snapshot(now);
     if (transition instanceof Transition.Refused refused) {
@@ -156,9 +186,20 @@ final class PoolChecker implements SequenceRunner.Harness {
     now = event.now();
     int backlogBefore = pool.backlogLength();
     bytesBefore = queuedBytes();
+    stateBefore = pool.state();
+    replaying = null;
     Transition transition = pool.apply(event);
     require(transition instanceof Transition.Applied, "A3 a pool of the next term recovers",
         () -> event + " -> " + transition);
+    for (DurableImage.JobImage j : event.image().jobs()) {
+      if (j.dueAt() > 0) {
+        for (Held held : waitingJobs) {
+          if (held.id.equals(j.job())) {
+            held.waitSeq = waitSeq++;
+          }
+        }
+      }
+    }
     effects.addAll(transition.effects());
     PoolSnapshot after = pool.snapshot(now);
     follow(event, effects, after, backlogBefore);
@@ -185,12 +226,28 @@ final class PoolChecker implements SequenceRunner.Harness {
   private void follow(PoolEvent event, List<Effect> effects, PoolSnapshot after,
       int backlogBefore) {
     Submission submitted = null;
+    lastAnswer = null;
+    lastDead = null;
+    lastDeadJob = null;
+    chargeable.clear();
     if (event instanceof PoolEvent.Submit submit) {
       require(!submissions.containsKey(submit.replyTo()), "test driver", () -> "replyTo reused");
       submitted = new Submission(submit);
       submissions.put(submit.replyTo(), submitted);
     }
+    if (event instanceof PoolEvent.ReplayDead replay && replaying != null) {
+      require(!submissions.containsKey(replay.replyTo()), "test driver", () -> "replyTo reused");
+      PoolEvent.Submit again = new PoolEvent.Submit(replaying.job(), replaying.payload(),
+          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0, null,
+          replay.now());
+      submitted = new Submission(again);
+      submissions.put(replay.replyTo(), submitted);
+    }
+    if (event instanceof PoolEvent.TimerFired fired && fired.timer() instanceof Timer.Due) {
+      release();
+    }
     Held completing = null;
+    boolean retrying = false;
     if (event instanceof PoolEvent.Completed completed) {
       Held job = liveAssignment(completed.worker(), completed.assignment());
       if (job == null) {
@@ -199,6 +256,14 @@ final class PoolChecker implements SequenceRunner.Harness {
       } else {
         running.get(completed.worker()).remove(job);
         completing = job.cancelled ? null : job;
+        if (completing != null && completed.error() != null) {
+          FailureRetry retry = completing.submission.event.retry() != null
+              ? completing.submission.event.retry() : settings.jobs().retryFailures();
+          retrying = stateBefore == PoolState.RUNNING && completing.attempts < retry.maxAttempts();
+          if (retrying) {
+            goBack(completing, !retry.backoff().none());
+          }
+        }
       }
     }
     if (event instanceof PoolEvent.WorkerDeregistered e) {
@@ -223,15 +288,37 @@ final class PoolChecker implements SequenceRunner.Harness {
         if (stop.reason() != Exit.SIBLING_RESTART && stop.reason() != Exit.NODE_LOST) {
           requeueInterrupted();
         }
+        List<Held> on = running.getOrDefault(stop.worker(), List.of());
+        chargeable.put(stop.worker(), !judged() || on.stream().noneMatch(job -> job.stops > 0));
         interruptAssignments(stop.worker());
+        if (judged() && (stop.reason() == Exit.CRASH || stop.reason() == Exit.TIMEOUT)) {
+          for (Held job : interrupted) {
+            if (job.worker.equals(stop.worker())) {
+              job.stops++;
+              job.ownStop = true;
+            }
+          }
+        }
+      } else if (effect instanceof Effect.Publish publish
+          && publish.notice() instanceof Notice.RestartDecided decided) {
+        Boolean expected = chargeable.get(decided.worker());
+        require(expected == null || decided.charged() == expected,
+            "J2 a stop while a suspect runs is not charged to the budget",
+            () -> decided + " but a suspect ran: " + !expected);
       }
     }
     requeueInterrupted();
     Held completed = completing;
-    if (completed != null) {
+    if (completed != null && !retrying) {
       require(completed.submission.state == State.ANSWERED,
           "P8 a completion answers its job", () -> completed + " not answered by " + event);
     }
+    if (completed != null && retrying) {
+      require(completed.submission.state == State.ACCEPTED,
+          "J3 a failed attempt with retries left is not answered", () -> completed + " by "
+              + event);
+    }
+    checkKept();
     Submission submit = submitted;
     if (submit != null) {
       require(submit.state == State.ACCEPTED || submit.state == State.REJECTED,
@@ -272,7 +359,21 @@ final class PoolChecker implements SequenceRunner.Harness {
     Held job = submission.job;
     require(job.id.equals(outcome.job()), "answers name their job", () -> respond + " for " + job);
     line.remove(job);
+    waitingJobs.remove(job);
     boolean wasInterrupted = interrupted.remove(job);
+    lastAnswer = outcome;
+    lastAnswerBytes = outcome instanceof Outcome.Completed
+        ? ((PoolEvent.Completed) event).bytes()
+        : outcome instanceof Outcome.Interrupted ? job.submission.event.bytes()
+        : outcome instanceof Outcome.Failed f ? f.error().message().length() : 0;
+    boolean kept = outcome instanceof Outcome.Interrupted i
+        && (i.reason() instanceof Interruption.Poison
+            || i.reason() instanceof Interruption.AttemptsExhausted)
+        || outcome instanceof Outcome.Failed && settings.jobs().deadLetterFailed();
+    if (kept && settings.jobs().deadLetter().capacity() > 0) {
+      lastDead = outcome;
+      lastDeadJob = job;
+    }
     if (outcome instanceof Outcome.Cancelled) {
       require(event instanceof PoolEvent.Cancel c && c.job().equals(job.id),
           "P17 only a cancel cancels", () -> respond + " on " + event);
@@ -302,6 +403,13 @@ final class PoolChecker implements SequenceRunner.Harness {
         require(i.reason() instanceof Interruption.PoolStopped,
             "P16 a stop answers what it holds POOL_STOPPED", () -> respond.toString());
       }
+      if (i.reason() instanceof Interruption.Poison poison) {
+        require(judged() && wasInterrupted && job.ownStop && poison.stops() == job.stops
+                && job.stops == settings.jobs().poisonAfter()
+                && poison.last().worker().equals(job.worker),
+            "J2 a job is POISON at poisonAfter stops of its own", () -> respond + " for " + job
+                + " stops " + job.stops);
+      }
       if (wasInterrupted && settings.interruption() == InterruptionPolicy.FAIL) {
         require(i.reason() instanceof Interruption.PoolStopped
                 || (i.reason() instanceof Interruption.WorkerStopped stopped
@@ -316,13 +424,27 @@ final class PoolChecker implements SequenceRunner.Harness {
       require(!other.id.equals(id), "P15 duplicate job ids are rejected",
           () -> id + " accepted twice");
     }
+    for (Held other : waitingJobs) {
+      require(!other.id.equals(id), "P15 duplicate job ids are rejected",
+          () -> id + " accepted twice");
+    }
     String key = submission.event.key();
     Held job = new Held(id, submission, key == null ? null : pool.binding(key));
     require(key == null || job.target != null, "P4 an accepted key is bound", () -> key);
     submission.state = State.ACCEPTED;
     submission.job = job;
-    line.add(job);
     accepted++;
+    if (Math.min(submission.event.delayMs(), settings.jobs().maxDelayMs()) > 0) {
+      job.queued = false;
+      job.waiting = true;
+      job.front = false;
+      job.dueAt = submission.event.now()
+          + Math.min(submission.event.delayMs(), settings.jobs().maxDelayMs());
+      job.waitSeq = waitSeq++;
+      waitingJobs.add(job);
+    } else {
+      line.add(job);
+    }
   }
 
   private void reject(Submission submission, Outcome.Rejected rejection, int backlogBefore) {
@@ -338,7 +460,8 @@ final class PoolChecker implements SequenceRunner.Harness {
           () -> backlogBefore + " queued of " + settings.backlogCapacity() + ", " + bytesBefore
               + " + " + bytes + " bytes of " + settings.backlogMaxBytes());
     } else if (rejection.reason() == RejectionReason.DUPLICATE_JOB) {
-      require(line.stream().anyMatch(h -> h.id.equals(rejection.job())),
+      require(line.stream().anyMatch(h -> h.id.equals(rejection.job()))
+              || waitingJobs.stream().anyMatch(h -> h.id.equals(rejection.job())),
           "P15 DUPLICATE_JOB only for an unanswered id", () -> rejection.job());
     }
   }
@@ -367,6 +490,9 @@ final class PoolChecker implements SequenceRunner.Harness {
     PoolSnapshot.SlotStatus slot = status(after, assign.worker());
     require(slot != null, "C2 assignments go to registered slots", () -> assign.toString());
     List<Held> on = running.computeIfAbsent(assign.worker(), w -> new ArrayList<>());
+    Held assigned = job;
+    require(on.stream().noneMatch(held -> held.stops > 0) && (job.stops == 0 || on.isEmpty()),
+        "J2 suspects run alone", () -> assign + " for " + assigned + " beside " + on);
     require(slot.capacity() > 0 && on.size() < slot.capacity(),
         "C2 no assignment beyond capacity",
         () -> assign + " with " + on + ", capacity " + slot.capacity());
@@ -392,7 +518,15 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
   }
 
-  /** P9: interrupted jobs not answered go back to the front, in their original order. */
+  private boolean judged() {
+    return settings.jobs().poisonAfter() > 0;
+  }
+
+  /**
+   * P9, J3: interrupted jobs not answered go back to the front, in their original order; a
+   * suspect just stopped waits its retry delay instead (when there is one), and nothing else
+   * waits.
+   */
   private void requeueInterrupted() {
     if (interrupted.isEmpty()) {
       return;
@@ -404,16 +538,107 @@ final class PoolChecker implements SequenceRunner.Harness {
       }
     }
     interrupted.clear();
+    List<Held> front = new ArrayList<>();
     for (Held job : again) {
       require(settings.interruption() == InterruptionPolicy.RETRY,
           "P9 FAIL answers every interrupted job", () -> job + " neither answered nor requeued");
       require(settings.maxAttempts() == 0 || job.attempts < settings.maxAttempts(),
           "P13 a job out of attempts is answered ATTEMPTS_EXHAUSTED", () -> job + " requeued");
+      require(!job.ownStop || job.stops < settings.jobs().poisonAfter(),
+          "J2 a job is POISON at poisonAfter stops of its own", () -> job + " requeued");
+      boolean waits = job.ownStop && !settings.jobs().retryBackoff().none();
+      job.ownStop = false;
+      if (waits) {
+        line.remove(job);
+        goBack(job, true);
+      } else {
+        front.add(job);
+      }
+    }
+    for (Held job : front) {
       job.queued = true;
       job.worker = null;
     }
-    line.removeAll(again);
-    line.addAll(0, again);
+    line.removeAll(front);
+    line.addAll(0, front);
+  }
+
+  /**
+   * A job going back (an interrupted suspect, a failed attempt): to wait for its due time (the
+   * pool must say it WAITS, due after now), or at once to the front of the line.
+   */
+  private void goBack(Held job, boolean waits) {
+    JobView view = pool.lookup(job.id);
+    if (waits) {
+      require(view != null && view.state() == JobView.JobState.WAITING && view.dueAt() > now,
+          "J3 a retry waits for its delay", () -> job + " is " + view);
+      line.remove(job);
+      job.queued = false;
+      job.worker = null;
+      job.waiting = true;
+      job.front = true;
+      job.dueAt = view.dueAt();
+      job.waitSeq = waitSeq++;
+      waitingJobs.add(job);
+    } else {
+      require(view == null || view.state() != JobView.JobState.WAITING,
+          "J3 only a suspect's or a failure's retry waits", () -> job + " is " + view);
+      line.remove(job);
+      job.queued = true;
+      job.worker = null;
+      line.add(0, job);
+    }
+  }
+
+  /**
+   * J3, J4: the due timer fired: the jobs the pool released (no longer WAITING) go back,
+   * retries to the front and delayed submits to the back, each group in due order; none is
+   * released before its due time.
+   */
+  private void release() {
+    List<Held> due = new ArrayList<>();
+    for (Held job : waitingJobs) {
+      JobView view = pool.lookup(job.id);
+      if (view == null || view.state() != JobView.JobState.WAITING) {
+        due.add(job);
+      } else {
+        require(view.dueAt() == job.dueAt, "J3 a waiting job keeps its due time",
+            () -> job + " is " + view);
+      }
+    }
+    due.sort(java.util.Comparator.<Held>comparingLong(j -> j.dueAt)
+        .thenComparingLong(j -> j.waitSeq));
+    List<Held> front = new ArrayList<>();
+    for (Held job : due) {
+      require(job.dueAt <= now, "J3 a waiting job never runs before its due time",
+          () -> job + " released at " + now);
+      waitingJobs.remove(job);
+      job.waiting = false;
+      job.queued = true;
+      if (job.front) {
+        front.add(job);
+      } else {
+        line.add(job);
+      }
+    }
+    line.addAll(0, front);
+  }
+
+  /** J5, J6: the last job dead-lettered is in the set, the last answered one is found. */
+  private void checkKept() {
+    if (lastDead != null && lastDeadJob.submission.event.bytes()
+        <= settings.jobs().deadLetter().maxBytes()) {
+      DeadLetter entry = pool.deadLetter(lastDeadJob.id);
+      require(entry != null && entry.answer().equals(lastDead),
+          "J5 a job that will not run again is kept in the dead-letter set",
+          () -> lastDeadJob + " -> " + entry);
+    }
+    Retention recent = settings.jobs().recentOutcomes();
+    if (lastAnswer != null && recent.capacity() > 0 && lastAnswerBytes <= recent.maxBytes()) {
+      JobView view = pool.lookup(lastAnswer.job());
+      require(view != null && lastAnswer.equals(view.outcome()),
+          "J6 an answered job is found by lookup", () -> lastAnswer + " -> " + view);
+    }
   }
 
   private Held liveAssignment(String worker, long token) {
@@ -446,8 +671,10 @@ final class PoolChecker implements SequenceRunner.Harness {
             () -> event + " forgot " + key + " while a job of it is held");
         forgotten++;
       } else if (was == null && now != null) {
-        require(event instanceof PoolEvent.Submit s && key.equals(s.key())
-                && submissions.get(s.replyTo()).state == State.ACCEPTED,
+        Object replyTo = event instanceof PoolEvent.Submit s && key.equals(s.key()) ? s.replyTo()
+            : event instanceof PoolEvent.ReplayDead r && replaying != null
+                && key.equals(replaying.key()) ? r.replyTo() : null;
+        require(replyTo != null && submissions.get(replyTo).state == State.ACCEPTED,
             "P4 only an accepted unseen key is bound", () -> event + " bound " + key);
       } else {
         require(Objects.equals(was, now), "P5 only a rebalance moves a binding",
@@ -467,16 +694,24 @@ final class PoolChecker implements SequenceRunner.Harness {
         return true;
       }
     }
+    for (Held job : waitingJobs) {
+      if (key.equals(job.submission.event.key())) {
+        return true;
+      }
+    }
     return false;
   }
 
-  /** Payload bytes of the jobs queued now, as the submits declared them. */
+  /** Payload bytes of the jobs queued or waiting now, as the submits declared them. */
   private long queuedBytes() {
     long sum = 0;
     for (Held job : line) {
       if (job.queued) {
         sum += job.submission.event.bytes();
       }
+    }
+    for (Held job : waitingJobs) {
+      sum += job.submission.event.bytes();
     }
     return sum;
   }
@@ -509,10 +744,20 @@ final class PoolChecker implements SequenceRunner.Harness {
         queued++;
       }
     }
-    require(snapshot.backlogLength() == queued, "backlog length is the queued jobs",
-        () -> snapshot.backlogLength() + " vs expected " + line);
-    require(pool.unanswered() == line.size(), "every accepted job is held until answered",
-        () -> pool.unanswered() + " held, expected " + line);
+    int held = queued + waitingJobs.size();
+    require(snapshot.backlogLength() == held && snapshot.backlogWaiting() == waitingJobs.size(),
+        "backlog length is the queued and waiting jobs",
+        () -> snapshot.backlogLength() + " (" + snapshot.backlogWaiting() + " waiting) vs expected "
+            + line + " and waiting " + waitingJobs);
+    require(pool.unanswered() == line.size() + waitingJobs.size(),
+        "every accepted job is held until answered",
+        () -> pool.unanswered() + " held, expected " + line + " and waiting " + waitingJobs);
+    for (Held job : waitingJobs) {
+      JobView view = pool.lookup(job.id);
+      require(view != null && view.state() == JobView.JobState.WAITING
+              && view.dueAt() == job.dueAt, "J3 a waiting job waits for its due time",
+          () -> job + " is " + view);
+    }
     List<String> expectedOrder = new ArrayList<>();
     line.stream().filter(h -> h.queued).forEach(h -> expectedOrder.add(h.id));
     List<String> actualOrder = new ArrayList<>();
@@ -528,21 +773,29 @@ final class PoolChecker implements SequenceRunner.Harness {
       require(slot.inFlight() == tokens.size() && tokens.equals(expected),
           "C5 in-flight equals live assignments", () -> slot + " expected " + expected);
       seen += expected.size();
+      boolean suspectRuns = running.getOrDefault(slot.id(), List.of()).stream()
+          .anyMatch(job -> job.stops > 0);
       if (snapshot.state() == PoolState.RUNNING && slot.capacity() > slot.inFlight()
-          && (slot.phase() == Phase.IDLE || slot.phase() == Phase.ASSIGNED)) {
+          && !suspectRuns && (slot.phase() == Phase.IDLE || slot.phase() == Phase.ASSIGNED)) {
+        Held first = null;
         for (Held job : line) {
-          require(!job.queued || (job.target != null && !job.target.equals(slot.id())),
-              "C3 work-conserving", () -> job + " waits while " + slot.id() + " is free");
+          if (job.queued && (job.target == null || job.target.equals(slot.id()))) {
+            first = job;
+            break;
+          }
         }
+        Held waiting = first;
+        require(first == null || (first.stops > 0 && slot.inFlight() > 0),
+            "C3 work-conserving", () -> waiting + " waits while " + slot.id() + " is free");
       }
     }
-    int held = 0;
+    int assigned = 0;
     for (List<Held> on : running.values()) {
-      held += on.size();
+      assigned += on.size();
     }
     require(snapshot.state() != PoolState.DRAINING || seen > 0,
         "P16 a drain ends with its last running assignment", () -> snapshot.toString());
-    int extra = held - seen;
+    int extra = assigned - seen;
     require(extra == 0, "C5 in-flight equals live assignments",
         () -> "departed or unknown slots hold " + extra);
     Counters counters = snapshot.counters();
@@ -567,7 +820,8 @@ final class PoolChecker implements SequenceRunner.Harness {
           "P16 nothing accepted goes unanswered",
           () -> submission.event + " is " + submission.state);
     }
-    require(pool.unanswered() == 0 && line.isEmpty(), "P16 nothing accepted goes unanswered",
+    require(pool.unanswered() == 0 && line.isEmpty() && waitingJobs.isEmpty(),
+        "P16 nothing accepted goes unanswered",
         () -> pool.unanswered() + " held");
   }
 

@@ -464,6 +464,9 @@ final class ReferencePool {
     job.cancelled = true;
     cancelled++;
     conclude(job, new Outcome.Cancelled(job.id), 0);
+    if (!running && !waiting) {
+      dispatch(e.now());
+    }
     if (running) {
       for (RSlot slot : slots) {
         if (slot.running.contains(job)) {
