@@ -65,6 +65,14 @@ class ExhaustivenessTest {
         return new PoolEvent.Revive("w-1", 1);
       });
       samples.put(PoolEvent.StopRequested.class, fx -> new PoolEvent.StopRequested(0));
+      samples.put(PoolEvent.ReplayDead.class, fx -> {
+        fx.failJob("j1", new JobError(500, "no"));
+        return new PoolEvent.ReplayDead("j1", "r", 0);
+      });
+      samples.put(PoolEvent.DiscardDead.class, fx -> {
+        fx.failJob("j1", new JobError(500, "no"));
+        return new PoolEvent.DiscardDead("j1", 0);
+      });
       samples.put(PoolEvent.Recover.class, fx -> new PoolEvent.Recover(DurableImage.empty(0), 0));
     }
 
@@ -82,7 +90,7 @@ class ExhaustivenessTest {
           fresh.apply(sample.getValue().apply(fresh));
           continue;
         }
-        Fixture fx = Fixture.pool(2).started();
+        Fixture fx = Fixture.pool(2).jobs(JobSettings.DEFAULT).started();
         fx.created("w-0");
         fx.submit("j1");
         PoolEvent event = sample.getValue().apply(fx);
@@ -179,6 +187,23 @@ class ExhaustivenessTest {
       next.refuse(new PoolEvent.Recover(DurableImage.empty(0), 0));
     }
 
+    /** Section 10: poison, dead letters kept, evicted, replayed and discarded; outcomes forgotten. */
+    private void jobRules() {
+      Fixture fx = run(Fixture.pool(1).durable().jobs(PoisonTest.AT_ONCE
+          .withDeadLetter(new Retention(1, 1_000), true)
+          .withRecentOutcomes(new Retention(1, 1_000))));
+      fx.created("w-0");
+      DeadLetterTest.poison(fx, "bad");
+      fx.submit("fails");
+      fx.failJob("fails", new JobError(500, "no"));
+      fx.replay("fails");
+      fx.failJob("fails", new JobError(500, "no"));
+      fx.discard("fails");
+      fx.refuse(new PoolEvent.DiscardDead("fails", 0));
+      fx.submitDelayed("later", 10);
+      fx.tick(fx.now() + 10);
+    }
+
     private <T> Set<Class<?>> produced(Function<Fixture, List<T>> items) {
       Set<Class<?>> classes = new HashSet<>();
       for (Fixture fx : runs) {
@@ -208,6 +233,7 @@ class ExhaustivenessTest {
       supervision();
       hosts();
       recovery();
+      jobRules();
       assertThat(produced(fx -> {
         List<Effect> all = new ArrayList<>(fx.startEffects());
         all.addAll(fx.log());

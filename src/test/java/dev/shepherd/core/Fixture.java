@@ -99,6 +99,7 @@ final class Fixture {
     private BudgetReaction reaction;
     private BackoffSettings backoff;
     private long reviveAfterMs;
+    private long reviveMaxMs;
     private boolean checking = true;
 
     private Builder(int slots) {
@@ -185,6 +186,20 @@ final class Fixture {
 
     Builder reviveAfter(long ms) {
       reviveAfterMs = ms;
+      reviveMaxMs = ms;
+      return this;
+    }
+
+    /** Revive probes after {@code afterMs}, doubling per failed probe up to {@code maxMs}. */
+    Builder reviveAfter(long afterMs, long maxMs) {
+      reviveAfterMs = afterMs;
+      reviveMaxMs = maxMs;
+      return this;
+    }
+
+    /** Section 10's job rules (poison, retry delays, dead letters, recent outcomes). */
+    Builder jobs(JobSettings jobs) {
+      settings = settings.withJobs(jobs);
       return this;
     }
 
@@ -218,7 +233,7 @@ final class Fixture {
     PoolSettings settings() {
       return settings.withSupervision(
           new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff,
-              reviveAfterMs));
+              reviveAfterMs, reviveMaxMs));
     }
 
     /** Started: every slot INSTALLING, its first Deploy returned by {@link #startEffects()}. */
@@ -330,6 +345,31 @@ final class Fixture {
   /** A submit whose payload costs {@code bytes} against the backlog's byte budget. */
   List<Effect> submitBytes(String job, String key, long bytes) {
     return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, bytes, now));
+  }
+
+  /** J4: a submit held back {@code delayMs}. */
+  List<Effect> submitDelayed(String job, long delayMs) {
+    return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), 0, 0, delayMs, null,
+        now));
+  }
+
+  /** J3: a submit with its own failure retries. */
+  List<Effect> submitRetrying(String job, FailureRetry retry) {
+    return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), 0, 0, 0, retry, now));
+  }
+
+  /** J5: replays dead-lettered {@code job}; its admission goes to {@code reply("replay-" + job)}. */
+  List<Effect> replay(String job) {
+    return apply(new PoolEvent.ReplayDead(job, reply("replay-" + job), now));
+  }
+
+  List<Effect> discard(String job) {
+    return apply(new PoolEvent.DiscardDead(job, now));
+  }
+
+  /** J6: where {@code job} is. */
+  JobView lookup(String job) {
+    return pool.lookup(job);
   }
 
   List<Effect> submitWithTimeout(String job, long timeoutMs) {
