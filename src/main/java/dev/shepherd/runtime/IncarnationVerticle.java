@@ -70,6 +70,11 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private final boolean unordered;
   private final OnException onException;
   private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
+  /**
+   * Whether its crash was reported: from then on it reports no completion, also once its slot has
+   * stopped it (its life is then STOPPED, no longer CRASHED).
+   */
+  private volatile boolean crashed;
   /** The undeploy this incarnation started itself by {@link #exit()}. */
   private volatile Future<Void> exitUndeploy;
   private volatile JobHandler handler;
@@ -81,6 +86,12 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Completion> completions;
+  /** Guards {@link #started} and {@link #crashBeforeStart}: a crash may come from any thread. */
+  private final Object startLock = new Object();
+  /** Whether the handler's start completed, so a crash is a crash and not a failed start. */
+  private boolean started;
+  /** The first crash asked for before the handler's start completed: it fails the start. */
+  private Throwable crashBeforeStart;
 
   /**
    * Incarnation {@code number} of {@code owner}'s slot, running {@code type}; {@code unordered}
@@ -119,8 +130,16 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   public Future<?> start() throws Exception {
     context.exceptionHandler(this::crash);
     handler = type.getConstructor().newInstance();
-    Future<Void> started = handler.start(this);
-    return started == null ? Future.succeededFuture() : started;
+    Future<Void> starting = handler.start(this);
+    return (starting == null ? Future.<Void>succeededFuture() : starting).compose(v -> {
+      Throwable failure;
+      synchronized (startLock) {
+        started = true;
+        failure = crashBeforeStart;
+      }
+      // The pool has not seen this incarnation yet: a crash now is a creation that failed (P2).
+      return failure == null ? Future.succeededFuture() : Future.failedFuture(failure);
+    });
   }
 
   @Override
@@ -198,7 +217,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       return;
     }
     result.onComplete(ar -> {
-      if (life.get() == Life.CRASHED) {
+      if (crashed) {
         return;
       }
       Completion completion = new Completion(job.assignment(), start,
@@ -218,7 +237,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       context.runOnContext(v -> {
         List<Completion> done = completions;
         completions = null;
-        if (life.get() != Life.CRASHED) {
+        if (!crashed) {
           owner.completed(this, done);
         }
       });
@@ -242,13 +261,23 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
    * {@inheritDoc}
    *
    * <p>From any thread; the first crash of an incarnation is reported (and logged by its owner),
-   * later ones and a crash after its slot stopped it are ignored.
+   * later ones and a crash after its slot stopped it are ignored. One that comes before the
+   * handler's start completed fails that start instead.
    */
   @Override
   public void crash(Throwable cause) {
     Throwable reported = cause != null ? cause
         : new IllegalStateException("crash requested by the worker, without a cause");
+    synchronized (startLock) {
+      if (!started) {
+        if (crashBeforeStart == null) {
+          crashBeforeStart = reported;
+        }
+        return;
+      }
+    }
     if (moveTo(Life.CRASHED)) {
+      crashed = true;
       owner.crashed(this, reported);
     }
   }

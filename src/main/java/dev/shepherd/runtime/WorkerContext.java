@@ -35,8 +35,9 @@ public interface WorkerContext {
    * crash is discarded. This is the one explicit crash: an exception thrown by {@link
    * JobHandler#handle} only fails its job, unless the pool's {@code worker.onException} is {@code
    * CRASH}. Call it from any thread, during a job or between jobs (keep the context {@link
-   * JobHandler#start} was given); in {@code start} itself, return a failed future instead. A null
-   * {@code cause} is reported as a crash requested without one.
+   * JobHandler#start} was given). Called before {@code start}'s future completes, it fails the
+   * start instead, with {@code cause}: the creation is rejected (P2), as a failed future from
+   * {@code start} would be. A null {@code cause} is reported as a crash requested without one.
    */
   void crash(Throwable cause);
 }
