@@ -108,6 +108,9 @@ public final class HostBatchWriter {
         json.writeObjectFieldStart("error");
         json.writeNumberField("code", c.error().code());
         json.writeStringField("message", c.error().message());
+        if (c.error().type() != null) {
+          json.writeStringField("type", c.error().type());
+        }
         json.writeEndObject();
       }
     } else if (report instanceof HostReport.Created c) {

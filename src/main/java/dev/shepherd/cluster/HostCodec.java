@@ -4,6 +4,7 @@ import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.JsonValues;
+import dev.shepherd.runtime.OutcomeJson;
 import dev.shepherd.runtime.RequestDecoder;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -46,7 +47,7 @@ public final class HostCodec {
       Set.of("worker", "incarnation", "fact", "cause");
   private static final Set<String> STOPPED_FIELDS =
       Set.of("worker", "incarnation", "fact", "exit", "cause");
-  private static final Set<String> ERROR_FIELDS = Set.of("code", "message");
+  private static final Set<String> ERROR_FIELDS = Set.of("code", "message", "type");
 
   private HostCodec() {}
 
@@ -237,8 +238,7 @@ public final class HostCodec {
       if (c.error() == null) {
         return json.put("result", JsonValues.toJson(c.result()));
       }
-      return json.put("error", new JsonObject().put("code", c.error().code())
-          .put("message", c.error().message()));
+      return json.put("error", OutcomeJson.error(c.error()));
     } else if (report instanceof HostReport.Created c) {
       return json.put("incarnation", c.incarnation()).put("fact", "created");
     } else if (report instanceof HostReport.CreationFailed f) {
@@ -296,7 +296,8 @@ public final class HostCodec {
   private static JobError jobError(Object value, String path) {
     if (!(value instanceof JsonObject error)) {
       throw new BadRequest(path.substring(0, path.length() - 1)
-          + ": must be an object {\"code\": int, \"message\": str} (was " + render(value) + ")");
+          + ": must be an object {\"code\": int, \"message\": str, \"type\"?: str} (was "
+          + render(value) + ")");
     }
     only(error, path, ERROR_FIELDS);
     int code = (int) number(error, path, "code", Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -304,7 +305,12 @@ public final class HostCodec {
     if (!(message instanceof String text)) {
       throw new BadRequest(path + "message: must be a string (was " + render(message) + ")");
     }
-    return new JobError(code, text);
+    Object type = error.getValue("type");
+    if (type != null && !(type instanceof String name && !name.isEmpty())) {
+      throw new BadRequest(path + "type: must be a non-empty string, the exception's class name"
+          + " (was " + render(type) + ")");
+    }
+    return new JobError(code, text, (String) type);
   }
 
   /**

@@ -13,9 +13,11 @@ import java.util.Map;
  * A worker that does what its payload says, so every behaviour of the pool can be shown from the
  * command line. Payload keys, applied in this order: {@code sleepMs} (wait; a blocking sleep on a
  * WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code spinMs} (burn CPU),
- * {@code fail} (return a failed future), {@code crash} (throw), {@code hang} (never answer),
- * {@code exit} (undeploy itself after answering), {@code echo} (copied into the result). The result
- * is {@code {"worker", "incarnation", "echo"}}. A sleep ends early when its job is cancelled.
+ * {@code fail} (return a failed future), {@code throw} (throw a {@link RuntimeException} from
+ * {@code handle}: the job fails, the worker stays, J1), {@code crash} (crash the incarnation with
+ * {@link WorkerContext#crash}), {@code hang} (never answer), {@code exit} (undeploy itself after
+ * answering), {@code echo} (copied into the result). The result is {@code {"worker",
+ * "incarnation", "echo"}}. A sleep ends early when its job is cancelled.
  *
  * <p>Worker config {@code failStart}: {@code never} (default), {@code always}, or {@code
  * replacements} (only incarnations after the first fail to start).
@@ -56,23 +58,25 @@ public final class DemoWorker implements JobHandler {
       payload.getLong("sleepMs");
       payload.getLong("spinMs");
       payload.getString("fail");
+      payload.getString("throw");
       payload.getBoolean("crash");
       payload.getBoolean("hang");
       payload.getBoolean("exit");
     } catch (ClassCastException e) {
-      return Future.failedFuture("payload: sleepMs and spinMs must be numbers, fail a string,"
-          + " crash, hang and exit booleans");
+      return Future.failedFuture("payload: sleepMs and spinMs must be numbers, fail and throw"
+          + " strings, crash, hang and exit booleans");
     }
     long sleepMs = payload.getLong("sleepMs", 0L);
     if (sleepMs > 0 && context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
-      Promise<Object> later = Promise.promise();
-      long timer = context.vertx().setTimer(sleepMs, id -> finish(job, payload).onComplete(later));
+      Promise<Void> slept = Promise.promise();
+      long timer = context.vertx().setTimer(sleepMs, id -> slept.tryComplete());
       job.cancelled().onComplete(v -> {
         if (context.vertx().cancelTimer(timer)) {
-          later.tryFail(CANCELLED);
+          slept.tryFail(CANCELLED);
         }
       });
-      return later.future();
+      // compose: a throw after the sleep fails the job as a throw from handle would (J1).
+      return slept.future().compose(v -> finish(job, payload));
     }
     if (sleepMs > 0 && !sleep(job, sleepMs)) {
       return Future.failedFuture(job.isCancelled() ? CANCELLED : "interrupted while sleeping");
@@ -107,8 +111,13 @@ public final class DemoWorker implements JobHandler {
     if (fail != null) {
       return Future.failedFuture(fail);
     }
+    String thrown = payload.getString("throw");
+    if (thrown != null) {
+      throw new RuntimeException(thrown);
+    }
     if (payload.getBoolean("crash", false)) {
-      throw new IllegalStateException("crash requested by job " + job.id());
+      context.crash(new IllegalStateException("crash requested by job " + job.id()));
+      return Promise.promise().future();
     }
     if (payload.getBoolean("hang", false)) {
       return Promise.promise().future();

@@ -10,20 +10,27 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One incarnation of a slot: the verticle that hosts the user's {@link JobHandler} on its own
- * context and threading model, and reports to its {@link IncarnationOwner}. A handler that throws,
- * or an exception that reaches this context, is a crash, reported once; an {@link #exit()} is a
- * normal exit; a stop by its slot is neither.
+ * context and threading model, and reports to its {@link IncarnationOwner}. It reads what the
+ * handler does by J1, the same for local slots and worker hosts and in every threading model: a
+ * returned future's failure, of any kind, and an {@link Exception} thrown by {@code handle} (unless
+ * {@link OnException#CRASH}) fail the job ({@link JobErrors}); an {@link Error} thrown by {@code
+ * handle}, a null future, an exception that reaches this context outside any job's future, and
+ * {@link #crash} are a crash, reported once. An {@link #exit()} is a normal exit; a stop by its
+ * slot is neither.
  */
 public final class IncarnationVerticle extends VerticleBase implements WorkerContext {
+  private static final Logger LOG = LoggerFactory.getLogger(IncarnationVerticle.class);
 
   /**
    * Where an incarnation is in its life. Moves happen on several threads (a crash on the
    * incarnation's, a stop on its owner's), through {@link #moveTo} alone. Legal moves: RUNNING
-   * to EXITING, RELEASED, CRASHED or STOPPED; EXITING to EXITED, CRASHED or STOPPED; RELEASED to CRASHED or STOPPED; CRASHED
-   * and EXITED to STOPPED; STOPPED is final.
+   * to EXITING, RELEASED, CRASHED or STOPPED; EXITING to EXITED, CRASHED or STOPPED; RELEASED to
+   * CRASHED or STOPPED; CRASHED and EXITED to STOPPED; STOPPED is final.
    */
   enum Life {
     /** Deploying or deployed: runs what it is handed. */
@@ -32,7 +39,10 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     EXITING,
     /** Undeployed by someone other than its slot: finishes what it holds. */
     RELEASED,
-    /** Its crash was reported: runs nothing more. */
+    /**
+     * Its crash was reported: runs nothing more, and reports no completion (the pool has
+     * interrupted what it held).
+     */
     CRASHED,
     /** Its normal exit was reported: runs nothing more. */
     EXITED,
@@ -58,7 +68,13 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private final int number;
   private final Class<? extends JobHandler> type;
   private final boolean unordered;
+  private final OnException onException;
   private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
+  /**
+   * Whether its crash was reported: from then on it reports no completion, also once its slot has
+   * stopped it (its life is then STOPPED, no longer CRASHED).
+   */
+  private volatile boolean crashed;
   /** The undeploy this incarnation started itself by {@link #exit()}. */
   private volatile Future<Void> exitUndeploy;
   private volatile JobHandler handler;
@@ -70,17 +86,25 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Completion> completions;
+  /** Guards {@link #started} and {@link #crashBeforeStart}: a crash may come from any thread. */
+  private final Object startLock = new Object();
+  /** Whether the handler's start completed, so a crash is a crash and not a failed start. */
+  private boolean started;
+  /** The first crash asked for before the handler's start completed: it fails the start. */
+  private Throwable crashBeforeStart;
 
   /**
    * Incarnation {@code number} of {@code owner}'s slot, running {@code type}; {@code unordered}
-   * runs each assignment on the worker pool (a WORKER incarnation with capacity above 1).
+   * runs each assignment on the worker pool (a WORKER incarnation with capacity above 1); {@code
+   * onException} says what an exception thrown by {@code handle} means.
    */
   public IncarnationVerticle(IncarnationOwner owner, int number,
-      Class<? extends JobHandler> type, boolean unordered) {
+      Class<? extends JobHandler> type, boolean unordered, OnException onException) {
     this.owner = owner;
     this.number = number;
     this.type = type;
     this.unordered = unordered;
+    this.onException = onException;
   }
 
   @Override
@@ -106,8 +130,16 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   public Future<?> start() throws Exception {
     context.exceptionHandler(this::crash);
     handler = type.getConstructor().newInstance();
-    Future<Void> started = handler.start(this);
-    return started == null ? Future.succeededFuture() : started;
+    Future<Void> starting = handler.start(this);
+    return (starting == null ? Future.<Void>succeededFuture() : starting).compose(v -> {
+      Throwable failure;
+      synchronized (startLock) {
+        started = true;
+        failure = crashBeforeStart;
+      }
+      // The pool has not seen this incarnation yet: a crash now is a creation that failed (P2).
+      return failure == null ? Future.succeededFuture() : Future.failedFuture(failure);
+    });
   }
 
   @Override
@@ -166,6 +198,16 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
     try {
       result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
+    } catch (Exception e) {
+      if (onException == OnException.CRASH) {
+        crash(e);
+        return;
+      }
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("{} incarnation {}: job {} failed by a thrown exception",
+            LogText.quote(owner.worker()), number, LogText.quote(job.id()), e);
+      }
+      result = Future.failedFuture(e);
     } catch (Throwable t) {
       crash(t);
       return;
@@ -175,6 +217,9 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       return;
     }
     result.onComplete(ar -> {
+      if (crashed) {
+        return;
+      }
       Completion completion = new Completion(job.assignment(), start,
           ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
       if (onContext && Vertx.currentContext() == context) {
@@ -192,7 +237,9 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       context.runOnContext(v -> {
         List<Completion> done = completions;
         completions = null;
-        owner.completed(this, done);
+        if (!crashed) {
+          owner.completed(this, done);
+        }
       });
     }
     completions.add(completion);
@@ -201,25 +248,37 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   /** One finished assignment: its result, or the failure the handler returned. */
   public record Completion(long assignment, long startNanos, Object result, Throwable failure) {
 
-    /** The failure as the protocol carries it, or null when the job returned a result. */
+    /**
+     * The failure as the protocol carries it ({@link JobErrors}), or null when the job returned a
+     * result.
+     */
     public JobError error() {
-      if (failure == null) {
-        return null;
-      }
-      if (failure instanceof BadRequest bad) {
-        return new JobError(400, bad.getMessage());
-      }
-      if (failure instanceof io.vertx.core.eventbus.ReplyException reply) {
-        return new JobError(reply.failureCode(), String.valueOf(reply.getMessage()));
-      }
-      return new JobError(500, String.valueOf(failure.getMessage() != null
-          ? failure.getMessage() : failure.toString()));
+      return failure == null ? null : JobErrors.of(failure);
     }
   }
 
-  private void crash(Throwable cause) {
+  /**
+   * {@inheritDoc}
+   *
+   * <p>From any thread; the first crash of an incarnation is reported (and logged by its owner),
+   * later ones and a crash after its slot stopped it are ignored. One that comes before the
+   * handler's start completed fails that start instead.
+   */
+  @Override
+  public void crash(Throwable cause) {
+    Throwable reported = cause != null ? cause
+        : new IllegalStateException("crash requested by the worker, without a cause");
+    synchronized (startLock) {
+      if (!started) {
+        if (crashBeforeStart == null) {
+          crashBeforeStart = reported;
+        }
+        return;
+      }
+    }
     if (moveTo(Life.CRASHED)) {
-      owner.crashed(this, cause);
+      crashed = true;
+      owner.crashed(this, reported);
     }
   }
 

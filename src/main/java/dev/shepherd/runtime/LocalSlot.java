@@ -73,7 +73,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
     boolean unordered = WorkerConfig.unordered(config.threading(),
         config.settings().slots().get(0).maxConcurrency());
     IncarnationVerticle incarnation =
-        new IncarnationVerticle(this, number, config.workerClass(), unordered);
+        new IncarnationVerticle(this, number, config.workerClass(), unordered,
+            config.onException());
     current = incarnation;
     DeploymentOptions options = new DeploymentOptions()
         .setThreadingModel(config.threading())

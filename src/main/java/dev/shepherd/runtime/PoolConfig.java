@@ -28,6 +28,8 @@ import java.util.List;
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
  *     it, the others standing by, every accepted job written to the cluster first
+ * @param onException what an exception thrown by the worker's handler means ({@code
+ *     worker.onException}, J1)
  */
 public record PoolConfig(
     PoolSettings settings,
@@ -37,7 +39,8 @@ public record PoolConfig(
     String addressPrefix,
     int maxPayloadDepth,
     long heartbeatTimeoutMs,
-    boolean ha) {
+    boolean ha,
+    OnException onException) {
 
   /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
   public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
@@ -57,7 +60,7 @@ public record PoolConfig(
   /** This configuration with other core settings (a new leader's term, durability). */
   public PoolConfig withSettings(PoolSettings newSettings) {
     return new PoolConfig(newSettings, workerClass, threading, workerConfig, addressPrefix,
-        maxPayloadDepth, heartbeatTimeoutMs, ha);
+        maxPayloadDepth, heartbeatTimeoutMs, ha, onException);
   }
 
   public Addresses addresses() {
@@ -114,7 +117,7 @@ public record PoolConfig(
         pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     boolean ha = ha(pool.object("ha"), clustered);
     return new PoolConfig(settings.withDurable(ha), worker.type(), worker.threading(),
-        worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha);
+        worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha, worker.onException());
   }
 
   /**

@@ -7,14 +7,17 @@ import io.vertx.core.json.JsonObject;
 /**
  * The {@code worker} object of a pool entry or a worker-host entry, validated: the {@link
  * JobHandler} class each slot runs, how many slots, how many assignments each runs at once, the
- * threading model of its incarnations and the {@code config} handed to them.
+ * threading model of its incarnations, the {@code config} handed to them, and what an exception
+ * thrown by the handler means ({@code onException}, J1: {@code FAIL_JOB} by default, or {@code
+ * CRASH}).
  */
 public record WorkerConfig(
     Class<? extends JobHandler> type,
     int instances,
     int maxConcurrency,
     ThreadingModel threading,
-    JsonObject config) {
+    JsonObject config,
+    OnException onException) {
 
   /** Default {@code instances}. */
   public static final int DEFAULT_INSTANCES = 4;
@@ -24,7 +27,8 @@ public record WorkerConfig(
    * a pool may run on worker hosts alone.
    */
   public static WorkerConfig parse(ConfigReader worker, int minInstances) {
-    worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config");
+    worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config",
+        "onException");
     Class<? extends JobHandler> type = workerClass(worker);
     int instances = worker.intValue("instances", DEFAULT_INSTANCES, minInstances, 10_000);
     int maxConcurrency = worker.intValue("maxConcurrency", 1, 1, 1_000_000);
@@ -39,8 +43,10 @@ public record WorkerConfig(
       throw new ConfigException(worker.field("threading"), threading.name(),
           "needs Java 21 or newer (this JVM is " + Runtime.version().feature() + ")");
     }
+    OnException onException = worker.enumValue("onException", OnException.class,
+        OnException.FAIL_JOB);
     return new WorkerConfig(type, instances, maxConcurrency, threading,
-        worker.rawObject("config"));
+        worker.rawObject("config"), onException);
   }
 
   /**

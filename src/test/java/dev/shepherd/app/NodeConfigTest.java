@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shepherd.cluster.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.demo.DemoWorker;
+import dev.shepherd.runtime.OnException;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -50,7 +51,18 @@ class NodeConfigTest {
       assertThat(host.worker().type()).isEqualTo(DemoWorker.class);
       assertThat(host.worker().maxConcurrency()).isEqualTo(1);
       assertThat(host.worker().threading()).isEqualTo(ThreadingModel.WORKER);
+      assertThat(host.worker().onException()).isEqualTo(OnException.FAIL_JOB);
     });
+  }
+
+  @Test
+  void J1_a_hosts_worker_reads_onException_as_a_pools_worker_does() {
+    JsonObject entry = hostEntry();
+    entry.getJsonObject("worker").put("onException", "CRASH");
+
+    HostConfig host = AppConfig.parse(node(entry), true).hosts().get(0);
+
+    assertThat(host.worker().onException()).isEqualTo(OnException.CRASH);
   }
 
   @Test
@@ -145,6 +157,8 @@ class NodeConfigTest {
         bad("hosts[0].worker.threading", n -> worker(n).put("threading", "FAST")),
         bad("hosts[0].worker.config", n -> worker(n).put("config", "failStart=always")),
         bad("hosts[0].worker.instance", n -> worker(n).put("instance", 2)),
+        bad("hosts[0].worker.onException", n -> worker(n).put("onException", "RESTART")),
+        bad("hosts[0].worker.onException", n -> worker(n).put("onException", 0)),
         bad("hosts[0].heartbeatMs", n -> first(n).put("heartbeatMs", 0)),
         bad("hosts[0].heartbeatMs", n -> first(n).put("heartbeatMs", 10)),
         bad("hosts[0].heartbeatMs", n -> first(n).put("heartbeatMs", "1s")),

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
 import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.testworkers.ConcurrencyWorker;
 import io.vertx.core.Promise;
@@ -236,6 +237,40 @@ class HostAgentTest {
       assertThat(completions().get(0).error().message()).isEqualTo("no");
       assertThat(completions().get(1).error()).isNull();
       assertThat(pool.reports(HostReport.Stopped.class)).isEmpty();
+    }
+
+    @Test
+    void J1_a_thrown_exception_is_reported_failed_with_its_type_and_the_incarnation_stays() {
+      registered(host(DemoWorker.class.getName(), 1, 1, "WORKER"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+
+      pool.send("h1", 0, assign("h1/w-0", 1, 1, new JsonObject().put("throw", "kaput")),
+          assign("h1/w-0", 1, 2, new JsonObject().put("echo", 2)));
+
+      eventually().until(() -> completions().size() == 2);
+      assertThat(completions().get(0).error())
+          .isEqualTo(new JobError(500, "kaput", "java.lang.RuntimeException"));
+      assertThat(completions().get(1).error()).isNull();
+      assertThat(((JsonObject) completions().get(1).result()).getInteger("incarnation"))
+          .isEqualTo(1);
+      assertThat(pool.reports(HostReport.Stopped.class)).isEmpty();
+    }
+
+    @Test
+    void J1_with_onException_CRASH_a_host_reports_a_thrown_exception_as_a_crash() {
+      JsonObject json = host(DemoWorker.class.getName(), 1, 1, "WORKER");
+      json.getJsonObject("worker").put("onException", "CRASH");
+      registered(json);
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+
+      pool.send("h1", 0, assign("h1/w-0", 1, 1, new JsonObject().put("throw", "corrupt")));
+
+      eventually().until(() -> !pool.reports(HostReport.Stopped.class).isEmpty());
+      assertThat(pool.reports(HostReport.Stopped.class)).singleElement().isEqualTo(
+          new HostReport.Stopped("h1/w-0", 1, Exit.CRASH, "java.lang.RuntimeException: corrupt"));
+      assertThat(completions()).isEmpty();
     }
 
     @Test

@@ -45,6 +45,8 @@ class HostBatchWriterTest {
     return new HostReport.Batch("h1", List.of(
         new HostReport.Completion("h1/w-0", TOKEN, new JsonObject().put("echo", "hi"), null),
         new HostReport.Completion("h1/w-0", 8, null, new JobError(500, "boom \"x\"")),
+        new HostReport.Completion("h1/w-0", 12, null,
+            new JobError(500, "thrown", "java.lang.IllegalStateException")),
         new HostReport.Completion("h1/w-1", 9, new JsonArray().add(1), null),
         new HostReport.Completion("h1/w-1", 10, null, null),
         new HostReport.Completion("h1/w-1", 11, 42, null),
@@ -114,7 +116,8 @@ class HostBatchWriterTest {
         reports.add(random.nextBoolean()
             ? new HostReport.Completion(worker, assignment, value, null)
             : new HostReport.Completion(worker, assignment, null,
-                new JobError(random.nextInt(), "m" + random.nextInt())));
+                new JobError(random.nextInt(), "m" + random.nextInt(),
+                    random.nextBoolean() ? "com.example.E" + random.nextInt() : null)));
       }
       HostCommand.Batch commandBatch = new HostCommand.Batch(random.nextLong(Long.MAX_VALUE),
           commands);

@@ -80,6 +80,8 @@ class HostCodecTest {
           new HostReport.Completion("h1/w-0", TOKEN, new JsonObject().put("echo", "hi"), null),
           new HostReport.Completion("h1/w-0", TOKEN + 1, null, null),
           new HostReport.Completion("h1/w-1", 12, null, new JobError(503, "busy")),
+          new HostReport.Completion("h1/w-1", 13, null,
+              new JobError(500, "thrown", "java.lang.IllegalStateException")),
           new HostReport.Created("h1/w-0", 2),
           new HostReport.CreationFailed("h1/w-1", 3, "start() failed"),
           new HostReport.CreationFailed("h1/w-1", 4, null),
@@ -225,6 +227,17 @@ class HostCodecTest {
             + "\"error\":{\"code\":\"500\",\"message\":\"m\"}}"), "items[0].error.code"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,"
             + "\"error\":{\"code\":500}}"), "items[0].error.message"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,"
+            + "\"error\":{\"code\":500,\"message\":\"m\",\"type\":7}}"), "items[0].error.type"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,"
+            + "\"error\":{\"code\":500,\"message\":\"m\",\"type\":\"\"}}"),
+            "items[0].error.type"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,"
+            + "\"error\":{\"code\":500,\"message\":\"m\",\"type\":{}}}"),
+            "items[0].error.type"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,"
+            + "\"error\":{\"code\":500,\"message\":\"m\",\"stack\":\"…\"}}"),
+            "items[0].error.stack"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"born\"}"),
             "items[0].fact"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"fact\":\"created\"}"),

@@ -14,6 +14,7 @@ import static org.awaitility.Awaitility.await;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.runtime.JobRequest;
@@ -123,6 +124,24 @@ class WorkerHostsTest {
     assertThat(host.getJsonArray("slots")).isEqualTo(new JsonArray(List.of("h1/w-0", "h1/w-1")));
     assertThat(slot(status, "h1/w-1").getString("host")).isEqualTo("h1");
     assertThat(refusals).isEmpty();
+  }
+
+  @Test
+  void J1_a_job_that_throws_on_a_host_fails_with_its_type_and_the_remote_slot_serves_on() {
+    JsonObject pool = hostsOnlyPool();
+    readyHost(pool, "h1", 1);
+
+    Outcome thrown = run(pool, JobRequest.of(new JsonObject().put("throw", "remote kaput"))
+        .withJob("t"));
+    Outcome next = run(pool, JobRequest.of(echo("after")).withJob("next"));
+
+    assertThat(thrown).isEqualTo(new Outcome.Failed("t",
+        new JobError(500, "remote kaput", "java.lang.RuntimeException"), "h1/w-0", 1));
+    assertThat(next).isInstanceOfSatisfying(Outcome.Completed.class, c ->
+        assertThat(((JsonObject) c.result()).getInteger("incarnation")).isEqualTo(1));
+    JsonObject status = status(vertx, name(pool));
+    assertThat(status.getJsonObject("counters").getLong("restarts")).isZero();
+    assertThat(slot(status, "h1/w-0").getInteger("incarnation")).isEqualTo(1);
   }
 
   @Test

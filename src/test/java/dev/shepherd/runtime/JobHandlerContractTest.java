@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the pool makes of a {@link JobHandler} that breaks its contract (section 6): a start() that
- * throws rejects the creation (P2), and a handle() that returns null is a crash (P9).
+ * throws, or crashes its incarnation, rejects the creation (P2), and a handle() that returns null
+ * is a crash (P9).
  */
 @ExtendWith(VertxExtension.class)
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
@@ -45,6 +46,16 @@ class JobHandlerContractTest {
     JsonObject status = awaitStatus(vertx, "contract", phaseIs("w-0", "RETIRED"));
 
     assertThat(slot(status, "w-0").getString("retirement")).isEqualTo("CREATION_REJECTED");
+  }
+
+  @Test
+  void J1_a_crash_asked_for_before_start_completes_rejects_the_creation(Vertx vertx) {
+    deploy(vertx, pool(new JsonObject().put("crashOnStart", true)));
+
+    JsonObject status = awaitStatus(vertx, "contract", phaseIs("w-0", "RETIRED"));
+
+    assertThat(slot(status, "w-0").getString("retirement")).isEqualTo("CREATION_REJECTED");
+    assertThat(slot(status, "w-0").getInteger("restarts")).isZero();
   }
 
   @Test

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import io.vertx.core.Future;
@@ -80,6 +81,25 @@ class PoolClientEndToEndTest {
       assertThat(e.error().code()).isEqualTo(500);
       assertThat(e.error().message()).isEqualTo("broken");
       assertThat(e.getMessage()).contains("broken");
+    });
+  }
+
+  @ParameterizedTest
+  @MethodSource("clients")
+  void J1_a_handler_that_throws_fails_the_submit_with_JobFailedException_carrying_the_type(
+      BiFunction<Vertx, String, PoolClient> client, Vertx vertx) {
+    PoolClient jobs = deploy(vertx, client, demoPool(POOL, 1));
+
+    Throwable error = failure(jobs.submit(JobRequest.of(new JsonObject().put("throw", "kaput"))
+        .withJob("t")));
+
+    assertThat(error).isInstanceOfSatisfying(JobFailedException.class, e -> {
+      assertThat(e.job()).isEqualTo("t");
+      assertThat(e.worker()).isEqualTo("w-0");
+      assertThat(e.code()).isEqualTo(500);
+      assertThat(e.type()).isEqualTo("java.lang.RuntimeException");
+      assertThat(e.error()).isEqualTo(new JobError(500, "kaput", "java.lang.RuntimeException"));
+      assertThat(e.getMessage()).contains("kaput").contains("java.lang.RuntimeException");
     });
   }
 

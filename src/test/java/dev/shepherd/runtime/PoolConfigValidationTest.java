@@ -61,6 +61,9 @@ class PoolConfigValidationTest {
         invalid("worker.threading", p -> worker(p).put("threading", "FAST")),
         invalid("worker.config", p -> worker(p).put("config", "failStart=always")),
         invalid("worker.instance", p -> worker(p).put("instance", 2)),
+        invalid("worker.onException", p -> worker(p).put("onException", "SOMETIMES")),
+        invalid("worker.onException", p -> worker(p).put("onException", true)),
+        invalid("worker.onException", p -> worker(p).put("onException", new JsonObject())),
         invalid("backlogCapacity", p -> p.put("backlogCapacity", -1)),
         invalid("backlogCapacity", p -> p.put("backlogCapacity", 1.5)),
         invalid("backlogCapacty", p -> p.put("backlogCapacty", 10)),
@@ -114,6 +117,18 @@ class PoolConfigValidationTest {
         e -> assertThat(e.field()).isEqualTo(field));
     assertThat(error.getMessage()).startsWith(field + ": ").contains("(was ");
     assertNothingDeployed(vertx, "bad");
+  }
+
+  @Test
+  void J1_worker_onException_is_FAIL_JOB_unless_the_pool_says_CRASH() {
+    JsonObject crashing = demoPool("crashing", 1);
+    worker(crashing).put("onException", "crash");
+
+    assertThat(PoolConfig.parse(demoPool("plain", 1), "").onException())
+        .isEqualTo(OnException.FAIL_JOB);
+    assertThat(PoolConfig.parse(crashing, "").onException()).isEqualTo(OnException.CRASH);
+    assertThat(PoolConfig.parse(crashing, "").withSettings(
+        PoolConfig.parse(crashing, "").settings()).onException()).isEqualTo(OnException.CRASH);
   }
 
   @Test

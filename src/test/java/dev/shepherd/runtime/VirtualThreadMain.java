@@ -1,6 +1,7 @@
 package dev.shepherd.runtime;
 
 import static dev.shepherd.runtime.PoolFixture.awaitStatus;
+import static dev.shepherd.runtime.PoolFixture.counter;
 import static dev.shepherd.runtime.PoolFixture.crash;
 import static dev.shepherd.runtime.PoolFixture.demoPool;
 import static dev.shepherd.runtime.PoolFixture.deployReady;
@@ -10,11 +11,13 @@ import static dev.shepherd.runtime.PoolFixture.idleAt;
 import static dev.shepherd.runtime.PoolFixture.join;
 import static dev.shepherd.runtime.PoolFixture.run;
 import static dev.shepherd.runtime.PoolFixture.sleep;
+import static dev.shepherd.runtime.PoolFixture.status;
 import static dev.shepherd.runtime.PoolFixture.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.testworkers.ThreadReportWorker;
 import io.vertx.core.Future;
@@ -24,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Run in a child JVM of Java 21+ by {@link VirtualThreadTest}: deploys pools whose workers use the
- * VIRTUAL_THREAD threading model, runs a few jobs (an echo, concurrent blocking sleeps, a crash, a
- * hang past its timeout), stops the pools, and prints one {@code CHECK} line per check and a final
- * {@code VERDICT OK} or {@code VERDICT FAIL}; the exit status is 0 only for OK.
+ * VIRTUAL_THREAD threading model, runs a few jobs (an echo, concurrent blocking sleeps, a throw, a
+ * crash, a hang past its timeout), stops the pools, and prints one {@code CHECK} line per check
+ * and a final {@code VERDICT OK} or {@code VERDICT FAIL}; the exit status is 0 only for OK.
  */
 public final class VirtualThreadMain {
   private boolean failed;
@@ -69,6 +72,12 @@ public final class VirtualThreadMain {
             .isGreaterThanOrEqualTo(250);
         assertThat(((JsonObject) a.result()).getString("worker"))
             .isNotEqualTo(((JsonObject) b.result()).getString("worker"));
+      });
+      check("a thrown exception fails only its job (J1)", () -> {
+        assertThat(run(vertx, "vt", JobRequest.of(new JsonObject().put("throw", "vt kaput"))
+            .withJob("t"))).isInstanceOfSatisfying(Outcome.Failed.class, f -> assertThat(
+                f.error()).isEqualTo(new JobError(500, "vt kaput", "java.lang.RuntimeException")));
+        assertThat(counter(status(vertx, "vt"), "restarts")).isZero();
       });
       check("a crash interrupts the job and replaces the slot", () -> {
         assertThat(run(vertx, "vt", JobRequest.of(crash()).withJob("c")))

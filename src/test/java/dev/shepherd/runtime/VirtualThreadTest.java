@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class VirtualThreadTest {
 
   @Test
-  void virtual_threads_run_jobs_sleeps_and_crashes_on_java_21_or_newer() {
+  void virtual_threads_run_jobs_sleeps_throws_and_crashes_on_java_21_or_newer() {
     Optional<Path> java = ChildJvm.java21OrNewer();
     assumeTrue(java.isPresent(),
         "no JDK 21+ found (set JAVA21_HOME, or install /usr/lib/jvm/temurin-25-jdk-amd64)");
@@ -40,7 +40,7 @@ class VirtualThreadTest {
       String report = child.stdout();
       assertThat(report).as("stderr:%n%s", child.stderr()).contains("VERDICT OK")
           .doesNotContain("FAIL");
-      assertThat(report.lines().filter(l -> l.startsWith("CHECK ")).count()).isEqualTo(6);
+      assertThat(report.lines().filter(l -> l.startsWith("CHECK ")).count()).isEqualTo(7);
       assertThat(status).isZero();
     }
   }

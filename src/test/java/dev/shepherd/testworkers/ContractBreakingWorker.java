@@ -7,8 +7,9 @@ import io.vertx.core.Future;
 
 /**
  * A worker that breaks the JobHandler contract on purpose. Worker config {@code {"throwOnStart":
- * true}} throws from start() instead of returning a failed future; payload {@code "null"} makes
- * handle() return null instead of a future. Anything else is echoed.
+ * true}} throws from start() instead of returning a failed future, {@code {"crashOnStart": true}}
+ * calls {@link WorkerContext#crash} there and returns a succeeded one; payload {@code "null"}
+ * makes handle() return null instead of a future. Anything else is echoed.
  */
 public final class ContractBreakingWorker implements JobHandler {
 
@@ -16,6 +17,9 @@ public final class ContractBreakingWorker implements JobHandler {
   public Future<Void> start(WorkerContext context) {
     if (context.config().getBoolean("throwOnStart", false)) {
       throw new IllegalStateException("start() threw");
+    }
+    if (context.config().getBoolean("crashOnStart", false)) {
+      context.crash(new IllegalStateException("start() crashed"));
     }
     return Future.succeededFuture();
   }

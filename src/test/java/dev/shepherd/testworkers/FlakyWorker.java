@@ -10,7 +10,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * A worker whose crashes depend on the attempt, to show what happens to a retried job: payload
  * {@code {"crashAttempts": n, "delayMs": m}} waits {@code m} ms (a timer, in any threading model),
- * then crashes on attempts 1..n and answers {@code {"worker", "incarnation", "attempt"}} after.
+ * then crashes its incarnation ({@link WorkerContext#crash}) on attempts 1..n and answers {@code
+ * {"worker", "incarnation", "attempt"}} after.
  */
 public final class FlakyWorker implements JobHandler {
   private WorkerContext context;
@@ -34,9 +35,11 @@ public final class FlakyWorker implements JobHandler {
     return later.future();
   }
 
-  private static Future<Object> answer(Job job, int crashAttempts) {
+  private Future<Object> answer(Job job, int crashAttempts) {
     if (job.attempt() <= crashAttempts) {
-      throw new IllegalStateException("attempt " + job.attempt() + " of " + job.id() + " crashes");
+      context.crash(new IllegalStateException("attempt " + job.attempt() + " of " + job.id()
+          + " crashes"));
+      return Promise.<Object>promise().future();
     }
     return Future.succeededFuture(new JsonObject()
         .put("worker", job.worker())
