@@ -135,15 +135,15 @@ final class BusEndpoints {
   private void job(Message<Object> message) {
     Requests.Lookup request = RequestDecoder.lookup(message.body());
     if (!request.waits()) {
-      JobView view = coordinator.lookup(request.job());
+      JobView view = coordinator.jobs().lookup(request.job());
       if (view == null) {
-        fail(message, Coordinator.unknownJob(request.job()));
+        fail(message, LookupsAndDeadLetters.unknownJob(request.job()));
       } else {
         message.reply(JobViewJson.encode(view));
       }
       return;
     }
-    coordinator.await(request.job(), request.timeoutMs()).onComplete(ar -> {
+    coordinator.jobs().await(request.job(), request.timeoutMs()).onComplete(ar -> {
       if (ar.failed()) {
         fail(message, ar.cause());
       } else if (ar.result().answered()) {
@@ -157,15 +157,14 @@ final class BusEndpoints {
   private void deadLetters(Message<Object> message) {
     Requests.DeadLetters request = RequestDecoder.deadLetters(message.body());
     message.reply(DeadLetterJson.encode(
-        coordinator.deadLetters(request.offset(), request.limit())));
+        coordinator.jobs().deadLetters(request.offset(), request.limit())));
   }
 
   private void deadLetter(Message<Object> message) {
     Requests.DeadJob request = RequestDecoder.deadJob(message.body());
-    DeadLetter entry = coordinator.deadLetter(request.job());
+    DeadLetter entry = coordinator.jobs().deadLetter(request.job());
     if (entry == null) {
-      fail(message, new PoolErrorException(new PoolError.UnknownJob(request.job(),
-          "in the dead-letter set")));
+      fail(message, LookupsAndDeadLetters.notDead(request.job()));
     } else {
       message.reply(DeadLetterJson.encode(entry));
     }
@@ -174,7 +173,7 @@ final class BusEndpoints {
   /** {@code .dead.replay}: the admission, as a submit's reply with {@code replyTo} is. */
   private void replayDead(Message<Object> message) {
     Requests.DeadJob request = RequestDecoder.deadJob(message.body());
-    coordinator.replay(request.job()).onComplete(ar -> {
+    coordinator.jobs().replay(request.job()).onComplete(ar -> {
       if (ar.failed()) {
         fail(message, ar.cause());
       } else {
@@ -185,7 +184,7 @@ final class BusEndpoints {
 
   private void discardDead(Message<Object> message) {
     Requests.DeadJob request = RequestDecoder.deadJob(message.body());
-    PoolError error = coordinator.discard(request.job());
+    PoolError error = coordinator.jobs().discard(request.job());
     if (error == null) {
       message.reply(new JsonObject().put("job", request.job()).put("discarded", true));
     } else {

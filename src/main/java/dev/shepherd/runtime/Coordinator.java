@@ -1,10 +1,8 @@
 package dev.shepherd.runtime;
 
-import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
-import dev.shepherd.core.JobView;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
@@ -55,8 +53,8 @@ public final class Coordinator {
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
   private final LocalPoolHandle handle;
-  /** Callers waiting for held jobs' outcomes (J6). */
-  private final JobWaiters waiters;
+  /** Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6). */
+  private final LookupsAndDeadLetters jobs;
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
@@ -76,7 +74,7 @@ public final class Coordinator {
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(vertx, this::now, this::apply);
     this.handle = new LocalPoolHandle(this);
-    this.waiters = new JobWaiters(vertx, pool::lookup);
+    this.jobs = new LookupsAndDeadLetters(this, pool);
   }
 
   public String name() {
@@ -117,8 +115,13 @@ public final class Coordinator {
     return observers;
   }
 
+  LookupsAndDeadLetters jobs() {
+    return jobs;
+  }
+
+  /** Callers waiting for held jobs' outcomes (J6). */
   JobWaiters waiters() {
-    return waiters;
+    return jobs.waiters();
   }
 
   /** Adds an observer (metrics, live view); from any thread. */
@@ -194,7 +197,7 @@ public final class Coordinator {
     }
     vertx.cancelTimer(statsTimer);
     timers.close();
-    waiters.endAll();
+    jobs.waiters().endAll();
     for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
       SlotHandle handle = slots.get(slot.id());
       if (slot.host() == null && handle instanceof LocalSlot && slot.incarnation() > 0) {
@@ -233,7 +236,7 @@ public final class Coordinator {
   void onStopped() {
     timers.close();
     vertx.cancelTimer(statsTimer);
-    waiters.endAll();
+    jobs.waiters().endAll();
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
     Future.join(undeploys).onComplete(ar -> stopped.tryComplete());
@@ -313,72 +316,6 @@ public final class Coordinator {
       }
     }
     throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
-  }
-
-  // ---- jobs and the dead-letter set (J5, J6; coordinator context) -----------------------------
-
-  /** Where {@code job} is, or null when the pool never accepted it or has forgotten it. */
-  JobView lookup(String job) {
-    return pool.lookup(job);
-  }
-
-  /**
-   * The terminal outcome of {@code job}: at once when it is answered and remembered, else when it
-   * is answered, or its view if {@code timeoutMs} pass first. Fails ({@link PoolErrorException})
-   * with {@code UNKNOWN_JOB} for a job the pool does not know, {@code TOO_MANY_WAITERS} beyond
-   * the {@link JobWaiters} bounds.
-   */
-  Future<Awaited> await(String job, long timeoutMs) {
-    JobView view = pool.lookup(job);
-    if (view == null) {
-      return Future.failedFuture(unknownJob(job));
-    }
-    if (view.outcome() != null) {
-      return Future.succeededFuture(Awaited.answered(view.outcome()));
-    }
-    return waiters.await(job, timeoutMs);
-  }
-
-  static PoolErrorException unknownJob(String job) {
-    return new PoolErrorException(new PoolError.UnknownJob(job,
-        "known to this pool (never accepted, or answered and forgotten)"));
-  }
-
-  /** Up to {@code limit} dead letters after {@code offset}, newest first, with the set's size. */
-  DeadLetterPage deadLetters(int offset, int limit) {
-    return new DeadLetterPage(name(), pool.deadLetterCount(),
-        pool.snapshot(now()).counters().deadLetterEvicted(), offset, limit,
-        pool.deadLetters(offset, limit));
-  }
-
-  /** The dead letter of {@code job}, or null. */
-  DeadLetter deadLetter(String job) {
-    return pool.deadLetter(job);
-  }
-
-  /**
-   * Submits the dead-lettered {@code job} again: its admission ({@code accepted}, after which it
-   * has left the set, or {@code rejected}, and it stays), or a failed future {@code UNKNOWN_JOB}.
-   * Its terminal outcome goes to whoever waits for it (J6), not to this caller.
-   */
-  Future<Outcome> replay(String job) {
-    Promise<Outcome> admission = Promise.promise();
-    Responder responder = outcome -> {
-      if (outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Rejected) {
-        admission.tryComplete(outcome);
-      }
-    };
-    Transition t = apply(new PoolEvent.ReplayDead(job, responder, now()));
-    if (t instanceof Transition.Refused refused) {
-      return Future.failedFuture(new PoolErrorException(refused.error()));
-    }
-    return admission.future();
-  }
-
-  /** Discards the dead-lettered {@code job}: null, or the refusal ({@code UNKNOWN_JOB}). */
-  PoolError discard(String job) {
-    Transition t = apply(new PoolEvent.DiscardDead(job, now()));
-    return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
   PoolSnapshot snapshot() {

@@ -93,9 +93,9 @@ final class LocalPoolHandle implements PoolHandle {
   public Future<JobView> lookup(String job) {
     Promise<JobView> promise = onCaller();
     coordinator.execute(() -> {
-      JobView view = coordinator.lookup(job);
+      JobView view = coordinator.jobs().lookup(job);
       if (view == null) {
-        promise.fail(Coordinator.unknownJob(job));
+        promise.fail(LookupsAndDeadLetters.unknownJob(job));
       } else {
         promise.complete(view);
       }
@@ -106,14 +106,14 @@ final class LocalPoolHandle implements PoolHandle {
   @Override
   public Future<Awaited> await(String job, long timeoutMs) {
     Promise<Awaited> promise = onCaller();
-    coordinator.execute(() -> coordinator.await(job, timeoutMs).onComplete(promise));
+    coordinator.execute(() -> coordinator.jobs().await(job, timeoutMs).onComplete(promise));
     return promise.future();
   }
 
   @Override
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
     Promise<DeadLetterPage> promise = onCaller();
-    coordinator.execute(() -> promise.complete(coordinator.deadLetters(offset, limit)));
+    coordinator.execute(() -> promise.complete(coordinator.jobs().deadLetters(offset, limit)));
     return promise.future();
   }
 
@@ -121,10 +121,9 @@ final class LocalPoolHandle implements PoolHandle {
   public Future<DeadLetter> deadLetter(String job) {
     Promise<DeadLetter> promise = onCaller();
     coordinator.execute(() -> {
-      DeadLetter entry = coordinator.deadLetter(job);
+      DeadLetter entry = coordinator.jobs().deadLetter(job);
       if (entry == null) {
-        promise.fail(new PoolErrorException(new PoolError.UnknownJob(job,
-            "in the dead-letter set")));
+        promise.fail(LookupsAndDeadLetters.notDead(job));
       } else {
         promise.complete(entry);
       }
@@ -135,7 +134,7 @@ final class LocalPoolHandle implements PoolHandle {
   @Override
   public Future<Outcome> replay(String job) {
     Promise<Outcome> promise = onCaller();
-    coordinator.execute(() -> coordinator.replay(job).onComplete(promise));
+    coordinator.execute(() -> coordinator.jobs().replay(job).onComplete(promise));
     return promise.future();
   }
 
@@ -143,7 +142,7 @@ final class LocalPoolHandle implements PoolHandle {
   public Future<Void> discard(String job) {
     Promise<Void> promise = onCaller();
     coordinator.execute(() -> {
-      PoolError error = coordinator.discard(job);
+      PoolError error = coordinator.jobs().discard(job);
       if (error == null) {
         promise.complete();
       } else {

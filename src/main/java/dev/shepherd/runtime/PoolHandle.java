@@ -18,7 +18,8 @@ import io.vertx.core.json.JsonObject;
  *
  * <p>Answers and futures complete on the caller's context. Refusals arrive as exceptions: {@link
  * BadRequest} for malformed input (the pool's {@code 400}), {@link PoolErrorException} for a
- * state-machine refusal (its {@code 409}); over the bus, an unreachable pool fails with the
+ * state-machine refusal (its {@code 409}, or the {@link PoolErrorException#code()} of {@code
+ * UNKNOWN_JOB} and {@code TOO_MANY_WAITERS}); over the bus, an unreachable pool fails with the
  * bus's {@link io.vertx.core.eventbus.ReplyException} ({@code NO_HANDLERS}: the pool is gone;
  * {@code TIMEOUT}: no answer in time).
  */
