@@ -32,6 +32,34 @@ public record Addresses(String prefix) {
     return prefix + ".revive";
   }
 
+  /**
+   * Where a job is (J6): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view, or with {@code
+   * wait} its terminal outcome.
+   */
+  public String job() {
+    return prefix + ".job";
+  }
+
+  /** A page of the dead-letter set, newest first (J5): {@code {"offset"?, "limit"?}}. */
+  public String deadLetters() {
+    return prefix + ".dead.list";
+  }
+
+  /** One dead-lettered job (J5): {@code {"job"}}. */
+  public String deadLetter() {
+    return prefix + ".dead.get";
+  }
+
+  /** Submits a dead-lettered job again (J5): {@code {"job"}}; the reply is the admission. */
+  public String replayDead() {
+    return prefix + ".dead.replay";
+  }
+
+  /** Discards a dead-lettered job (J5): {@code {"job"}}. */
+  public String discardDead() {
+    return prefix + ".dead.discard";
+  }
+
   /** The pool's recent past (events, per-second outcomes, last exits), for the live view. */
   public String history() {
     return prefix + ".history";

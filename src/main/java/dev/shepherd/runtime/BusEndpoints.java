@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.PoolError;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -35,6 +37,11 @@ final class BusEndpoints {
     consume(a.status(), this::status);
     consume(a.revive(), this::revive);
     consume(a.history(), this::history);
+    consume(a.job(), this::job);
+    consume(a.deadLetters(), this::deadLetters);
+    consume(a.deadLetter(), this::deadLetter);
+    consume(a.replayDead(), this::replayDead);
+    consume(a.discardDead(), this::discardDead);
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();
@@ -119,6 +126,79 @@ final class BusEndpoints {
   private void history(Message<Object> message) {
     RequestDecoder.history(message.body());
     message.reply(history.frame(coordinator.name(), coordinator.now()));
+  }
+
+  /**
+   * {@code .job}: the job's view; with {@code wait}, its terminal outcome (the body a submit's
+   * reply has) or, when the wait ends first, its view with {@code "waited": true}.
+   */
+  private void job(Message<Object> message) {
+    Requests.Lookup request = RequestDecoder.lookup(message.body());
+    if (!request.waits()) {
+      JobView view = coordinator.jobs().lookup(request.job());
+      if (view == null) {
+        fail(message, LookupsAndDeadLetters.unknownJob(request.job()));
+      } else {
+        message.reply(JobViewJson.encode(view));
+      }
+      return;
+    }
+    coordinator.jobs().await(request.job(), request.timeoutMs()).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(message, ar.cause());
+      } else if (ar.result().answered()) {
+        message.reply(OutcomeJson.encodeSafely(ar.result().outcome()));
+      } else {
+        message.reply(JobViewJson.encodeWaited(ar.result().view()));
+      }
+    });
+  }
+
+  private void deadLetters(Message<Object> message) {
+    Requests.DeadLetters request = RequestDecoder.deadLetters(message.body());
+    message.reply(DeadLetterJson.encode(
+        coordinator.jobs().deadLetters(request.offset(), request.limit())));
+  }
+
+  private void deadLetter(Message<Object> message) {
+    Requests.DeadJob request = RequestDecoder.deadJob(message.body());
+    DeadLetter entry = coordinator.jobs().deadLetter(request.job());
+    if (entry == null) {
+      fail(message, LookupsAndDeadLetters.notDead(request.job()));
+    } else {
+      message.reply(DeadLetterJson.encode(entry));
+    }
+  }
+
+  /** {@code .dead.replay}: the admission, as a submit's reply with {@code replyTo} is. */
+  private void replayDead(Message<Object> message) {
+    Requests.DeadJob request = RequestDecoder.deadJob(message.body());
+    coordinator.jobs().replay(request.job()).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(message, ar.cause());
+      } else {
+        message.reply(OutcomeJson.encodeSafely(ar.result()));
+      }
+    });
+  }
+
+  private void discardDead(Message<Object> message) {
+    Requests.DeadJob request = RequestDecoder.deadJob(message.body());
+    PoolError error = coordinator.jobs().discard(request.job());
+    if (error == null) {
+      message.reply(new JsonObject().put("job", request.job()).put("discarded", true));
+    } else {
+      fail(message, new PoolErrorException(error));
+    }
+  }
+
+  /** A refusal with its code ({@link PoolErrorException#code()}): {@code "NAME: details"}. */
+  private static void fail(Message<Object> message, Throwable failure) {
+    if (failure instanceof PoolErrorException e) {
+      message.fail(e.code(), e.getMessage());
+    } else {
+      message.fail(500, String.valueOf(failure.getMessage()));
+    }
   }
 
   private static void fail409(Message<Object> message, PoolError error) {

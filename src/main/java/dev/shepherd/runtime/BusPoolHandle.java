@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
 import io.vertx.core.Future;
@@ -10,6 +12,7 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Supplier;
 
 /**
  * A pool reached over the event bus with protocol v1 (section 6), for a pool coordinated by
@@ -160,6 +163,75 @@ public final class BusPoolHandle implements PoolHandle {
   }
 
   @Override
+  public Future<JobView> lookup(String job) {
+    return control(addresses.job(), new JsonObject().put("job", job), 0)
+        .compose(reply -> decoded("a lookup", () -> JobViewJson.decode(reply)));
+  }
+
+  @Override
+  public Future<Awaited> await(String job, long timeoutMs) {
+    JsonObject body = new JsonObject().put("job", job).put("wait", true)
+        .put("timeoutMs", timeoutMs);
+    // The pool answers by the end of the wait; the request allows a control call's time more.
+    return control(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
+        .compose(reply -> decoded("a wait", () -> reply.containsKey("type")
+            ? Awaited.answered(terminal(OutcomeJson.decode(reply)))
+            : Awaited.pending(JobViewJson.decode(reply))));
+  }
+
+  @Override
+  public Future<DeadLetterPage> deadLetters(int offset, int limit) {
+    return control(addresses.deadLetters(),
+        new JsonObject().put("offset", offset).put("limit", limit), 0)
+        .compose(reply -> decoded("a dead-letter page",
+            () -> DeadLetterJson.decodePage(reply)));
+  }
+
+  @Override
+  public Future<DeadLetter> deadLetter(String job) {
+    return control(addresses.deadLetter(), new JsonObject().put("job", job), 0)
+        .compose(reply -> decoded("a dead letter", () -> DeadLetterJson.decode(reply)));
+  }
+
+  @Override
+  public Future<Outcome> replay(String job) {
+    return control(addresses.replayDead(), new JsonObject().put("job", job), leaderWaitMs)
+        .compose(reply -> decoded("a replay", () -> admission(OutcomeJson.decode(reply))));
+  }
+
+  @Override
+  public Future<Void> discard(String job) {
+    return control(addresses.discardDead(), new JsonObject().put("job", job), leaderWaitMs)
+        .mapEmpty();
+  }
+
+  private static Outcome terminal(Outcome outcome) {
+    if (!outcome.terminal() || outcome instanceof Outcome.Rejected) {
+      throw new IllegalArgumentException("type: " + OutcomeJson.type(outcome)
+          + " is not a terminal outcome");
+    }
+    return outcome;
+  }
+
+  private static Outcome admission(Outcome outcome) {
+    if (!(outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Rejected)) {
+      throw new IllegalArgumentException("type: " + OutcomeJson.type(outcome)
+          + " is not an admission");
+    }
+    return outcome;
+  }
+
+  /** A reply decoded, or a failed future saying the pool answered something else. */
+  private <T> Future<T> decoded(String what, Supplier<T> decode) {
+    try {
+      return Future.succeededFuture(decode.get());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(new IllegalStateException("pool " + name + " answered " + what
+          + " with something that is not protocol v1: " + e.getMessage(), e));
+    }
+  }
+
+  @Override
   public Future<JsonObject> history() {
     return PoolHistoryRequest.fetch(vertx, addresses);
   }
@@ -201,8 +273,13 @@ public final class BusPoolHandle implements PoolHandle {
 
   /** A request whose reply must be a JSON object; refusals mapped as for a submit. */
   private Future<JsonObject> control(String address, JsonObject body, long waitMs) {
+    return control(address, body, waitMs, controlTimeoutMs);
+  }
+
+  private Future<JsonObject> control(String address, JsonObject body, long waitMs,
+      long sendTimeoutMs) {
     return LeaderWait.request(vertx, address, body,
-            new DeliveryOptions().setSendTimeout(controlTimeoutMs),
+            new DeliveryOptions().setSendTimeout(sendTimeoutMs),
             Math.min(waitMs, controlTimeoutMs))
         .recover(failure -> Future.failedFuture(mapFailure(failure)))
         .compose(BusPoolHandle::object);
@@ -215,14 +292,18 @@ public final class BusPoolHandle implements PoolHandle {
             + " where a JSON object was expected"));
   }
 
-  /** A pool's {@code 400} as {@link BadRequest}, its {@code 409} as {@link PoolErrorException}. */
+  /**
+   * A pool's {@code 400} as {@link BadRequest}; its {@code 409}, {@code 404} ({@code
+   * UNKNOWN_JOB}) and {@code 429} ({@code TOO_MANY_WAITERS}) as {@link PoolErrorException}.
+   */
   static Throwable mapFailure(Throwable failure) {
     if (failure instanceof ReplyException reply) {
       String message = String.valueOf(reply.getMessage());
       if (reply.failureCode() == 400) {
         return new BadRequest(message);
       }
-      if (reply.failureCode() == 409) {
+      int code = reply.failureCode();
+      if (code == 409 || code == 404 || code == 429) {
         int colon = message.indexOf(':');
         return colon < 0 ? new PoolErrorException(message, "")
             : new PoolErrorException(message.substring(0, colon),

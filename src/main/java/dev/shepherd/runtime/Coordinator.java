@@ -53,6 +53,8 @@ public final class Coordinator {
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
   private final LocalPoolHandle handle;
+  /** Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6). */
+  private final LookupsAndDeadLetters jobs;
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
@@ -72,6 +74,7 @@ public final class Coordinator {
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(vertx, this::now, this::apply);
     this.handle = new LocalPoolHandle(this);
+    this.jobs = new LookupsAndDeadLetters(this, pool);
   }
 
   public String name() {
@@ -110,6 +113,15 @@ public final class Coordinator {
 
   List<PoolObserver> observers() {
     return observers;
+  }
+
+  LookupsAndDeadLetters jobs() {
+    return jobs;
+  }
+
+  /** Callers waiting for held jobs' outcomes (J6). */
+  JobWaiters waiters() {
+    return jobs.waiters();
   }
 
   /** Adds an observer (metrics, live view); from any thread. */
@@ -185,6 +197,7 @@ public final class Coordinator {
     }
     vertx.cancelTimer(statsTimer);
     timers.close();
+    jobs.waiters().endAll();
     for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
       SlotHandle handle = slots.get(slot.id());
       if (slot.host() == null && handle instanceof LocalSlot && slot.incarnation() > 0) {
@@ -223,6 +236,7 @@ public final class Coordinator {
   void onStopped() {
     timers.close();
     vertx.cancelTimer(statsTimer);
+    jobs.waiters().endAll();
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
     Future.join(undeploys).onComplete(ar -> stopped.tryComplete());

@@ -28,6 +28,7 @@ final class EffectInterpreter {
       for (PoolObserver observer : coordinator.observers()) {
         observer.onOutcome(respond.outcome());
       }
+      coordinator.waiters().answered(respond.outcome());
     } else if (effect instanceof Effect.Assign assign) {
       for (PoolObserver observer : coordinator.observers()) {
         observer.onAssigned(assign.worker(), assign.job(), assign.attempt());

@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolSnapshot;
@@ -84,6 +86,69 @@ final class LocalPoolHandle implements PoolHandle {
     Promise<Integer> promise = onCaller();
     coordinator.execute(() ->
         coordinator.revive(new Requests.Revive(worker)).onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<JobView> lookup(String job) {
+    Promise<JobView> promise = onCaller();
+    coordinator.execute(() -> {
+      JobView view = coordinator.jobs().lookup(job);
+      if (view == null) {
+        promise.fail(LookupsAndDeadLetters.unknownJob(job));
+      } else {
+        promise.complete(view);
+      }
+    });
+    return promise.future();
+  }
+
+  @Override
+  public Future<Awaited> await(String job, long timeoutMs) {
+    Promise<Awaited> promise = onCaller();
+    coordinator.execute(() -> coordinator.jobs().await(job, timeoutMs).onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<DeadLetterPage> deadLetters(int offset, int limit) {
+    Promise<DeadLetterPage> promise = onCaller();
+    coordinator.execute(() -> promise.complete(coordinator.jobs().deadLetters(offset, limit)));
+    return promise.future();
+  }
+
+  @Override
+  public Future<DeadLetter> deadLetter(String job) {
+    Promise<DeadLetter> promise = onCaller();
+    coordinator.execute(() -> {
+      DeadLetter entry = coordinator.jobs().deadLetter(job);
+      if (entry == null) {
+        promise.fail(LookupsAndDeadLetters.notDead(job));
+      } else {
+        promise.complete(entry);
+      }
+    });
+    return promise.future();
+  }
+
+  @Override
+  public Future<Outcome> replay(String job) {
+    Promise<Outcome> promise = onCaller();
+    coordinator.execute(() -> coordinator.jobs().replay(job).onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<Void> discard(String job) {
+    Promise<Void> promise = onCaller();
+    coordinator.execute(() -> {
+      PoolError error = coordinator.jobs().discard(job);
+      if (error == null) {
+        promise.complete();
+      } else {
+        promise.fail(new PoolErrorException(error));
+      }
+    });
     return promise.future();
   }
 

@@ -19,6 +19,18 @@ public final class OutcomeJson {
   }
 
   /**
+   * The outcome's JSON; never throws, so whoever asked is answered whatever the result holds: one
+   * that cannot be encoded becomes the failure {@link ResultCheck#unsendable} makes of it.
+   */
+  public static JsonObject encodeSafely(Outcome outcome) {
+    try {
+      return encode(outcome);
+    } catch (RuntimeException | StackOverflowError e) {
+      return encode(ResultCheck.unsendable(outcome, e));
+    }
+  }
+
+  /**
    * The outcome as JSON text. A payload handed back that is still the {@link RawJson} it arrived
    * in is copied in byte for byte (as the last field), never decoded: answering a refused 1 MiB
    * payload costs its bytes, not its tree.

@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -200,6 +202,102 @@ public final class PoolClient {
       return Future.failedFuture(e);
     }
     return handle().revive(worker);
+  }
+
+  /**
+   * Where {@code job} is (J6): {@code QUEUED} (with its position), {@code WAITING} (its due
+   * time), {@code RUNNING} (its slot and attempt), {@code ANSWERED} or {@code DEAD} (its outcome;
+   * a dead one with its dead letter). Fails with {@link PoolErrorException} {@code UNKNOWN_JOB}
+   * for a job the pool never accepted or has forgotten, and with {@link BadRequest} for an id
+   * that is null, empty or over 256 characters. Completes on the caller's context.
+   */
+  public Future<JobView> lookup(String job) {
+    BadRequest bad = badId("job", job);
+    return bad != null ? Future.failedFuture(bad) : handle().lookup(job);
+  }
+
+  /**
+   * {@link #await(String, long)} waiting as long as a submit does ({@link
+   * PoolClientOptions#timeoutMs()}, at most an hour).
+   */
+  public Future<Outcome> await(String job) {
+    return await(job, Math.min(options.timeoutMs(), RequestDecoder.MAX_WAIT_MS));
+  }
+
+  /**
+   * The terminal outcome of {@code job}, a job admitted earlier (with {@link #admit}, or by
+   * anyone): at once when it is answered and the pool remembers it, else once it is answered
+   * (J6). Fails with {@link JobWaitTimeoutException}, carrying where the job is, when {@code
+   * timeoutMs} (1 ms to an hour) pass first; with {@link PoolErrorException} {@code UNKNOWN_JOB}
+   * for a job the pool does not know, or {@code TOO_MANY_WAITERS} when it already holds as many
+   * waiters as it allows; with {@link BadRequest} for a bad id or timeout.
+   */
+  public Future<Outcome> await(String job, long timeoutMs) {
+    BadRequest bad = badId("job", job);
+    if (bad == null) {
+      try {
+        RequestDecoder.waitMs(timeoutMs);
+      } catch (BadRequest e) {
+        bad = e;
+      }
+    }
+    if (bad != null) {
+      return Future.failedFuture(bad);
+    }
+    return handle().await(job, timeoutMs).compose(awaited -> awaited.answered()
+        ? Future.succeededFuture(awaited.outcome())
+        : Future.failedFuture(new JobWaitTimeoutException(awaited.view())));
+  }
+
+  /**
+   * Up to {@code limit} (1 to 500) entries of the dead-letter set after skipping {@code offset}
+   * (0 or more), newest first, with the set's size and how many it evicted (J5). Fails with
+   * {@link BadRequest} for bounds out of range.
+   */
+  public Future<DeadLetterPage> deadLetters(int offset, int limit) {
+    try {
+      RequestDecoder.page(offset, limit);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    return handle().deadLetters(offset, limit);
+  }
+
+  /** The dead letter of {@code job} (J5); fails with {@code UNKNOWN_JOB} when there is none. */
+  public Future<DeadLetter> deadLetter(String job) {
+    BadRequest bad = badId("job", job);
+    return bad != null ? Future.failedFuture(bad) : handle().deadLetter(job);
+  }
+
+  /**
+   * Submits the dead-lettered {@code job} again, with its payload, key and timeout under its id,
+   * admitted like any submit (J5): succeeds with the admission, {@code accepted} (the job has
+   * left the set; {@link #await} gives its outcome) or {@code rejected} (for example {@code
+   * BACKLOG_FULL}; it stays in the set). Fails with {@link PoolErrorException} {@code
+   * UNKNOWN_JOB} when the set has no such job.
+   */
+  public Future<Outcome> replay(String job) {
+    BadRequest bad = badId("job", job);
+    return bad != null ? Future.failedFuture(bad) : handle().replay(job);
+  }
+
+  /** Removes {@code job} from the dead-letter set (J5); fails with {@code UNKNOWN_JOB}. */
+  public Future<Void> discard(String job) {
+    BadRequest bad = badId("job", job);
+    return bad != null ? Future.failedFuture(bad) : handle().discard(job);
+  }
+
+  /** Null when {@code value} is a valid required id, else why not. */
+  private static BadRequest badId(String field, String value) {
+    if (value == null) {
+      return new BadRequest(field + ": is required, a non-empty string");
+    }
+    try {
+      checkId(field, value);
+      return null;
+    } catch (BadRequest e) {
+      return e;
+    }
   }
 
   /** The status snapshot as JSON. */

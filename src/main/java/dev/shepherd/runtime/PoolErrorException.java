@@ -3,11 +3,17 @@ package dev.shepherd.runtime;
 import dev.shepherd.core.PoolError;
 
 /**
- * A request the pool refused with a state-machine error (409 on the wire), e.g. a rebalance to a
- * retired worker. {@link #name()} is the protocol's error name.
+ * A request the pool refused with a state-machine error (409 on the wire, or the {@link #code()}
+ * its name has), e.g. a rebalance to a retired worker. {@link #name()} is the protocol's error
+ * name.
  */
 public final class PoolErrorException extends RuntimeException {
   private static final long serialVersionUID = 1L;
+  /** A job the pool neither holds nor remembers (J6), or not in its dead-letter set (J5). */
+  public static final String UNKNOWN_JOB = "UNKNOWN_JOB";
+  /** A wait for a job's outcome refused: the pool already holds as many as it allows (J6). */
+  public static final String TOO_MANY_WAITERS = "TOO_MANY_WAITERS";
+
   private final String name;
 
   public PoolErrorException(String name, String details) {
@@ -22,5 +28,18 @@ public final class PoolErrorException extends RuntimeException {
   /** The error's name, e.g. {@code UNKNOWN_WORKER}. */
   public String name() {
     return name;
+  }
+
+  /**
+   * The refusal's code on the wire, the bus's {@code fail} code and the HTTP status alike: 404
+   * for {@code UNKNOWN_JOB} (J5, J6: no such job, as for a resource), 429 for {@code
+   * TOO_MANY_WAITERS} (come back later), 409 for every other state-machine refusal.
+   */
+  public int code() {
+    return switch (name) {
+      case UNKNOWN_JOB -> 404;
+      case TOO_MANY_WAITERS -> 429;
+      default -> 409;
+    };
   }
 }

@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
 import io.vertx.core.Future;
@@ -16,7 +18,8 @@ import io.vertx.core.json.JsonObject;
  *
  * <p>Answers and futures complete on the caller's context. Refusals arrive as exceptions: {@link
  * BadRequest} for malformed input (the pool's {@code 400}), {@link PoolErrorException} for a
- * state-machine refusal (its {@code 409}); over the bus, an unreachable pool fails with the
+ * state-machine refusal (its {@code 409}, or the {@link PoolErrorException#code()} of {@code
+ * UNKNOWN_JOB} and {@code TOO_MANY_WAITERS}); over the bus, an unreachable pool fails with the
  * bus's {@link io.vertx.core.eventbus.ReplyException} ({@code NO_HANDLERS}: the pool is gone;
  * {@code TIMEOUT}: no answer in time).
  */
@@ -79,6 +82,37 @@ public interface PoolHandle {
    * The id is checked by the caller.
    */
   Future<Integer> revive(String worker);
+
+  /**
+   * Where {@code job} is (J6): queued, waiting, running, answered or dead-lettered. Fails with
+   * {@link PoolErrorException} {@code UNKNOWN_JOB} for a job the pool never accepted or has
+   * forgotten. The id is checked by the caller.
+   */
+  Future<JobView> lookup(String job);
+
+  /**
+   * The terminal outcome of {@code job} (J6): at once when it is answered and remembered, else
+   * once it is answered; when {@code timeoutMs} (checked by the caller) pass first, or the
+   * coordinator stops acting, the job's view then. Fails with {@link PoolErrorException} {@code
+   * UNKNOWN_JOB}, or {@code TOO_MANY_WAITERS} when the pool holds as many waiters as it allows.
+   */
+  Future<Awaited> await(String job, long timeoutMs);
+
+  /** A page of the dead-letter set (J5), newest first; bounds checked by the caller. */
+  Future<DeadLetterPage> deadLetters(int offset, int limit);
+
+  /** The dead letter of {@code job} (J5); fails with {@code UNKNOWN_JOB} when there is none. */
+  Future<DeadLetter> deadLetter(String job);
+
+  /**
+   * Submits the dead-lettered {@code job} again under its id, admitted like any submit (J5): the
+   * admission, {@code accepted} (it has left the set) or {@code rejected} (it stays). Its terminal
+   * outcome is not waited for ({@link #await} finds it). Fails with {@code UNKNOWN_JOB}.
+   */
+  Future<Outcome> replay(String job);
+
+  /** Removes {@code job} from the dead-letter set (J5); fails with {@code UNKNOWN_JOB}. */
+  Future<Void> discard(String job);
 
   /**
    * The pool's {@code history} frame (its recent events, per-second outcomes and last exits, from

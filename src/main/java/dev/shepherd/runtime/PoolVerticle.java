@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,8 @@ public class PoolVerticle extends VerticleBase {
    */
   static final long LEASE_MS = 3_000;
 
+  /** What this verticle changes in the configuration it parsed (see the constructor). */
+  private final UnaryOperator<PoolConfig> adjust;
   private PoolConfig config;
   private Coordinator coordinator;
   private BusEndpoints endpoints;
@@ -56,10 +59,25 @@ public class PoolVerticle extends VerticleBase {
   private final Closeable drainOnClose =
       completion -> coordinator.execute(() -> coordinator.stop().onComplete(completion));
 
+  /** A coordinator of the pool its deployment's configuration describes. */
+  public PoolVerticle() {
+    this(UnaryOperator.identity());
+  }
+
+  /**
+   * A coordinator of the pool its deployment's configuration describes, as {@code adjust}
+   * changes it once parsed: for an embedding application (or a test) that sets what the JSON
+   * does not say, such as {@code PoolSettings.withJobs}. A {@link ConfigException} it throws
+   * fails the deployment as invalid configuration does.
+   */
+  public PoolVerticle(UnaryOperator<PoolConfig> adjust) {
+    this.adjust = java.util.Objects.requireNonNull(adjust, "adjust");
+  }
+
   @Override
   public Future<?> start() {
     try {
-      config = PoolConfig.parse(config(), "", vertx.isClustered());
+      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered()));
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }

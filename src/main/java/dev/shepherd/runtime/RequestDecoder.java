@@ -19,6 +19,14 @@ import java.util.Set;
 public final class RequestDecoder {
   static final int MAX_ID_LENGTH = 256;
   static final long MAX_TIMEOUT_MS = Integer.MAX_VALUE;
+  /** The longest a lookup may wait for a job's outcome (J6): an hour. */
+  public static final long MAX_WAIT_MS = 3_600_000;
+  /** How long a lookup waits when it says nothing: as long as a waiting submit over the bus. */
+  public static final long DEFAULT_WAIT_MS = PoolClient.DEFAULT_REQUEST_TIMEOUT_MS;
+  /** The most dead letters one page holds (J5). */
+  public static final int MAX_PAGE = 500;
+  /** A page's size when it says nothing. */
+  public static final int DEFAULT_PAGE = 50;
 
   private RequestDecoder() {}
 
@@ -140,6 +148,81 @@ public final class RequestDecoder {
     JsonObject json = object(body);
     only(json, Set.of("worker"));
     return new Requests.Revive(id(json, "worker", true));
+  }
+
+  /**
+   * A lookup (J6): {@code {"job": str, "wait"?: bool, "timeoutMs"?: int}}; {@code timeoutMs}
+   * (1 to {@link #MAX_WAIT_MS}, default {@link #DEFAULT_WAIT_MS}) only with {@code wait}.
+   */
+  public static Requests.Lookup lookup(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("job", "wait", "timeoutMs"));
+    String job = id(json, "job", true);
+    Object wait = json.getValue("wait");
+    if (wait != null && !(wait instanceof Boolean)) {
+      throw new BadRequest("wait: must be true or false (was " + render(wait) + ")");
+    }
+    boolean waits = Boolean.TRUE.equals(wait);
+    Object timeout = json.getValue("timeoutMs");
+    if (timeout == null) {
+      return new Requests.Lookup(job, waits, DEFAULT_WAIT_MS);
+    }
+    if (!waits) {
+      throw new BadRequest("timeoutMs: only with \"wait\": true");
+    }
+    if (!(timeout instanceof Integer || timeout instanceof Long)) {
+      throw new BadRequest("timeoutMs: must be a positive integer (was " + render(timeout) + ")");
+    }
+    return new Requests.Lookup(job, true, waitMs(((Number) timeout).longValue()));
+  }
+
+  /** A wait's {@code timeoutMs}, checked: 1 to {@link #MAX_WAIT_MS}. */
+  public static long waitMs(long timeoutMs) {
+    if (timeoutMs < 1 || timeoutMs > MAX_WAIT_MS) {
+      throw new BadRequest("timeoutMs: must be between 1 and " + MAX_WAIT_MS + " (was "
+          + timeoutMs + ")");
+    }
+    return timeoutMs;
+  }
+
+  /**
+   * A page of the dead-letter set (J5): {@code {"offset"?: int, "limit"?: int}}, offset 0 or
+   * more (default 0), limit 1 to {@link #MAX_PAGE} (default {@link #DEFAULT_PAGE}).
+   */
+  public static Requests.DeadLetters deadLetters(Object body) {
+    JsonObject json = body == null ? new JsonObject() : object(body);
+    only(json, Set.of("offset", "limit"));
+    return page(integer(json, "offset", 0), integer(json, "limit", DEFAULT_PAGE));
+  }
+
+  /** A page's bounds, checked: offset 0 or more, limit 1 to {@link #MAX_PAGE}. */
+  public static Requests.DeadLetters page(long offset, long limit) {
+    if (offset < 0 || offset > Integer.MAX_VALUE) {
+      throw new BadRequest("offset: must be between 0 and " + Integer.MAX_VALUE + " (was "
+          + offset + ")");
+    }
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new BadRequest("limit: must be between 1 and " + MAX_PAGE + " (was " + limit + ")");
+    }
+    return new Requests.DeadLetters((int) offset, (int) limit);
+  }
+
+  /** A dead-lettered job to read, replay or discard (J5): {@code {"job": str}}. */
+  public static Requests.DeadJob deadJob(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of("job"));
+    return new Requests.DeadJob(id(json, "job", true));
+  }
+
+  private static long integer(JsonObject json, String field, long absent) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return absent;
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw new BadRequest(field + ": must be an integer (was " + render(value) + ")");
+    }
+    return ((Number) value).longValue();
   }
 
   /** A status request: an empty object (or no body). */

@@ -30,4 +30,16 @@ public final class Requests {
 
   /** An operator's revive of a retired slot. */
   public record Revive(String worker) {}
+
+  /**
+   * Where {@code job} is (J6); with {@code waits}, its terminal outcome once it has one, waiting
+   * at most {@code timeoutMs} (always positive: the default is filled in when decoded).
+   */
+  public record Lookup(String job, boolean waits, long timeoutMs) {}
+
+  /** A page of the dead-letter set (J5), newest first. */
+  public record DeadLetters(int offset, int limit) {}
+
+  /** One job of the dead-letter set (J5): to read, replay or discard. */
+  public record DeadJob(String job) {}
 }

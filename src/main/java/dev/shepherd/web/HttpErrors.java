@@ -38,7 +38,8 @@ final class HttpErrors {
 
   /**
    * A call to a pool that did not give an answer: its refusal of bad input (400) or of the
-   * request (409, by the error's name), or, for a pool reached over the bus, that it has gone
+   * request (by the error's name: 409, or 404 {@code UNKNOWN_JOB}, or 429 {@code
+   * TOO_MANY_WAITERS} with {@code Retry-After}), or, for a pool reached over the bus, that it has gone
    * (404 {@code UNKNOWN_POOL}), did not answer in time (504 {@code POOL_TIMEOUT}) or could not
    * be reached (502 {@code POOL_UNREACHABLE}). Anything else is a failure of this server.
    */
@@ -46,7 +47,10 @@ final class HttpErrors {
     if (failure instanceof BadRequest) {
       badRequest(ctx, failure.getMessage());
     } else if (failure instanceof PoolErrorException e) {
-      send(ctx, 409, e.name(), e.getMessage());
+      if (e.code() == 429) {
+        ctx.response().putHeader("Retry-After", "1");
+      }
+      send(ctx, e.code(), e.name(), e.getMessage());
     } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS
         && pool.awaitsLeader()) {
       ctx.response().putHeader("Retry-After", "1");

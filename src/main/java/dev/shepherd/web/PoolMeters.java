@@ -24,9 +24,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * One pool's meters, labelled {@code pool} and {@code coordinator}: jobs by outcome, backlog,
- * slots by phase, restarts, budget refusals, stale completions, restart budget use (read from the
- * pool's own counters, so they agree with its status snapshot), and, for a pool coordinated here,
- * two histograms measured as the work happens: queue wait (admission to first assignment) and run
+ * slots by phase, restarts, budget refusals, stale completions, restart budget use, poisoned and
+ * dead-lettered jobs and the dead-letter set's size (read from the pool's own counters, so they
+ * agree with its status snapshot), and, for a pool coordinated here, two histograms measured as the work happens: queue wait (admission to first assignment) and run
  * time (on local slots).
  *
  * <p>{@code coordinator} is {@value #HERE} on the node that coordinates the pool, where the
@@ -69,6 +69,13 @@ final class PoolMeters implements PoolObserver {
         Counters::budgetRefusals);
     counter("shepherd.completions.stale", "Completions refused as stale or for an idle slot",
         Counters::staleCompletions);
+    counter("shepherd.jobs.poisoned", "Jobs answered POISON: they stopped their workers"
+        + " poisonAfter times (J2)", Counters::poisoned);
+    counter("shepherd.jobs.dead.lettered", "Jobs kept in the dead-letter set (J5)",
+        Counters::deadLettered);
+    counter("shepherd.dead.letters.evicted", "Dead letters pushed out of the full set (J5)",
+        Counters::deadLetterEvicted);
+    gauge("shepherd.dead.letters", "Jobs in the dead-letter set (J5)", s -> s.deadLetters());
     gauge("shepherd.backlog.length", "Jobs waiting in the backlog", s -> s.backlogLength());
     gauge("shepherd.backlog.capacity", "Backlog capacity", s -> s.backlogCapacity());
     gauge("shepherd.restart.budget.used", "Replacements in the current restart window",

@@ -74,6 +74,8 @@ public final class WebServer {
     router.route("/api/*").handler(this::authorize);
     new PoolApi(pools).mount(router);
     new ReviveRoute(pools).mount(router);
+    new JobLookupRoute(pools).mount(router);
+    new DeadLetterRoutes(pools).mount(router);
     router.get("/metrics").handler(metrics::handle);
     router.get("/health").handler(health::health);
     router.get("/ready").handler(health::ready);

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Malformed input on every address of protocol v1 (section 6): each is answered {@code fail(400,
  * …)} with a message naming the field (or {@code fail(409, NAME …)} for a state-machine refusal),
- * and changes nothing: the status snapshot, counters included, is the same before and after.
+ * and changes nothing: the status snapshot, counters included, is the same before and after (the
+ * dead-letter addresses and {@code .job} of J5 and J6 included, refusing an unknown job with
+ * {@code fail(404, "UNKNOWN_JOB: …")}).
  */
 @ExtendWith(VertxExtension.class)
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
@@ -174,8 +176,81 @@ class BusBadInputTest {
         bad("history array", history, new JsonArray(), 400, "body"));
   }
 
+  private static JsonObject lookup(Object job) {
+    return new JsonObject().put("job", job);
+  }
+
+  /** J5, J6: {@code .job} and the dead-letter addresses. */
+  static Stream<Arguments> malformedJobQueries() {
+    Function<Addresses, String> job = Addresses::job;
+    Function<Addresses, String> list = Addresses::deadLetters;
+    String id257 = "x".repeat(257);
+    Stream<Arguments> lookups = Stream.of(
+        bad("job empty object", job, new JsonObject(), 400, "job"),
+        bad("job no body", job, null, 400, "body"),
+        bad("job text", job, "j1", 400, "body"),
+        bad("job JSON array", job, new JsonArray().add("j1"), 400, "body"),
+        bad("job truncated JSON", job, "{\"job\":", 400, "body"),
+        bad("job id null", job, new JsonObject().putNull("job"), 400, "job"),
+        bad("job id number", job, lookup(7), 400, "job"),
+        bad("job id empty", job, lookup(""), 400, "job"),
+        bad("job id 257 chars", job, lookup(id257), 400, "job"),
+        bad("job wait text", job, lookup("j").put("wait", "yes"), 400, "wait"),
+        bad("job wait number", job, lookup("j").put("wait", 1), 400, "wait"),
+        bad("job timeout without wait", job, lookup("j").put("timeoutMs", 10), 400, "timeoutMs"),
+        bad("job timeout with wait false", job, lookup("j").put("wait", false)
+            .put("timeoutMs", 10), 400, "timeoutMs"),
+        bad("job timeout zero", job, lookup("j").put("wait", true).put("timeoutMs", 0), 400,
+            "timeoutMs"),
+        bad("job timeout negative", job, lookup("j").put("wait", true).put("timeoutMs", -5), 400,
+            "timeoutMs"),
+        bad("job timeout fractional", job, lookup("j").put("wait", true).put("timeoutMs", 1.5),
+            400, "timeoutMs"),
+        bad("job timeout text", job, lookup("j").put("wait", true).put("timeoutMs", "10"), 400,
+            "timeoutMs"),
+        bad("job timeout over an hour", job, lookup("j").put("wait", true)
+            .put("timeoutMs", 3_600_001), 400, "timeoutMs"),
+        bad("job unknown field", job, lookup("j").put("state", "DEAD"), 400, "state"),
+        bad("job unknown job", job, lookup("never"), 404, "UNKNOWN_JOB"),
+        bad("job unknown job, waiting", job, lookup("never").put("wait", true), 404,
+            "UNKNOWN_JOB"),
+        bad("dead list offset negative", list, new JsonObject().put("offset", -1), 400, "offset"),
+        bad("dead list offset text", list, new JsonObject().put("offset", "0"), 400, "offset"),
+        bad("dead list offset fractional", list, new JsonObject().put("offset", 0.5), 400,
+            "offset"),
+        bad("dead list offset huge", list, new JsonObject().put("offset", 1L << 40), 400,
+            "offset"),
+        bad("dead list limit zero", list, new JsonObject().put("limit", 0), 400, "limit"),
+        bad("dead list limit 501", list, new JsonObject().put("limit", 501), 400, "limit"),
+        bad("dead list limit text", list, new JsonObject().put("limit", "10"), 400, "limit"),
+        bad("dead list limit boolean", list, new JsonObject().put("limit", true), 400, "limit"),
+        bad("dead list unknown field", list, new JsonObject().put("reason", "POISON"), 400,
+            "reason"),
+        bad("dead list text", list, "all", 400, "body"),
+        bad("dead list array", list, new JsonArray(), 400, "body"));
+    Stream<Arguments> entries = Stream.<Function<Addresses, String>>of(Addresses::deadLetter,
+            Addresses::replayDead, Addresses::discardDead)
+        .flatMap(address -> {
+          String name = address.apply(new Addresses("p")).substring(2);
+          return Stream.of(
+              bad(name + " empty object", address, new JsonObject(), 400, "job"),
+              bad(name + " no body", address, null, 400, "body"),
+              bad(name + " text", address, "j1", 400, "body"),
+              bad(name + " JSON array", address, new JsonArray().add("j1"), 400, "body"),
+              bad(name + " job null", address, new JsonObject().putNull("job"), 400, "job"),
+              bad(name + " job number", address, lookup(1), 400, "job"),
+              bad(name + " job object", address, lookup(new JsonObject()), 400, "job"),
+              bad(name + " job empty", address, lookup(""), 400, "job"),
+              bad(name + " job 257 chars", address, lookup(id257), 400, "job"),
+              bad(name + " unknown field", address, lookup("j").put("force", true), 400,
+                  "force"),
+              bad(name + " unknown job", address, lookup("never"), 404, "UNKNOWN_JOB"));
+        });
+    return Stream.concat(lookups, entries);
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource("malformed")
+  @MethodSource({"malformed", "malformedJobQueries"})
   void malformed_input_is_refused_naming_the_field_and_changes_nothing(String name,
       Function<Addresses, String> address, Object body, int code, String field, Vertx vertx) {
     deployReady(vertx, demoPool(POOL, 2));

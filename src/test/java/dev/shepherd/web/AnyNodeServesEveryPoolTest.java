@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Section 8.4 on two clustered nodes in this JVM: node A coordinates {@code jobs}, node B
  * coordinates {@code images}, and each serves HTTP. Everything a node serves for its own pools it
- * serves for the other's: the API (submit, status, cancel, rebalance, revive, the list), the live
- * events WebSocket (snapshot, history, events), the bridge, {@code /metrics} (labelled by where
- * the pool is coordinated) and {@code /health}; an in-JVM {@code PoolClient} on B speaks the bus; a pool that stops disappears from
+ * serves for the other's: the API (submit, status, cancel, rebalance, revive, lookup and waiting
+ * for a job, the dead-letter set, the list), the live events WebSocket (snapshot, history,
+ * events), the bridge, {@code /metrics} (labelled by where the pool is coordinated) and {@code
+ * /health}; an in-JVM {@code PoolClient} on B speaks the bus; a pool that stops disappears from
  * the other node.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -258,6 +259,37 @@ class AnyNodeServesEveryPoolTest {
     assertThat(sentFromB).contains("shepherd.jobs.submit");
     assertThat(sentFromA).as("in the coordinator's JVM the client hands jobs straight over")
         .doesNotContain("shepherd.jobs.submit");
+  }
+
+  @Test
+  void J6_J5_a_job_admitted_through_the_other_node_is_looked_up_and_awaited_there() {
+    Http.Response admitted = Http.post(b.url("/api/pools/jobs/jobs?wait=false"),
+        "{\"job\":\"later-b\",\"payload\":{\"sleepMs\":2000,\"echo\":\"later\"}}");
+    assertThat(admitted.json().getString("type")).isEqualTo("accepted");
+    io.vertx.core.Future<dev.shepherd.core.Outcome> viaClient =
+        PoolClient.create(b.vertx(), "jobs").await("later-b");
+
+    Http.Response view = Http.get(b.url("/api/pools/jobs/jobs/later-b"));
+    Http.Response done = Http.get(b.url("/api/pools/jobs/jobs/later-b?wait=true&timeoutMs=20000"));
+    Http.Response never = Http.get(b.url("/api/pools/jobs/jobs/never-seen"));
+    Http.Response dead = Http.get(b.url("/api/pools/jobs/dead?limit=5"));
+    Http.Response noEntry = Http.get(b.url("/api/pools/jobs/dead/never-seen"));
+    dev.shepherd.core.Outcome awaited = ClusteredWebNode.join(viaClient, 30);
+
+    assertThat(view.status()).as(view.body()).isEqualTo(200);
+    assertThat(view.json().getString("state")).isIn("QUEUED", "RUNNING");
+    assertThat(done.status()).as(done.body()).isEqualTo(200);
+    assertThat(done.json().getString("type")).isEqualTo("completed");
+    assertThat(done.json().getJsonObject("result").getString("echo")).isEqualTo("later");
+    assertThat(never.status()).isEqualTo(404);
+    assertThat(never.json().getString("error")).isEqualTo("UNKNOWN_JOB");
+    assertThat(dead.status()).as(dead.body()).isEqualTo(200);
+    assertThat(dead.json().getString("pool")).isEqualTo("jobs");
+    assertThat(dead.json().getInteger("limit")).isEqualTo(5);
+    assertThat(noEntry.status()).isEqualTo(404);
+    assertThat(noEntry.json().getString("error")).isEqualTo("UNKNOWN_JOB");
+    assertThat(awaited).isInstanceOf(dev.shepherd.core.Outcome.Completed.class);
+    assertThat(awaited.job()).isEqualTo("later-b");
   }
 
   private static io.vertx.core.Handler<io.vertx.core.eventbus.DeliveryContext<Object>> record(

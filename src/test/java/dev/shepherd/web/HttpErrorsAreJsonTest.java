@@ -83,6 +83,18 @@ class HttpErrorsAreJsonTest {
         Arguments.of("TRACE /", "", null, 501, "method"),
         Arguments.of("get /health", "", null, 501, "method"),
         Arguments.of("PUT /api/pools/jobs", "", "{}", 404, "route"),
+        Arguments.of("GET /api/pools/jobs/jobs/j1?wait=%ZZ", "", null, 400, "query"),
+        Arguments.of("GET /api/pools/jobs/jobs/j1?wait=true&timeoutMs=%", "", null, 400,
+            "query"),
+        Arguments.of("GET /api/pools/jobs/jobs/%ZZ", "", null, 400, "path"),
+        Arguments.of("GET /api/pools/jobs/dead?limit=%G1", "", null, 400, "query"),
+        Arguments.of("GET /api/pools/jobs/dead/%", "", null, 400, "path"),
+        Arguments.of("POST /api/pools/jobs/dead/%ZZ/replay", "", "{}", 400, "path"),
+        Arguments.of("DELETE /api/pools/jobs/dead/j1%", "", null, 400, "path"),
+        Arguments.of("GET /api/pools/jobs/jobs/%FF%FE", "", null, 404, "job"),
+        Arguments.of("GET /api/pools/jobs/dead/%00", "", null, 404, "job"),
+        Arguments.of("PUT /api/pools/jobs/dead/j1", "", "{}", 404, "route"),
+        Arguments.of("POST /api/pools/jobs/dead", "", "{}", 404, "route"),
         Arguments.of("POST /api/pools/jobs/jobs", "Expect: 200-ok\r\n", submit, 417,
             "Expect"));
   }

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Malformed requests on every endpoint of the pools' HTTP API (section 7), in the running
  * application: each is answered 400, 404, 409 or 413 with {@code {"error": NAME, "message": …}}
  * naming the field (or the pool, the slot, the limit), and the pool's whole snapshot (counters,
- * backlog, slots, budget) is the same afterwards: nothing accepted, counted, moved or revived.
+ * backlog, slots, budget, dead letters) is the same afterwards: nothing accepted, counted, moved,
+ * revived, replayed or discarded. J5's dead-letter routes and J6's lookups included.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MalformedInputTest {
@@ -151,8 +152,87 @@ class MalformedInputTest {
         bad("unknown route", "GET", "/no/such/page", null, 404, "NOT_FOUND", "/no/such/page"));
   }
 
+  private static Arguments get(String name, String path, String field) {
+    return bad(name, "GET", path, null, 400, "BAD_REQUEST", field);
+  }
+
+  /** J5, J6: lookups and the dead-letter set. */
+  static Stream<Arguments> badJobQueries() {
+    String id257 = "x".repeat(257);
+    String lookup = JOBS + "/warm";
+    String dead = "/api/pools/jobs/dead";
+    String replay = dead + "/j/replay";
+    String huge = new JsonObject().put("payload", "y".repeat(MAX_BODY)).encode();
+    return Stream.of(
+        get("lookup job 257 chars", JOBS + "/" + id257, "job"),
+        get("lookup wait bogus", lookup + "?wait=bogus", "wait"),
+        get("lookup wait empty", lookup + "?wait=", "wait"),
+        get("lookup wait 1", lookup + "?wait=1", "wait"),
+        get("lookup wait twice", lookup + "?wait=true&wait=false", "wait"),
+        get("lookup timeoutMs without wait", lookup + "?timeoutMs=100", "timeoutMs"),
+        get("lookup timeoutMs with wait=false", lookup + "?wait=false&timeoutMs=100",
+            "timeoutMs"),
+        get("lookup timeoutMs zero", lookup + "?wait=true&timeoutMs=0", "timeoutMs"),
+        get("lookup timeoutMs negative", lookup + "?wait=true&timeoutMs=-5", "timeoutMs"),
+        get("lookup timeoutMs fractional", lookup + "?wait=true&timeoutMs=1.5", "timeoutMs"),
+        get("lookup timeoutMs text", lookup + "?wait=true&timeoutMs=soon", "timeoutMs"),
+        get("lookup timeoutMs empty", lookup + "?wait=true&timeoutMs=", "timeoutMs"),
+        get("lookup timeoutMs over an hour", lookup + "?wait=true&timeoutMs=3600001",
+            "timeoutMs"),
+        get("lookup timeoutMs 25 digits", lookup + "?wait=true&timeoutMs=" + "9".repeat(25),
+            "timeoutMs"),
+        get("lookup timeoutMs twice", lookup + "?wait=true&timeoutMs=5&timeoutMs=6",
+            "timeoutMs"),
+        bad("lookup unknown job", "GET", JOBS + "/never", null, 404, "UNKNOWN_JOB", "never"),
+        bad("lookup unknown job, waiting", "GET", JOBS + "/never?wait=true", null, 404,
+            "UNKNOWN_JOB", "never"),
+        bad("lookup empty job id", "GET", JOBS + "/", null, 404, "NOT_FOUND", "/jobs/"),
+        bad("lookup on unknown pool", "GET", "/api/pools/ghost/jobs/j", null, 404,
+            "UNKNOWN_POOL", "ghost"),
+        get("dead offset negative", dead + "?offset=-1", "offset"),
+        get("dead offset text", dead + "?offset=first", "offset"),
+        get("dead offset fractional", dead + "?offset=0.5", "offset"),
+        get("dead offset past an int", dead + "?offset=3000000000", "offset"),
+        get("dead offset twice", dead + "?offset=1&offset=2", "offset"),
+        get("dead offset empty", dead + "?offset=", "offset"),
+        get("dead limit zero", dead + "?limit=0", "limit"),
+        get("dead limit 501", dead + "?limit=501", "limit"),
+        get("dead limit negative", dead + "?limit=-10", "limit"),
+        get("dead limit text", dead + "?limit=all", "limit"),
+        get("dead limit hex", dead + "?limit=0x10", "limit"),
+        bad("dead on unknown pool", "GET", "/api/pools/ghost/dead", null, 404, "UNKNOWN_POOL",
+            "ghost"),
+        get("dead entry job 257 chars", dead + "/" + id257, "job"),
+        bad("dead entry unknown job", "GET", dead + "/never", null, 404, "UNKNOWN_JOB",
+            "never"),
+        bad("dead entry on unknown pool", "GET", "/api/pools/ghost/dead/j", null, 404,
+            "UNKNOWN_POOL", "ghost"),
+        post("replay job 257 chars", dead + "/" + id257 + "/replay", "", "job"),
+        post("replay body not JSON", replay, "now", "body"),
+        post("replay body JSON array", replay, "[\"j\"]", "body"),
+        post("replay body JSON string", replay, "\"j\"", "body"),
+        post("replay body truncated", replay, "{", "body"),
+        post("replay body with a field", replay, "{\"job\": \"j\"}", "job"),
+        post("replay body asking for priority", replay, "{\"priority\": 1}", "priority"),
+        bad("replay unknown job", "POST", replay, "", 404, "UNKNOWN_JOB", "'j'"),
+        bad("replay empty job id", "POST", dead + "//replay", "", 404, "NOT_FOUND", "replay"),
+        bad("replay on unknown pool", "POST", "/api/pools/ghost/dead/j/replay", "", 404,
+            "UNKNOWN_POOL", "ghost"),
+        bad("replay body over maxBodyBytes", "POST", replay, huge, 413, "PAYLOAD_TOO_LARGE",
+            String.valueOf(MAX_BODY)),
+        bad("discard job 257 chars", "DELETE", dead + "/" + id257, null, 400, "BAD_REQUEST",
+            "job"),
+        bad("discard body not JSON", "DELETE", dead + "/j", "all", 400, "BAD_REQUEST", "body"),
+        bad("discard body with a field", "DELETE", dead + "/j", "{\"force\": true}", 400,
+            "BAD_REQUEST", "force"),
+        bad("discard unknown job", "DELETE", dead + "/j", null, 404, "UNKNOWN_JOB", "'j'"),
+        bad("discard empty job id", "DELETE", dead + "/", null, 404, "NOT_FOUND", "dead"),
+        bad("discard on unknown pool", "DELETE", "/api/pools/ghost/dead/j", null, 404,
+            "UNKNOWN_POOL", "ghost"));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"badSubmits", "malformed"})
+  @MethodSource({"badSubmits", "malformed", "badJobQueries"})
   void malformed_request_is_refused_naming_the_field_and_changes_nothing(String name,
       String method, String path, String body, int status, String error, String field) {
     JsonObject before = snapshot();
