@@ -190,6 +190,8 @@ final class HostDirectory implements PoolObserver {
       if (unsendable != null) {
         return new PoolEvent.Completed(c.worker(), c.assignment(), null, unsendable, now);
       }
+      return new PoolEvent.Completed(c.worker(), c.assignment(), c.result(), null,
+          ResultCheck.bytes(c.result()), now);
     }
     return report.toEvent(now);
   }

@@ -283,9 +283,11 @@ public final class Coordinator {
   /** A completion reported over the bus: null, or the refusal. */
   PoolError completed(Requests.Completed request) {
     JobError unencodable = request.error() == null ? ResultCheck.problem(request.result()) : null;
+    long bytes = request.error() == null && unencodable == null
+        ? ResultCheck.bytes(request.result()) : 0;
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         unencodable == null ? request.result() : null,
-        unencodable == null ? request.error() : unencodable, now()));
+        unencodable == null ? request.error() : unencodable, bytes, now()));
     return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
@@ -324,8 +326,10 @@ public final class Coordinator {
   }
 
   /** A completion from a local slot, on the coordinator's context. */
-  void localCompleted(String worker, long assignment, Object result, JobError error) {
-    PoolEvent.Completed event = new PoolEvent.Completed(worker, assignment, result, error, now());
+  void localCompleted(String worker, long assignment, Object result, JobError error,
+      long bytes) {
+    PoolEvent.Completed event = new PoolEvent.Completed(worker, assignment, result, error, bytes,
+        now());
     Transition t = apply(event);
     if (t instanceof Transition.Refused refused) {
       refusedFact(event, refused.error());

@@ -123,6 +123,22 @@ final class JsonCheck {
     }
   }
 
+  /**
+   * The estimated heap bytes of a result that can be written as JSON, or -1 when it cannot (then
+   * {@link #resultProblem} says why): one walk does both, so a completion's check also measures
+   * what its outcome costs to remember (J6).
+   */
+  static long resultBytes(Object result) {
+    if (result == null || result instanceof Boolean) {
+      return 0;
+    }
+    try {
+      return new JsonCheck(MAX_RESULT_DEPTH, true).walk(result, 0, true);
+    } catch (NotJson e) {
+      return -1;
+    }
+  }
+
   /** Null when {@code result} can be written as JSON; else why not, naming where. */
   static String resultProblem(Object result) {
     if (result == null || result instanceof String || result instanceof Number

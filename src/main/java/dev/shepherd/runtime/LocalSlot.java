@@ -176,7 +176,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
     long end = System.nanoTime();
     // Checked here, on the incarnation's thread: a result no answer could carry becomes a failure
     // before the pool counts it, so every answer, counter and event agrees.
-    JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done);
+    long[] bytes = new long[done.size()];
+    JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done, bytes);
     coordinator.execute(() -> {
       for (int i = 0; i < done.size(); i++) {
         IncarnationVerticle.Completion c = done.get(i);
@@ -186,7 +187,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
         }
         JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
             : c.error();
-        coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error);
+        coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error,
+            error == null ? bytes[i] : 0);
       }
     });
   }

@@ -31,15 +31,31 @@ public final class ResultCheck {
   }
 
   /**
+   * What {@code result}, which {@link #problem} passed, costs to remember among the recent
+   * outcomes (J6): its estimated heap bytes.
+   */
+  public static long bytes(Object result) {
+    return Math.max(0, JsonCheck.resultBytes(result));
+  }
+
+  /**
    * For each completion, the failure that replaces its result, or null; null when every one can
-   * be answered as it is. Each replacement is logged once, on one line.
+   * be answered as it is. Each replacement is logged once, on one line. {@code bytes} receives
+   * what each answerable result costs to remember (J6), measured by the same walk.
    */
   static JobError[] problems(String pool, String worker,
-      List<IncarnationVerticle.Completion> done) {
+      List<IncarnationVerticle.Completion> done, long[] bytes) {
     JobError[] errors = null;
     for (int i = 0; i < done.size(); i++) {
       IncarnationVerticle.Completion c = done.get(i);
-      JobError error = c.failure() == null ? problem(c.result()) : null;
+      JobError error = null;
+      if (c.failure() == null) {
+        bytes[i] = JsonCheck.resultBytes(c.result());
+        if (bytes[i] < 0) {
+          bytes[i] = 0;
+          error = problem(c.result());
+        }
+      }
       if (error != null) {
         if (errors == null) {
           errors = new JobError[done.size()];
