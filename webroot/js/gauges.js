@@ -37,6 +37,7 @@ function renderPoolState(snapshot) {
   p.title = health ? `/health: ${health.status}${health.reason ? ` (${health.reason})` : ''}` : '';
   why.hidden = !(health && health.reason);
   why.textContent = health && health.reason ? health.reason : '';
+  why.title = why.textContent;
 }
 
 /** The backlog meter: ready jobs, then those waiting for their due time (J3, J4), in one bound. */
