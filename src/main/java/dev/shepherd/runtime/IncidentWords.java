@@ -15,7 +15,7 @@ import java.util.function.UnaryOperator;
  * holds cases both are tested against. {@code quote} is applied to text from outside (job ids,
  * causes): {@link LogText#quote} for a log line, identity to compare with the page.
  */
-public final class IncidentWords {
+final class IncidentWords {
   /** Jobs named in a sentence; more are counted. */
   static final int JOBS_NAMED = 3;
 
@@ -27,7 +27,7 @@ public final class IncidentWords {
    * ({@code windowMs}, {@link Long#MAX_VALUE} for the pool's lifetime) were taken when {@code
    * requested} more were wanted; {@code slotRestarts} are {@code worker}'s own.
    */
-  public static String budget(int used, int requested, int max, long windowMs, String worker,
+  static String budget(int used, int requested, int max, long windowMs, String worker,
       int slotRestarts) {
     String own = worker + " itself restarted " + plural(slotRestarts, "time");
     if (max == 0) {
@@ -45,7 +45,7 @@ public final class IncidentWords {
    * "it stopped (CRASH: boom) while running job j-17": how a slot's incarnation ended, and the
    * jobs it was running ({@code jobCount} of them, of which {@code jobs} are known by id).
    */
-  public static String stop(String exit, String cause, List<String> jobs, int jobCount,
+  static String stop(String exit, String cause, List<String> jobs, int jobCount,
       UnaryOperator<String> quote) {
     String how = cause == null ? exit : exit + ": " + quote.apply(cause);
     return "it stopped (" + how + ") " + running(jobs, jobCount, quote);
@@ -72,7 +72,7 @@ public final class IncidentWords {
    * A budget refusal: "restart budget refused replacing w-2: {@link #budget}; {@link #stop};
    * w-2 retires" (or "the pool stops (onBudgetExceeded STOP_POOL)").
    */
-  public static String budgetRefusal(Notice.BudgetExceeded b, long windowMs,
+  static String budgetRefusal(Notice.BudgetExceeded b, long windowMs,
       UnaryOperator<String> quote) {
     String then = b.reaction() == BudgetReaction.STOP_POOL
         ? "the pool stops (onBudgetExceeded STOP_POOL)" : b.worker() + " retires";
@@ -81,7 +81,7 @@ public final class IncidentWords {
   }
 
   /** The retirement a budget refusal caused: "w-2 retired (REPLACEMENT_UNAVAILABLE): …". */
-  public static String retiredByBudget(Notice.BudgetExceeded b, long windowMs,
+  static String retiredByBudget(Notice.BudgetExceeded b, long windowMs,
       UnaryOperator<String> quote) {
     return b.worker() + " retired (REPLACEMENT_UNAVAILABLE): " + refusalWords(b, windowMs, quote);
   }
@@ -98,7 +98,7 @@ public final class IncidentWords {
    * "job j-9 is poison: its worker stopped 2 times while running it (the last time w-1, CRASH:
    * boom); answered interrupted (POISON), not run again".
    */
-  public static String poisoned(String job, Interruption.Poison poison,
+  static String poisoned(String job, Interruption.Poison poison,
       UnaryOperator<String> quote) {
     Interruption.WorkerStopped last = poison.last();
     String how = last.cause() == null ? last.exit().name()
@@ -112,7 +112,7 @@ public final class IncidentWords {
    * A duration as the live view writes it: "250 ms", "1.5 s", "10 s", "2 min" (one decimal when
    * the unit does not divide it).
    */
-  public static String duration(long ms) {
+  static String duration(long ms) {
     if (ms >= 60_000) {
       return fixed(ms / 60_000.0, ms % 60_000 != 0) + " min";
     }
