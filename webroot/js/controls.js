@@ -1,5 +1,5 @@
 // The control panel: submit demo jobs, rebalance a key, restart a retired slot (the button on its
-// tile), and the access token they carry.
+// tile), and the access token they (and the dead-letter panel's buttons) carry.
 import { $, el } from './dom.js';
 import { ARGS, payload, submitSummary } from './demojobs.js';
 
@@ -51,7 +51,11 @@ function updateArg() {
   }
 }
 
-function headers() {
+/**
+ * The headers of a request that changes a pool: JSON, and the bearer token when one is given.
+ * (The browser adds Origin and Sec-Fetch-Site, which the server's same-origin check reads.)
+ */
+export function headers() {
   const h = { 'Content-Type': 'application/json' };
   const token = $('token').value.trim();
   if (token) h.Authorization = `Bearer ${token}`;

@@ -1,10 +1,13 @@
 // Shepherd live view. Plain browser modules, no libraries: one WebSocket per selected pool
 // (/api/pools/<name>/events) sends a snapshot on connect and then every event the pool
 // publishes; the model folds them (model.js) and the view modules put the model on the page.
+// The dead-letter panel reads its list over HTTP (deadfeed.js), as the events say it changed.
 import { $ } from './dom.js';
 import { drawChart } from './chart.js';
 import { createConnection, eventsUrl } from './connection.js';
-import { fillWorkers, startControls } from './controls.js';
+import { fillWorkers, headers, startControls } from './controls.js';
+import { createDeadFeed } from './deadfeed.js';
+import { clearDeadPanel, renderDeadCount, renderDeadError, renderDeadList, startDeadPanel } from './deadpanel.js';
 import { clearLogView, renderLog } from './eventlog.js';
 import { renderGauges } from './gauges.js';
 import { renderHa } from './haheader.js';
@@ -27,6 +30,7 @@ function render() {
   renderTiles(model, now);
   if (model.snapshot !== shown.snapshot) {
     renderGauges(model.snapshot);
+    renderDeadCount(model.snapshot);
     fillWorkers(model.snapshot);
   }
   if (model.rates.buckets !== shown.buckets) drawChart(model.rates.buckets, now);
@@ -40,15 +44,27 @@ function addNote(kindClass, kind, text) {
   render();
 }
 
+/** The dead letters of the pool shown (J5): read on connect, and again when they change. */
+const deadLetters = createDeadFeed({ onList: renderDeadList, onError: renderDeadError, headers });
+
 /** Shows another pool: a fresh model, and (unless the caller reconnects itself) a fresh stream. */
 function switchPool(name, reconnect = true) {
   model = emptyModel(name);
   shown = {};
   clearTiles();
   clearLogView();
+  clearDeadPanel();
   showPool(name);
   render();
+  deadLetters.show(name);
   if (reconnect) connection.open(name);
+}
+
+/** Reads the dead letters again when a frame says they changed, or counts them otherwise. */
+function followDeadLetters(frame) {
+  if (!frame || typeof frame !== 'object' || frame.pool !== deadLetters.pool) return;
+  if (frame.type === 'deadLettered' || frame.type === 'deadLetterRemoved') deadLetters.refresh();
+  if ((frame.type === 'snapshot' || frame.type === 'stats') && frame.snapshot) deadLetters.sawCount(frame.snapshot.deadLetters);
 }
 
 const connection = createConnection({
@@ -61,12 +77,16 @@ const connection = createConnection({
   onOpen: (pool, reconnected) => {
     connections += 1;
     $('connection').dataset.connections = String(connections);
-    if (reconnected) addNote('connection', 'connection', `reconnected to ${location.host}`);
+    if (reconnected) {
+      addNote('connection', 'connection', `reconnected to ${location.host}`);
+      deadLetters.refresh();
+    }
   },
   onFrame: (frame) => {
     if (frame && typeof frame.at === 'number') clockSkew = frame.at - Date.now();
     model = reduce(model, frame);
     render();
+    followDeadLetters(frame);
   },
   onLost: () => addNote('connection', 'connection', 'connection lost; reconnecting'),
   beforeRetry: async (pool) => {
@@ -78,6 +98,8 @@ const connection = createConnection({
 
 function start() {
   startControls({ pool: () => connection.pool, onNote: addNote });
+  startDeadPanel({ replay: (job) => deadLetters.replay(job), discard: (job) => deadLetters.discard(job),
+    refresh: () => deadLetters.refresh() });
   $('pool').addEventListener('change', (e) => switchPool(e.target.value));
   window.addEventListener('hashchange', () => {
     const wanted = poolInHash();

@@ -1,7 +1,7 @@
 // The live view's model: everything the page shows about one pool, as plain data, and the one
 // function that folds a frame of the pool's event stream into it. Pure: no DOM, no clock, no
 // network; the same frames in the same order give the same model.
-import { append, emptyLog, holds, historyLine, lineFor } from './logbook.js';
+import { append, emptyLog, holds, historyLine, lineFor, refusalOf } from './logbook.js';
 import { failoverLine, failoverOf } from './ha.js';
 import { baseline, emptyRates, foldSeries, record } from './rates.js';
 
@@ -32,8 +32,9 @@ export function emptyModel(pool = null) {
  * The model after one frame of the stream: `snapshot` (on connect), `history` (after it, when
  * the server keeps one), `stats` (periodic, heals what missed events left wrong), `phase`,
  * `retired`, `restart`, `budget`, `revive` (logged; the `phase` event after it moves the tile),
- * `state` and `job`. Frames of another pool, and frames of a
- * type this page does not know, change nothing (the same model comes back).
+ * `state`, `job`, and `deadLettered` / `deadLetterRemoved` (logged; their `size` is the
+ * dead-letter count until the next snapshot). Frames of another pool, and frames of a type this
+ * page does not know, change nothing (the same model comes back).
  */
 export function reduce(model, event) {
   if (!event || typeof event !== 'object') return model;
@@ -59,6 +60,9 @@ export function reduce(model, event) {
       return logged(model, event, null);
     case 'job':
       return logged(model, event, null);
+    case 'deadLettered':
+    case 'deadLetterRemoved':
+      return logged(model, event, onDeadLetters);
     default:
       return model;
   }
@@ -86,7 +90,8 @@ function onSnapshot(model, event, first) {
   if (!s || !Array.isArray(s.slots)) return model;
   const snapshot = {
     ...s,
-    backlog: s.backlog || { length: 0, capacity: 0 },
+    backlog: { length: 0, capacity: 0, waiting: 0, nextDue: null, ...(s.backlog || {}) },
+    deadLetters: typeof s.deadLetters === 'number' ? s.deadLetters : 0,
     counters: s.counters || {},
     budget: s.budget || { restartsInWindow: 0, maxRestarts: 0, windowMs: null },
     hosts: Array.isArray(s.hosts) ? s.hosts : [],
@@ -151,10 +156,12 @@ function onRestart(model, e) {
 }
 
 function onBudget(model, e) {
-  const windowMs = model.snapshot && model.snapshot.budget ? model.snapshot.budget.windowMs ?? null : null;
-  const refusal = { restartsInWindow: e.restartsInWindow, replacementsRequested: e.replacementsRequested,
-    maximumRestarts: e.maximumRestarts, reaction: e.reaction, windowMs, at: e.at };
-  return { ...model, budgetRefusals: { ...model.budgetRefusals, [e.worker]: refusal } };
+  return { ...model, budgetRefusals: { ...model.budgetRefusals, [e.worker]: refusalOf(e, model) } };
+}
+
+function onDeadLetters(model, e) {
+  if (!model.snapshot || typeof e.size !== 'number') return model;
+  return { ...model, snapshot: { ...model.snapshot, deadLetters: e.size } };
 }
 
 function onState(model, e) {

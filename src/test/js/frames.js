@@ -31,9 +31,14 @@ export const retired = (worker, retirement, incarnation, at) =>
 export const restart = (worker, exit, replaced, at, extra = {}) =>
   ({ type: 'restart', pool: 'jobs', at, worker, exit, cause: null, replaced, delayMs: 0, ...extra });
 
-export const budget = (worker, restartsInWindow, replacementsRequested, maximumRestarts, at) =>
+export const budget = (worker, restartsInWindow, replacementsRequested, maximumRestarts, at, extra = {}) =>
   ({ type: 'budget', pool: 'jobs', at, worker, restartsInWindow, replacementsRequested, maximumRestarts,
-    reaction: 'RETIRE_WORKER' });
+    reaction: 'RETIRE_WORKER', exit: 'CRASH', cause: 'boom', jobs: ['job-17'], slotRestarts: 1, ...extra });
+
+export const deadLettered = (job, reason, worker, attempts, size, at) =>
+  ({ type: 'deadLettered', pool: 'jobs', at, job, reason, worker, attempts, size });
+export const deadLetterRemoved = (job, why, size, at) =>
+  ({ type: 'deadLetterRemoved', pool: 'jobs', at, job, why, size });
 
 export const job = (outcome, at) => ({ type: 'job', pool: 'jobs', at, outcome });
 

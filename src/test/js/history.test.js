@@ -26,19 +26,22 @@ function history(events, extra = {}) {
   return { type: 'history', pool: 'jobs', at: T0, events, series: [], lastExits: {}, ...extra };
 }
 
+const words = 'the pool\'s restart budget is spent (5 of 5 restarts in the last 10 s across all slots;'
+  + ' w-0 itself restarted 1 time)';
+
 test('a page opened after an incident shows it: the log, the last exit and the retirement in words', () => {
   const m = fold([snapshot(now), history(incident)]);
   assert.deepEqual(texts(m), [
     'the 5 lines below happened before this connection (replayed by the server)',
     'job j-9 interrupted: w-0 stopped (CRASH) after 1 attempt(s)',
-    'w-0 retired: REPLACEMENT_UNAVAILABLE (restart budget exceeded: 6 restarts in 10 s (at most 5))',
-    'restart budget refused replacing w-0: 5 in window + 1 requested > 5; RETIRE_WORKER',
+    `w-0 retired (REPLACEMENT_UNAVAILABLE): ${words}; it stopped (CRASH: boom) while running job job-17`,
+    `restart budget refused replacing w-0: ${words}; it stopped (CRASH: boom) while running job job-17; w-0 retires`,
     'w-0 incarnation 2 is up',
     'w-0 stopped: CRASH (boom); replacing w-0',
   ]);
   assert.deepEqual(m.log.lines.map((l) => l.at).slice(1), [T0 - 58000, T0 - 58000, T0 - 58000, T0 - 59990, T0 - 60000]);
   const tile = tileView(slotOf(m, 'w-0'), m, T0);
-  assert.equal(tile.reason.words, 'restart budget exceeded: 6 restarts in 10 s (at most 5)');
+  assert.equal(tile.reason.words, `${words}; it stopped (CRASH) while running job job-17`);
   assert.deepEqual(m.lastExits['w-0'], { exit: 'CRASH', cause: 'boom', at: T0 - 60000 });
 });
 

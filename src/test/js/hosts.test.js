@@ -76,7 +76,7 @@ test('HOST_LOST retirement says which host stayed lost', () => {
   m = reduce(m, retired('h1/w-0', 'HOST_LOST', 1, T0 + 30000));
   const tile = tileView(slotOf(m, 'h1/w-0'), m, T0 + 30000);
   assert.deepEqual(tile.reason, { name: 'HOST_LOST', words: 'host h1 stayed lost past the grace period' });
-  assert.equal(m.log.lines[0].text, 'h1/w-0 retired: HOST_LOST (host h1 stayed lost past the grace period)');
+  assert.equal(m.log.lines[0].text, 'h1/w-0 retired (HOST_LOST): host h1 stayed lost past the grace period');
 });
 
 test('a host that comes back is shown up again by the next stats', () => {

@@ -57,21 +57,35 @@ test('a retirement after a budget refusal says why in words, on the tile and in 
   const tile = tileView(slotOf(m, 'w-0'), m, T0 + 20);
   assert.equal(tile.phaseText, 'RETIRED');
   assert.equal(tile.jobsText, 'out of service');
+  const budgetWords = 'the pool\'s restart budget is spent (5 of 5 restarts in the last 10 s across all slots;'
+    + ' w-0 itself restarted 1 time)';
   assert.deepEqual(tile.reason, { name: 'REPLACEMENT_UNAVAILABLE',
-    words: 'restart budget exceeded: 6 restarts in 10 s (at most 5)' });
-  assert.match(tile.label, /reason: REPLACEMENT_UNAVAILABLE, restart budget exceeded: 6 restarts in 10 s/);
+    words: `${budgetWords}; it stopped (CRASH) while running job job-17` });
+  assert.match(tile.label, /reason: REPLACEMENT_UNAVAILABLE, the pool's restart budget is spent \(5 of 5/);
   assert.deepEqual(texts(m), [
-    'w-0 retired: REPLACEMENT_UNAVAILABLE (restart budget exceeded: 6 restarts in 10 s (at most 5))',
-    'restart budget refused replacing w-0: 5 in window + 1 requested > 5; RETIRE_WORKER',
+    `w-0 retired (REPLACEMENT_UNAVAILABLE): ${budgetWords}; it stopped (CRASH: boom) while running job job-17`,
+    `restart budget refused replacing w-0: ${budgetWords}; it stopped (CRASH: boom) while running job job-17; w-0 retires`,
   ]);
   assert.deepEqual(m.budgetRefusals, {});
 });
 
 test('a budget over the pool\'s whole life is said so, and one restart is singular', () => {
-  const body = snapshotBody({ budget: { restartsInWindow: 0, maxRestarts: 0, windowMs: null } });
-  const m = fold([snapshot(body), budget('w-1', 0, 1, 0, T0 + 1), retired('w-1', 'REPLACEMENT_UNAVAILABLE', 1, T0 + 1)]);
+  const body = snapshotBody({ budget: { restartsInWindow: 1, maxRestarts: 1, windowMs: null } });
+  const m = fold([snapshot(body), budget('w-1', 1, 1, 1, T0 + 1, { slotRestarts: 0, jobs: [] }),
+    retired('w-1', 'REPLACEMENT_UNAVAILABLE', 1, T0 + 1)]);
   assert.equal(tileView(slotOf(m, 'w-1'), m, T0).reason.words,
-    'restart budget exceeded: 1 restart over the pool\'s lifetime (at most 0)');
+    'the pool\'s restart budget is spent (1 of 1 restart over the pool\'s lifetime across all slots;'
+      + ' w-1 itself restarted 0 times); it stopped (CRASH) with no job running');
+});
+
+test('J8: the tile keeps the slot\'s own restarts while the words give the pool\'s budget', () => {
+  const body = snapshotBody({ slots: [slot('w-0', { restarts: 0 }), slot('w-1', { restarts: 0 })] });
+  const m = fold([snapshot(body), budget('w-1', 6, 1, 6, T0 + 1, { slotRestarts: 0 }),
+    retired('w-1', 'REPLACEMENT_UNAVAILABLE', 1, T0 + 1)]);
+  const tile = tileView(slotOf(m, 'w-1'), m, T0);
+  assert.deepEqual(tile.meta.find(([label]) => label === 'restarts'), ['restarts', 0]);
+  assert.match(tile.reason.words, /^the pool's restart budget is spent \(6 of 6 restarts in the last 10 s across all slots; w-1 itself restarted 0 times\)/);
+  assert.match(tile.reason.words, /while running job job-17$/);
 });
 
 test('other retirements have their own words; one the page did not see says what it may be', () => {

@@ -6,36 +6,107 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
- * A pool's recent past, so that a live view opened after an incident shows it: the last {@value
- * #NOTICES} supervision events and the last {@value #JOB_EVENTS} job events the pool published,
- * the budget refusal and retirement behind each slot that is retired now (however long ago that
- * was), each slot's last exit with its cause and time, and the outcomes per second over the last
- * {@value #SECONDS} seconds. Job events have a ring of their own so that a flood of rejections
- * cannot push an incident out. Everything is bounded whatever the pool does.
+ * A pool's recent past, so that a live view opened after an incident shows it (J8): the latest
+ * events the pool published, kept by {@link Kind} in a ring each (stops, phases, retirements,
+ * budget refusals, poisoned jobs, dead-letter arrivals and removals, revives, hosts, the pool's
+ * own state, rejections, other job outcomes), so that a flood of one kind cannot push out
+ * another, and a burst of rejections never pushes out what caused them; the budget refusal and
+ * retirement behind each slot that is retired now (however long ago that was); each slot's last
+ * exit with its cause and time; and the outcomes per second over the last {@value #SECONDS}
+ * seconds. Everything is bounded whatever the pool does: a ring per kind, a map per slot up to
+ * {@value #MAX_SLOTS} slots, and an event keeps at most {@value #JOBS_KEPT} job ids (the rest
+ * counted in {@code jobCount}).
  *
  * <p>A {@link PoolObserver} on the coordinator's context; {@link EventPublisher} hands it every
  * event it publishes but {@code stats}. {@link #frame} is the live WebSocket's {@code history}
- * frame, also the reply of {@code <prefix>.history}.
+ * frame, also the reply of {@code <prefix>.history} ({@link PoolHistoryRequest} fetches it).
  */
 final class PoolHistory implements PoolObserver {
-  static final int NOTICES = 150;
-  static final int JOB_EVENTS = 50;
   static final int SECONDS = 180;
   /** Slots whose last exit and retirement are remembered (registered hosts can add slots). */
   static final int MAX_SLOTS = 1024;
+  /** Job ids an event of the history keeps ({@code jobs} of a stop or budget refusal). */
+  static final int JOBS_KEPT = 20;
   private static final String[] SERIES = {"completed", "failed", "interrupted", "rejected"};
 
-  private final ArrayDeque<JsonObject> notices = new ArrayDeque<>();
-  private final ArrayDeque<JsonObject> jobs = new ArrayDeque<>();
+  /** What an event is about, each kind with a ring of its own and the ring's size. */
+  enum Kind {
+    /** {@code restart}: a slot stopped and is replaced. */
+    STOPS(100),
+    /** {@code phase}: installing, up, backing off, lost. */
+    PHASES(60),
+    /** {@code retired}. */
+    RETIREMENTS(50),
+    /** {@code budget}: the restart budget refused a replacement. */
+    BUDGET(50),
+    /** {@code job} answered {@code interrupted(POISON)} (J2). */
+    POISON(50),
+    /** {@code deadLettered} (J5). */
+    DEAD_LETTERED(50),
+    /** {@code deadLetterRemoved}: replayed, discarded, evicted (J5). */
+    DEAD_LETTER_REMOVED(30),
+    /** {@code revive}. */
+    REVIVES(30),
+    /** {@code host}: registered, lost, left. */
+    HOSTS(50),
+    /** {@code state}, {@code recovered}: the pool's own life. */
+    POOL(20),
+    /** {@code job} answered {@code rejected}. */
+    REJECTIONS(50),
+    /** Any other {@code job}: failed, interrupted, cancelled. */
+    OUTCOMES(50),
+    /** Events of a type this history does not know. */
+    OTHER(20);
+
+    final int limit;
+
+    Kind(int limit) {
+      this.limit = limit;
+    }
+
+    /** The kind of an event the pool published. */
+    static Kind of(JsonObject event) {
+      String type = String.valueOf(event.getValue("type"));
+      return switch (type) {
+        case "restart" -> STOPS;
+        case "phase" -> PHASES;
+        case "retired" -> RETIREMENTS;
+        case "budget" -> BUDGET;
+        case "deadLettered" -> DEAD_LETTERED;
+        case "deadLetterRemoved" -> DEAD_LETTER_REMOVED;
+        case "revive" -> REVIVES;
+        case "host" -> HOSTS;
+        case "state", "recovered" -> POOL;
+        case "job" -> job(event.getValue("outcome"));
+        default -> OTHER;
+      };
+    }
+
+    private static Kind job(Object outcome) {
+      if (!(outcome instanceof JsonObject o)) {
+        return OUTCOMES;
+      }
+      if ("rejected".equals(o.getValue("type"))) {
+        return REJECTIONS;
+      }
+      return o.getValue("reason") instanceof JsonObject r && "POISON".equals(r.getValue("kind"))
+          ? POISON : OUTCOMES;
+    }
+  }
+
+  private final Map<Kind, ArrayDeque<JsonObject>> rings = new EnumMap<>(Kind.class);
   /** A budget refusal not yet followed by its slot's retirement. */
   private final Map<String, JsonObject> refusals = bounded();
   /** For each retired slot: the events that retired it (its budget refusal, if any, first). */
@@ -44,28 +115,31 @@ final class PoolHistory implements PoolObserver {
   /** Per-second outcome counts in a ring: {@code counts[i]} belongs to second {@code seconds[i]}. */
   private final long[] seconds = new long[SECONDS];
   private final long[][] counts = new long[SECONDS][SERIES.length];
-  private final java.util.function.LongSupplier clock;
+  private final LongSupplier clock;
 
-  PoolHistory(java.util.function.LongSupplier clock) {
+  PoolHistory(LongSupplier clock) {
     this.clock = clock;
-    java.util.Arrays.fill(seconds, -1);
+    Arrays.fill(seconds, -1);
+    for (Kind kind : Kind.values()) {
+      rings.put(kind, new ArrayDeque<>(Math.min(kind.limit, 16)));
+    }
   }
 
   /** An event the pool published on {@code <prefix>.events} ({@code stats} aside). */
-  void published(JsonObject event) {
-    String type = event.getString("type");
-    if ("job".equals(type)) {
-      keep(jobs, event, JOB_EVENTS);
+  void published(JsonObject published) {
+    JsonObject event = trimmed(published);
+    Kind kind = Kind.of(event);
+    ArrayDeque<JsonObject> ring = rings.get(kind);
+    if (ring.size() == kind.limit) {
+      ring.removeFirst();
+    }
+    ring.addLast(event);
+    if (!(event.getValue("worker") instanceof String worker)) {
       return;
     }
-    keep(notices, event, NOTICES);
-    String worker = event.getString("worker");
-    if (worker == null) {
-      return;
-    }
-    switch (type) {
-      case "budget" -> refusals.put(worker, event);
-      case "retired" -> {
+    switch (kind) {
+      case BUDGET -> refusals.put(worker, event);
+      case RETIREMENTS -> {
         List<JsonObject> why = new ArrayList<>(2);
         JsonObject refusal = refusals.remove(worker);
         if (refusal != null) {
@@ -75,11 +149,11 @@ final class PoolHistory implements PoolObserver {
         retirements.remove(worker);
         retirements.put(worker, why);
       }
-      case "phase", "revive" -> {
+      case PHASES, REVIVES -> {
         refusals.remove(worker);
         retirements.remove(worker);
       }
-      case "restart" -> {
+      case STOPS -> {
         JsonObject exit = exit(event.getString("exit"), event.getString("cause"),
             event.getLong("at"));
         lastExits.remove(worker);
@@ -109,16 +183,17 @@ final class PoolHistory implements PoolObserver {
     int at = (int) Math.floorMod(second, (long) SECONDS);
     if (seconds[at] != second) {
       seconds[at] = second;
-      java.util.Arrays.fill(counts[at], 0);
+      Arrays.fill(counts[at], 0);
     }
     counts[at][series]++;
   }
 
   /**
-   * {@code {"type": "history", "pool", "at", "events", "series", "lastExits"}}: the events oldest
-   * first; the series' seconds with any outcome, up to and including the current one, each as
-   * {@code {"at": <epoch ms of the second's start>, "completed", "failed", "interrupted",
-   * "rejected"}}; the last exits as {@code {"<slot>": {"exit", "cause", "at"}}}.
+   * {@code {"type": "history", "pool", "at", "events", "series", "lastExits"}}: the events of
+   * every ring and those behind each retired slot, oldest first; the series' seconds with any
+   * outcome, up to and including the current one, each as {@code {"at": <epoch ms of the
+   * second's start>, "completed", "failed", "interrupted", "rejected"}}; the last exits as
+   * {@code {"<slot>": {"exit", "cause", "at"}}}.
    */
   JsonObject frame(String pool, long at) {
     Set<JsonObject> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -126,8 +201,8 @@ final class PoolHistory implements PoolObserver {
     for (List<JsonObject> why : retirements.values()) {
       why.forEach(e -> add(events, seen, e));
     }
-    notices.forEach(e -> add(events, seen, e));
-    jobs.forEach(e -> add(events, seen, e));
+    rings.values().forEach(ring -> ring.forEach(e -> add(events, seen, e)));
+    // Stable: events of the same millisecond keep the order they were published in per kind.
     events.sort(Comparator.comparingLong(e -> e.getLong("at", 0L)));
     JsonArray series = new JsonArray();
     long now = Math.floorDiv(at, 1000);
@@ -149,6 +224,25 @@ final class PoolHistory implements PoolObserver {
         .put("lastExits", exits);
   }
 
+  /** How many events of {@code kind} the history holds now. */
+  int held(Kind kind) {
+    return rings.get(kind).size();
+  }
+
+  /**
+   * The event as the history keeps it: a copy with at most {@value #JOBS_KEPT} of its job ids
+   * and their number in {@code jobCount}, when it lists more; else the event itself.
+   */
+  private static JsonObject trimmed(JsonObject event) {
+    if (!(event.getValue("jobs") instanceof JsonArray jobs) || jobs.size() <= JOBS_KEPT) {
+      return event;
+    }
+    JsonObject copy = event.copy();
+    copy.put("jobs", new JsonArray(new ArrayList<>(jobs.getList().subList(0, JOBS_KEPT))))
+        .put("jobCount", jobs.size());
+    return copy;
+  }
+
   private static void add(List<JsonObject> events, Set<JsonObject> seen, JsonObject event) {
     if (seen.add(event)) {
       events.add(event);
@@ -157,13 +251,6 @@ final class PoolHistory implements PoolObserver {
 
   private static JsonObject exit(String exit, String cause, Long at) {
     return new JsonObject().put("exit", exit).put("cause", cause).put("at", at);
-  }
-
-  private static void keep(ArrayDeque<JsonObject> ring, JsonObject event, int limit) {
-    if (ring.size() == limit) {
-      ring.removeFirst();
-    }
-    ring.addLast(event);
   }
 
   /** A map that forgets its least recently written entry beyond {@value #MAX_SLOTS}. */

@@ -131,7 +131,8 @@ public class PoolVerticle extends VerticleBase {
     events = new EventPublisher(started, history);
     started.observe(events);
     started.observe(history);
-    started.observe(new PoolLog(started.name()));
+    started.observe(new PoolLog(started.name(),
+        poolConfig.settings().supervision().restartWindowMs()));
     announcer = null;
     if (vertx.isClustered()) {
       announcer = new PoolAnnouncer(started);

@@ -108,20 +108,11 @@ final class HealthEndpoints {
     });
   }
 
+  /** The pool's health by {@link PoolHealth}, the rule the live view's badge follows too. */
   static Status liveness(PoolHandle pool, PoolSnapshot s) {
     JsonObject data = describe(s);
-    if (s.state() != PoolState.RUNNING) {
-      return Status.KO(data.put("reason", "the pool is " + s.state()));
-    }
-    // H8: a pool of worker hosts only, none registered yet, queues work and is up.
-    if (!s.slots().isEmpty() && s.slots().stream().allMatch(slot -> slot.phase() == Phase.RETIRED)) {
-      StringBuilder why = new StringBuilder("every slot is retired:");
-      s.slots().forEach(slot -> why.append(' ').append(slot.id()).append(' ')
-          .append(slot.retirement()).append(','));
-      why.setLength(why.length() - 1);
-      return Status.KO(data.put("reason", why.toString()));
-    }
-    return Status.OK(data);
+    PoolHealth health = PoolHealth.of(s);
+    return health.up() ? Status.OK(data) : Status.KO(data.put("reason", health.reason()));
   }
 
   private Status readiness(PoolHandle pool, PoolSnapshot s) {

@@ -21,6 +21,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -65,43 +66,145 @@ class PoolHistoryTest {
     assertThat(frame.getJsonObject("lastExits")).isEmpty();
   }
 
-  @Test
-  void events_come_oldest_first_and_each_ring_keeps_its_newest() {
-    for (int i = 0; i < PoolHistory.NOTICES + 30; i++) {
-      history.published(event("restart", "w-0", T0 + 2L * i));
+  private static JsonObject outcome(String type, long at, JsonObject reason) {
+    JsonObject outcome = new JsonObject().put("type", type).put("job", "j" + at);
+    if (reason != null) {
+      outcome.put("reason", reason);
     }
-    for (int i = 0; i < PoolHistory.JOB_EVENTS + 30; i++) {
-      history.published(job(T0 + 2L * i + 1));
+    return new JsonObject().put("type", "job").put("pool", "p").put("at", at)
+        .put("outcome", outcome);
+  }
+
+  private static JsonObject poison(long at) {
+    return outcome("interrupted", at, new JsonObject().put("kind", "POISON").put("stops", 2));
+  }
+
+  private static JsonObject deadLettered(long at) {
+    return new JsonObject().put("type", "deadLettered").put("pool", "p").put("at", at)
+        .put("job", "d" + at).put("reason", "POISON").put("worker", "w-0").put("attempts", 2)
+        .put("size", 1);
+  }
+
+  private long count(String type) {
+    return events().stream().filter(e -> type.equals(e.getString("type"))).count();
+  }
+
+  @Nested
+  class ByKind {
+    @Test
+    void events_come_oldest_first_and_each_ring_keeps_its_newest() {
+      for (int i = 0; i < PoolHistory.Kind.STOPS.limit + 30; i++) {
+        history.published(event("restart", "w-0", T0 + 2L * i));
+      }
+      for (int i = 0; i < PoolHistory.Kind.REJECTIONS.limit + 30; i++) {
+        history.published(job(T0 + 2L * i + 1));
+      }
+      List<JsonObject> events = events();
+      assertThat(events).hasSize(PoolHistory.Kind.STOPS.limit
+          + PoolHistory.Kind.REJECTIONS.limit);
+      assertThat(events.stream().mapToLong(e -> e.getLong("at")).toArray()).isSorted();
+      assertThat(count("job")).isEqualTo(PoolHistory.Kind.REJECTIONS.limit);
+      assertThat(events.get(events.size() - 1).getString("type")).isEqualTo("restart");
+      assertThat(events.get(0).getLong("at")).as("the oldest kept restart")
+          .isEqualTo(T0 + 2L * 30);
     }
-    List<JsonObject> events = events();
-    assertThat(events).hasSize(PoolHistory.NOTICES + PoolHistory.JOB_EVENTS);
-    assertThat(events.stream().mapToLong(e -> e.getLong("at")).toArray()).isSorted();
-    assertThat(events.stream().filter(e -> "job".equals(e.getString("type"))).count())
-        .isEqualTo(PoolHistory.JOB_EVENTS);
-    assertThat(events.get(events.size() - 1).getString("type")).isEqualTo("restart");
+
+    @Test
+    void J8_a_flood_of_rejections_does_not_push_out_what_caused_them() {
+      history.published(event("restart", "w-1", T0).put("exit", "CRASH"));
+      history.published(event("budget", "w-1", T0 + 1));
+      history.published(poison(T0 + 2));
+      history.published(deadLettered(T0 + 2));
+      history.published(outcome("failed", T0 + 3, null));
+      history.published(event("host", null, T0 + 4).put("host", "h1").put("state", "LOST"));
+      for (int i = 0; i < 10_000; i++) {
+        history.published(job(T0 + 10 + i));
+      }
+      assertThat(events()).extracting(e -> e.getString("type")).contains("restart", "budget",
+          "deadLettered", "host");
+      assertThat(events()).filteredOn(e -> "job".equals(e.getString("type")))
+          .extracting(e -> e.getJsonObject("outcome").getString("type"))
+          .contains("interrupted", "failed");
+      assertThat(count("job")).isEqualTo(PoolHistory.Kind.REJECTIONS.limit + 2);
+    }
+
+    @Test
+    void J8_a_flood_of_one_kind_of_incident_does_not_push_out_another() {
+      history.published(event("retired", "w-3", T0).put("retirement", "CREATION_REJECTED"));
+      history.published(event("revive", "w-3", T0 + 1)); // so the retirement is not current
+      history.published(poison(T0 + 2));
+      history.published(event("budget", "w-2", T0 + 3));
+      for (int i = 0; i < 5_000; i++) {
+        history.published(event("restart", "w-0", T0 + 10 + i));
+        history.published(event("phase", "w-0", T0 + 10 + i).put("phase", "IDLE"));
+        history.published(deadLettered(T0 + 10 + i));
+        history.published(new JsonObject().put("type", "deadLetterRemoved").put("pool", "p")
+            .put("at", T0 + 10 + i).put("job", "d" + i).put("why", "EVICTED").put("size", 1));
+      }
+      assertThat(count("retired")).isEqualTo(1);
+      assertThat(count("revive")).isEqualTo(1);
+      assertThat(count("budget")).isEqualTo(1);
+      assertThat(events()).anyMatch(e -> e.equals(poison(T0 + 2)));
+      assertThat(count("deadLettered")).isEqualTo(PoolHistory.Kind.DEAD_LETTERED.limit);
+    }
+
+    @Test
+    void every_kind_is_bounded_and_an_unknown_type_has_a_ring_of_its_own() {
+      for (int i = 0; i < 1_000; i++) {
+        for (String type : List.of("restart", "phase", "retired", "budget", "deadLettered",
+            "deadLetterRemoved", "revive", "host", "state", "recovered", "from-the-future")) {
+          history.published(event(type, "w-" + (i % 7), T0 + i));
+        }
+        history.published(job(T0 + i));
+        history.published(poison(T0 + i));
+        history.published(outcome("cancelled", T0 + i, null));
+        history.published(new JsonObject().put("type", "job").put("at", T0 + i)
+            .put("outcome", "not an object"));
+      }
+      for (PoolHistory.Kind kind : PoolHistory.Kind.values()) {
+        assertThat(history.held(kind)).as(kind.name()).isEqualTo(kind.limit);
+      }
+      int all = java.util.Arrays.stream(PoolHistory.Kind.values()).mapToInt(k -> k.limit).sum();
+      assertThat(events().size()).isLessThanOrEqualTo(all + 2 * 7);
+    }
+
+    @Test
+    void an_event_keeps_a_bounded_number_of_job_ids_and_counts_the_rest() {
+      JsonArray many = new JsonArray();
+      for (int i = 0; i < 500; i++) {
+        many.add("job-" + i);
+      }
+      JsonObject stop = event("restart", "w-0", T0).put("jobs", many);
+      history.published(stop);
+      history.published(event("budget", "w-1", T0).put("jobs", new JsonArray().add("a")));
+      JsonObject kept = events().stream().filter(e -> "restart".equals(e.getString("type")))
+          .findFirst().orElseThrow();
+      assertThat(kept.getJsonArray("jobs")).hasSize(PoolHistory.JOBS_KEPT)
+          .first().isEqualTo("job-0");
+      assertThat(kept.getInteger("jobCount")).isEqualTo(500);
+      assertThat(stop.getJsonArray("jobs")).as("the published event is left as it was")
+          .hasSize(500);
+      JsonObject budget = events().stream().filter(e -> "budget".equals(e.getString("type")))
+          .findFirst().orElseThrow();
+      assertThat(budget.containsKey("jobCount")).isFalse();
+    }
   }
 
   @Test
-  void a_flood_of_job_events_does_not_push_an_incident_out() {
-    history.published(event("restart", "w-1", T0));
-    for (int i = 0; i < 10_000; i++) {
-      history.published(job(T0 + 1 + i));
-    }
-    assertThat(events()).anyMatch(e -> "restart".equals(e.getString("type")));
-  }
-
-  @Test
-  void a_retired_slot_keeps_the_events_that_retired_it_however_much_happens_after() {
+  void J8_a_retired_slot_keeps_the_events_that_retired_it_however_much_happens_after() {
     JsonObject budget = event("budget", "w-3", T0).put("restartsInWindow", 5);
     JsonObject retired = event("retired", "w-3", T0).put("retirement", "REPLACEMENT_UNAVAILABLE");
     history.published(budget);
     history.published(retired);
-    for (int i = 0; i < 5 * PoolHistory.NOTICES; i++) {
-      history.published(event("phase", "w-0", T0 + 1 + i));
+    for (int i = 0; i < 5 * PoolHistory.Kind.RETIREMENTS.limit; i++) {
+      history.published(event("retired", "w-" + (10 + i), T0 + 1 + i));
+      history.published(event("phase", "w-" + (10 + i), T0 + 1 + i));
+      history.published(event("budget", "w-0", T0 + 1 + i));
     }
     List<JsonObject> events = events();
     assertThat(events.subList(0, 2)).containsExactly(budget, retired);
-    assertThat(events).hasSize(PoolHistory.NOTICES + 2);
+    assertThat(events).hasSize(PoolHistory.Kind.RETIREMENTS.limit
+        + PoolHistory.Kind.PHASES.limit + PoolHistory.Kind.BUDGET.limit + 2);
 
     history.published(event("revive", "w-3", T0 + 10_000));
     assertThat(events()).doesNotContain(budget, retired);
@@ -203,5 +306,35 @@ class PoolHistoryTest {
     assertThat(completed).isEqualTo(1);
     assertThat(interrupted).isEqualTo(3);
     awaitStatus(vertx, "past", phaseIs(retired, "RETIRED"));
+  }
+
+  @Test
+  void J8_a_real_pools_history_keeps_the_retirement_and_its_job_past_a_burst_of_rejections(
+      Vertx vertx) {
+    JsonObject config = demoPool("burst", 1);
+    supervision(config).put("maxRestarts", 0);
+    deployReady(vertx, config);
+    Outcome crashed = run(vertx, "burst", JobRequest.of(crash()).withJob("the-cause"));
+    assertThat(crashed).isInstanceOf(Outcome.Interrupted.class);
+    awaitStatus(vertx, "burst", phaseIs("w-0", "RETIRED"));
+    for (int i = 0; i < 300; i++) {
+      assertThat(run(vertx, "burst", echo(i))).isInstanceOf(Outcome.Rejected.class);
+    }
+
+    JsonObject frame = request(vertx, Addresses.forPool("burst").history(), new JsonObject());
+
+    List<JsonObject> events = frame.getJsonArray("events").stream()
+        .map(JsonObject.class::cast).toList();
+    JsonObject budget = events.stream().filter(e -> "budget".equals(e.getString("type")))
+        .findFirst().orElseThrow();
+    assertThat(budget.getJsonArray("jobs")).containsExactly("the-cause");
+    assertThat(budget.getInteger("slotRestarts")).isZero();
+    assertThat(budget.getString("exit")).isEqualTo("CRASH");
+    assertThat(events).anyMatch(e -> "retired".equals(e.getString("type")));
+    assertThat(events).anyMatch(e -> "job".equals(e.getString("type"))
+        && "the-cause".equals(e.getJsonObject("outcome").getString("job")));
+    assertThat(events).filteredOn(e -> "job".equals(e.getString("type"))
+        && "rejected".equals(e.getJsonObject("outcome").getString("type")))
+        .hasSizeLessThanOrEqualTo(PoolHistory.Kind.REJECTIONS.limit).isNotEmpty();
   }
 }

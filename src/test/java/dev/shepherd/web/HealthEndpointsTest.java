@@ -4,7 +4,11 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.runtime.SnapshotJson;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** {@code GET /health} and {@code GET /ready} (Vert.x health checks, one check per pool). */
@@ -13,6 +17,20 @@ class HealthEndpointsTest {
   private static JsonObject check(JsonObject body, String pool) {
     return body.getJsonArray("checks").stream().map(JsonObject.class::cast)
         .filter(c -> c.getString("id").equals(pool)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void J8_health_follows_the_rule_the_live_view_follows_case_by_case() throws Exception {
+    JsonObject cases = new JsonObject(Files.readString(
+        Path.of("src", "test", "js", "health-cases.json"), StandardCharsets.UTF_8));
+    assertThat(cases.getJsonArray("cases")).hasSizeGreaterThanOrEqualTo(8);
+    for (Object o : cases.getJsonArray("cases")) {
+      JsonObject c = (JsonObject) o;
+      PoolHealth health = PoolHealth.of(SnapshotJson.decode(c.getJsonObject("snapshot")));
+      assertThat(health.up() ? "UP" : "DOWN").as(c.getString("name"))
+          .isEqualTo(c.getString("status"));
+      assertThat(health.reason()).as(c.getString("name")).isEqualTo(c.getString("reason"));
+    }
   }
 
   @Test

@@ -191,14 +191,46 @@ class LiveViewBrowserTest {
     new Select(driver.findElement(By.id("pool"))).selectByVisibleText("fragile");
     page.awaitLive("fragile");
     submitFromPanel("crash", null);
+    // J8: the pool's budget said as the pool's, the slot's own restarts as its own, the job named.
     LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().stream().anyMatch(t ->
         t.getText().contains("reason: REPLACEMENT_UNAVAILABLE")
-            && t.getText().contains("restart budget exceeded: 1 restart in 10 s")));
+            && t.getText().contains("the pool's restart budget allows no restarts (maxRestarts 0;")
+            && t.getText().contains("itself restarted 0 times); it stopped (CRASH) while running job")
+            && "0".equals(t.getAttribute("data-restarts"))));
     LivePage.await().atMost(5, SECONDS).until(() -> {
       List<String> lines = page.logLines();
-      return lines.stream().anyMatch(l -> l.contains("BUDGET") && l.contains("restart budget"))
+      return lines.stream().anyMatch(l -> l.contains("BUDGET")
+              && l.contains("restart budget refused replacing")
+              && l.contains("it stopped (CRASH: ") && l.contains("while running job"))
           && lines.stream().anyMatch(l -> l.contains("RETIRED")
-              && l.contains("retired: REPLACEMENT_UNAVAILABLE"));
+              && l.contains("retired (REPLACEMENT_UNAVAILABLE): the pool's restart budget"));
+    });
+  }
+
+  @Test
+  void J8_the_pool_badge_says_DOWN_with_the_reason_health_gives() {
+    open("broken");
+    LivePage.await().atMost(10, SECONDS).until(() -> page.tiles().size() == 2 && page.tiles()
+        .stream().allMatch(t -> "RETIRED".equals(t.getAttribute("data-phase"))));
+    JsonObject health = Http.get(app.url("/health")).json();
+    JsonObject broken = health.getJsonArray("checks").stream().map(JsonObject.class::cast)
+        .filter(c -> "broken".equals(c.getString("id"))).findFirst().orElseThrow();
+    assertThat(broken.getString("status")).isEqualTo("DOWN");
+    LivePage.await().atMost(5, SECONDS).untilAsserted(() -> {
+      WebElement badge = driver.findElement(By.id("pool-state"));
+      assertThat(badge.getText()).isEqualTo("DOWN");
+      assertThat(badge.getAttribute("data-health")).isEqualTo("DOWN");
+      assertThat(page.js("return document.getElementById('pool-health').textContent"))
+          .isEqualTo(broken.getJsonObject("data").getString("reason"));
+      assertThat(driver.findElement(By.id("pool-health")).isDisplayed()).isTrue();
+    });
+
+    open("jobs");
+    LivePage.await().atMost(5, SECONDS).untilAsserted(() -> {
+      WebElement badge = driver.findElement(By.id("pool-state"));
+      assertThat(badge.getText()).isEqualTo("RUNNING");
+      assertThat(badge.getAttribute("data-health")).isEqualTo("UP");
+      assertThat(driver.findElement(By.id("pool-health")).isDisplayed()).isFalse();
     });
   }
 

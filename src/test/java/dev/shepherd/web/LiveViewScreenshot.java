@@ -11,13 +11,19 @@ import java.util.SplittableRandom;
  * loopback under a minute or so of mixed demo load (sleeps, failures, crashes, a hang, bursts
  * past the backlog), photographed in headless Chromium at 1280×800. Not a test; run it by hand:
  * {@code java -cp target/classes:target/test-classes:<deps> dev.shepherd.web.LiveViewScreenshot
- * docs/live-view.png [seconds]}.
+ * docs/live-view.png [seconds]}. With {@code incident} as the second argument it photographs an
+ * incident instead (J8), as a page opened after it sees it: crashes past the pool's restart
+ * budget retire every slot, a burst of rejections follows, then the page opens.
  */
 public final class LiveViewScreenshot {
   private LiveViewScreenshot() {}
 
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args.length > 0 ? args[0] : "docs/live-view.png");
+    if (args.length > 1 && args[1].equals("incident")) {
+      incident(out);
+      return;
+    }
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 75;
     JsonObject jobs = WebTestApp.demoPool("jobs", 4).put("backlogCapacity", 40);
     jobs.getJsonObject("worker").put("maxConcurrency", 2);
@@ -64,5 +70,42 @@ public final class LiveViewScreenshot {
       Files.copy(shot, out, StandardCopyOption.REPLACE_EXISTING);
       System.out.println("wrote " + out.toAbsolutePath() + " after " + n + " submissions");
     }
+  }
+
+  /** J8: every slot retired by the budget, rejections after, and a page opened afterwards. */
+  private static void incident(Path out) throws Exception {
+    JsonObject jobs = WebTestApp.demoPool("jobs", 4).put("backlogCapacity", 40)
+        .put("supervision", new JsonObject().put("maxRestarts", 3).put("restartWindowMs", 60_000));
+    try (WebTestApp app = WebTestApp.start(WebTestApp.config(null, jobs,
+            WebTestApp.demoPool("reports", 2)));
+        Browser browser = Browser.open()) {
+      SplittableRandom random = new SplittableRandom(11);
+      long end = System.currentTimeMillis() + 20_000;
+      for (int n = 0; System.currentTimeMillis() < end; n++) {
+        Http.submit(app, "jobs", new JsonObject().put("payload", new JsonObject()
+            .put("sleepMs", 40 + random.nextInt(120))));
+        Thread.sleep(12);
+      }
+      for (int i = 0; i < 40 && !allRetired(app); i++) {
+        Http.submit(app, "jobs", new JsonObject().put("job", "invoice-" + (4711 + i))
+            .put("payload", new JsonObject().put("crash", true)));
+        Thread.sleep(150);
+      }
+      for (int i = 0; i < 300; i++) {
+        Http.submit(app, "jobs", new JsonObject().put("payload", new JsonObject()
+            .put("echo", i)));
+      }
+      browser.driver().get(app.url("/#pool=jobs"));
+      Thread.sleep(3000);
+      Path shot = browser.screenshot("live-view-incident");
+      Files.createDirectories(out.toAbsolutePath().getParent());
+      Files.copy(shot, out, StandardCopyOption.REPLACE_EXISTING);
+      System.out.println("wrote " + out.toAbsolutePath());
+    }
+  }
+
+  private static boolean allRetired(WebTestApp app) {
+    return Http.get(app.url("/api/pools/jobs")).json().getJsonArray("slots").stream()
+        .map(JsonObject.class::cast).allMatch(s -> "RETIRED".equals(s.getString("phase")));
   }
 }

@@ -144,7 +144,8 @@ class LiveViewScriptedStreamTest {
             .put("cause", "boom").put("replaced", new JsonArray().add("w-0")).put("delayMs", 0))
         .add(frame("budget", incident).put("worker", "w-0").put("restartsInWindow", 5)
             .put("replacementsRequested", 1).put("maximumRestarts", 5)
-            .put("reaction", "RETIRE_WORKER"))
+            .put("reaction", "RETIRE_WORKER").put("exit", "CRASH").put("cause", "boom")
+            .put("jobs", new JsonArray().add("job-17")).put("slotRestarts", 5))
         .add(frame("retired", incident).put("worker", "w-0").put("phase", "RETIRED")
             .put("incarnation", 6).put("backoffUntil", null)
             .put("retirement", "REPLACEMENT_UNAVAILABLE"))
@@ -166,7 +167,9 @@ class LiveViewScriptedStreamTest {
       open(stream);
       LivePage.await().untilAsserted(() -> {
         assertThat(page.tile("w-0").getText()).contains("reason: REPLACEMENT_UNAVAILABLE",
-            "restart budget exceeded: 6 restarts in 10 s (at most 5)");
+            "the pool's restart budget is spent (5 of 5 restarts in the last 10 s across all"
+                + " slots; w-0 itself restarted 5 times); it stopped (CRASH) while running job"
+                + " job-17");
         assertThat(page.tile("w-1").getText()).contains("last exit: TIMEOUT");
         assertThat(page.tile("w-0").findElement(By.cssSelector("button.restart")).isDisplayed())
             .isTrue();
@@ -175,8 +178,9 @@ class LiveViewScriptedStreamTest {
         List<String> lines = page.logLines();
         assertThat(lines).anyMatch(l -> l.contains("the 4 lines below happened before this"
             + " connection"));
-        assertThat(lines).anyMatch(l -> l.contains("w-0 retired: REPLACEMENT_UNAVAILABLE"
-            + " (restart budget exceeded: 6 restarts in 10 s (at most 5))"));
+        assertThat(lines).anyMatch(l -> l.contains("w-0 retired (REPLACEMENT_UNAVAILABLE): the"
+            + " pool's restart budget is spent (5 of 5 restarts in the last 10 s across all slots;"
+            + " w-0 itself restarted 5 times); it stopped (CRASH: boom) while running job job-17"));
         assertThat(lines).anyMatch(l -> l.contains("w-0 stopped: CRASH (boom); replacing w-0"));
         assertThat(Double.parseDouble(driver.findElement(By.id("chart"))
             .getAttribute("data-peak"))).isGreaterThanOrEqualTo(20);

@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A stand-in for the live view's server on 127.0.0.1: the page's own files, {@code GET
  * /api/pools} naming one pool, and that pool's event stream sending the frames a test scripts
- * (those for a new connection, then any it sends later). Browser tests use it to show the page
- * frames before the real server sends them: hosts, LOST slots, history.
+ * (those for a new connection, then any it sends later), plus any routes a test adds. Browser
+ * tests use it to show the page frames before the real server sends them: hosts, LOST slots,
+ * history, and the dead-letter routes' answers.
  */
 final class ScriptedStream implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
@@ -25,10 +27,12 @@ final class ScriptedStream implements AutoCloseable {
   private final List<JsonObject> onConnect;
   private final HttpServer server;
 
-  private ScriptedStream(String pool, List<JsonObject> onConnect) throws Exception {
+  private ScriptedStream(String pool, List<JsonObject> onConnect, Consumer<Router> routes)
+      throws Exception {
     this.pool = pool;
     this.onConnect = List.copyOf(onConnect);
     Router router = Router.router(vertx);
+    routes.accept(router);
     router.get("/api/pools").handler(ctx -> ctx.json(new JsonObject().put("pools",
         new JsonArray().add(new JsonObject().put("name", pool)))));
     router.get("/api/pools/" + pool + "/events").handler(ctx ->
@@ -40,7 +44,13 @@ final class ScriptedStream implements AutoCloseable {
 
   /** Serves `pool`, whose stream sends `onConnect` to each new connection. */
   static ScriptedStream start(String pool, List<JsonObject> onConnect) throws Exception {
-    return new ScriptedStream(pool, onConnect);
+    return new ScriptedStream(pool, onConnect, router -> { });
+  }
+
+  /** The same, with the routes {@code routes} adds first (they take precedence). */
+  static ScriptedStream start(String pool, List<JsonObject> onConnect, Consumer<Router> routes)
+      throws Exception {
+    return new ScriptedStream(pool, onConnect, routes);
   }
 
   private void stream(ServerWebSocket ws) {
