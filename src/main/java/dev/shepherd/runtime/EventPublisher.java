@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
@@ -8,9 +9,11 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Publishes a pool's notices, a periodic {@code stats} snapshot, and its noteworthy job outcomes
- * (rejected, failed, interrupted, cancelled; at most {@value #JOB_EVENTS_PER_SECOND} a second, so a
- * flood of rejections cannot flood the bus) on {@code <prefix>.events}, and hands each of them
- * but {@code stats} to the pool's {@link PoolHistory}.
+ * (rejected, failed, interrupted, cancelled) on {@code <prefix>.events}, and hands each of them
+ * but {@code stats} to the pool's {@link PoolHistory}. Rejections and the other outcomes each
+ * have at most {@value #JOB_EVENTS_PER_SECOND} a second, so a flood of one cannot flood the bus
+ * nor crowd out the other; a job given up on (POISON, ATTEMPTS_EXHAUSTED) is always published,
+ * because it is what an incident is made of (J8), and crashes bound its rate.
  */
 final class EventPublisher implements PoolObserver {
   static final int JOB_EVENTS_PER_SECOND = 20;
@@ -19,8 +22,8 @@ final class EventPublisher implements PoolObserver {
   private final PoolHistory history;
   private final EventBus bus;
   private final String address;
-  private long windowStart;
-  private int inWindow;
+  private final Window rejections = new Window();
+  private final Window others = new Window();
 
   EventPublisher(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
@@ -42,14 +45,28 @@ final class EventPublisher implements PoolObserver {
       return;
     }
     long now = coordinator.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      inWindow = 0;
-    }
-    if (inWindow++ < JOB_EVENTS_PER_SECOND) {
+    boolean givenUp = outcome instanceof Outcome.Interrupted i
+        && (i.reason() instanceof Interruption.Poison
+            || i.reason() instanceof Interruption.AttemptsExhausted);
+    Window window = outcome instanceof Outcome.Rejected ? rejections : others;
+    if (givenUp || window.admits(now)) {
       JsonObject event = EventJson.job(coordinator.name(), outcome, now);
       bus.publish(address, event);
       history.published(event);
+    }
+  }
+
+  /** At most {@value #JOB_EVENTS_PER_SECOND} events per second of the coordinator's clock. */
+  private static final class Window {
+    private long start;
+    private int count;
+
+    boolean admits(long now) {
+      if (now - start >= 1000) {
+        start = now;
+        count = 0;
+      }
+      return count++ < JOB_EVENTS_PER_SECOND;
     }
   }
 
