@@ -4,6 +4,7 @@ import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.JobSettings;
 import dev.shepherd.core.Retention;
+import java.util.List;
 
 /**
  * Reads the fields of a {@code pools} entry that say how jobs fail, wait and come back (section
@@ -15,8 +16,8 @@ import dev.shepherd.core.Retention;
  */
 final class JobSettingsConfig {
   /** The fields of a pool entry this class reads. */
-  static final String[] FIELDS = {"poisonAfter", "retryBackoff", "retryFailures", "maxDelayMs",
-      "deadLetter", "recentOutcomes", "retrySeed"};
+  static final List<String> FIELDS = List.of("poisonAfter", "retryBackoff", "retryFailures",
+      "maxDelayMs", "deadLetter", "recentOutcomes", "retrySeed");
 
   /**
    * The backoff of failure retries when none is given, in {@code retryFailures} and in a

@@ -73,7 +73,7 @@ public record PoolConfig(
         "backlogCapacity", "interruption", "maxAttempts", "jobTimeoutMs", "supervision",
         "affinity", "drainTimeoutMs", "term", "backlogMaxBytes", "hostGraceMs",
         "maxPayloadDepth", "heartbeatTimeoutMs", "ha"));
-    fields.addAll(List.of(JobSettingsConfig.FIELDS));
+    fields.addAll(JobSettingsConfig.FIELDS);
     pool.onlyFields(fields.toArray(String[]::new));
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
