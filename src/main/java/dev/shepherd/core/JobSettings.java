@@ -39,11 +39,13 @@ public record JobSettings(
 
   /**
    * Shepherd's defaults (see docs/configuration.md for why): poison after 2 stops, suspects
-   * retried after 1 s, 2 s, … up to a minute (±20%), failures not retried, delays up to a day,
+   * retried after 1 s, 2 s, … up to a minute (±20%), failures not retried (a submit that asks for
+   * retries waits the same backoff between them), delays up to a day,
    * 1,000 dead letters (16 MiB), 10,000 recent outcomes (16 MiB).
    */
   public static final JobSettings DEFAULT = new JobSettings(2,
-      new Backoff(1_000, 2.0, 60_000, 0.2), FailureRetry.NONE, 86_400_000L,
+      new Backoff(1_000, 2.0, 60_000, 0.2),
+      new FailureRetry(1, new Backoff(1_000, 2.0, 60_000, 0.2)), 86_400_000L,
       new Retention(1_000, 16L << 20), true, new Retention(10_000, 16L << 20), 42);
 
   public JobSettings {

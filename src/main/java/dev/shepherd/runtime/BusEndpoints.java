@@ -66,6 +66,7 @@ final class BusEndpoints {
   private void submit(Message<Object> message) {
     Requests.Submit request = RequestDecoder.submit(message.body(),
         coordinator.config().maxPayloadDepth());
+    RequestDecoder.checkForPool(request, coordinator.config());
     coordinator.submit(request, new BusResponder(message, request.replyTo(), bus));
   }
 

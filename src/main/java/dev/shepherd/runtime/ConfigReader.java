@@ -20,6 +20,11 @@ public final class ConfigReader {
     this.path = path;
   }
 
+  /** The path of this object in the configuration, e.g. {@code pools[0].deadLetter}. */
+  public String path() {
+    return path;
+  }
+
   public String field(String name) {
     return path.isEmpty() ? name : path + "." + name;
   }

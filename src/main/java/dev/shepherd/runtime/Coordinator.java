@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
+import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
@@ -274,10 +275,16 @@ public final class Coordinator {
 
   // ---- requests (coordinator context) ---------------------------------------------------------
 
-  /** Submits on the coordinator's context; {@code responder} receives the answers. */
+  /**
+   * Submits on the coordinator's context; {@code responder} receives the answers. The submit's
+   * own retries (J3) are resolved here against the pool's, field by field; its delay was checked
+   * against {@code maxDelayMs} by whoever handed it in ({@link RequestDecoder#checkForPool}).
+   */
   void submit(Requests.Submit request, Responder responder) {
+    FailureRetry retry = request.retry() == null ? null
+        : request.retry().resolve(config.settings().jobs().retryFailures());
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
-        request.timeoutMs(), request.bytes(), now()));
+        request.timeoutMs(), request.bytes(), request.delayMs(), retry, now()));
   }
 
   /** A completion reported over the bus: null, or the refusal. */

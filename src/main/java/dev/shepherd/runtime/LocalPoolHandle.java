@@ -55,6 +55,12 @@ final class LocalPoolHandle implements PoolHandle {
   @Override
   public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    try {
+      RequestDecoder.checkForPool(request, coordinator.config());
+    } catch (BadRequest e) {
+      onFailure.handle(e);
+      return;
+    }
     CallbackResponder responder = new CallbackResponder(onAnswer, admission,
         Vertx.currentContext(), coordinator.outbox());
     coordinator.execute(() -> coordinator.submit(request, responder));

@@ -314,7 +314,10 @@ public final class PoolClient {
     return local != null ? local : overBus;
   }
 
-  /** Checks ids, timeout and the payload's depth, and measures the payload for the byte budget. */
+  /**
+   * Checks ids, timeout, delay and retry, and the payload's depth, and measures the payload for
+   * the byte budget. A delay beyond the pool's {@code maxDelayMs} is the pool's to refuse.
+   */
   private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
     checkId("job", request.job());
     checkId("key", request.key());
@@ -322,9 +325,14 @@ public final class PoolClient {
       throw new BadRequest("timeoutMs: must be between 1 and " + RequestDecoder.MAX_TIMEOUT_MS
           + ", or 0 for the pool's default (was " + request.timeoutMs() + ")");
     }
+    if (request.delayMs() < 0 || request.delayMs() > RequestDecoder.MAX_DELAY_MS) {
+      throw new BadRequest("delayMs: must be between 0 and the pool's maxDelayMs (was "
+          + request.delayMs() + ")");
+    }
+    RetryJson.check(request.retry());
     long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
     return new Requests.Submit(request.job(), request.payload(), request.key(), null,
-        request.timeoutMs(), bytes);
+        request.timeoutMs(), bytes, request.delayMs(), request.retry());
   }
 
   private static void checkId(String field, String value) {

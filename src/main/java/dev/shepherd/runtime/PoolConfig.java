@@ -1,18 +1,13 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.AffinitySelector;
-import dev.shepherd.core.BackoffSettings;
-import dev.shepherd.core.BudgetReaction;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.HostSettings;
 import dev.shepherd.core.InterruptionPolicy;
 import dev.shepherd.core.PoolLimits;
 import dev.shepherd.core.PoolSettings;
-import dev.shepherd.core.RestartPolicy;
 import dev.shepherd.core.Selectors;
 import dev.shepherd.core.SlotSpec;
-import dev.shepherd.core.Strategy;
-import dev.shepherd.core.SupervisionSettings;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -23,7 +18,9 @@ import java.util.List;
  * runtime needs (the worker class and threading model, the address prefix, the deepest payload
  * a submit may carry, how long a worker host may stay silent).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
- * worker.class} has a default.
+ * worker.class} has a default. The defaults heal (J7): section 10's job rules are on ({@link
+ * JobSettingsConfig}), replacements back off and retired slots are probed again ({@link
+ * SupervisionConfig}); docs/configuration.md lists them and how to turn each off.
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
@@ -75,10 +72,12 @@ public record PoolConfig(
   /** Parses one pool entry of a node that is clustered or not. */
   public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
     ConfigReader pool = new ConfigReader(json, path);
-    pool.onlyFields("name", "address", "worker", "backlogCapacity", "interruption",
-        "maxAttempts", "jobTimeoutMs", "supervision", "affinity", "drainTimeoutMs",
-        "term", "backlogMaxBytes", "hostGraceMs", "maxPayloadDepth", "heartbeatTimeoutMs",
-        "ha");
+    List<String> fields = new ArrayList<>(List.of("name", "address", "worker",
+        "backlogCapacity", "interruption", "maxAttempts", "jobTimeoutMs", "supervision",
+        "affinity", "drainTimeoutMs", "term", "backlogMaxBytes", "hostGraceMs",
+        "maxPayloadDepth", "heartbeatTimeoutMs", "ha"));
+    fields.addAll(JobSettingsConfig.FIELDS);
+    pool.onlyFields(fields.toArray(String[]::new));
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
       throw new ConfigException(pool.field("name"), name,
@@ -103,13 +102,15 @@ public record PoolConfig(
         pool.enumValue("interruption", InterruptionPolicy.class, InterruptionPolicy.RETRY),
         pool.intValue("maxAttempts", 3, 0, 1_000_000),
         pool.longValue("jobTimeoutMs", 30_000, 0, Long.MAX_VALUE / 4),
-        supervision(pool.object("supervision")),
+        SupervisionConfig.parse(pool.object("supervision")),
         selector,
         pool.longValue("drainTimeoutMs", 10_000, 0, Long.MAX_VALUE / 4),
         pool.longValue("term", 0, 0, (1L << 23) - 1),
         limits,
         new HostSettings(clustered && worker.instances() == 0,
-            pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)));
+            pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)),
+        false,
+        JobSettingsConfig.parse(pool));
     String prefix = pool.string("address", "shepherd." + name);
     int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
         MAX_PAYLOAD_DEPTH);
@@ -145,35 +146,6 @@ public record PoolConfig(
    */
   static int minInstances(boolean clustered) {
     return clustered ? 0 : 1;
-  }
-
-  private static SupervisionSettings supervision(ConfigReader sup) {
-    sup.onlyFields("policy", "strategy", "maxRestarts", "restartWindowMs", "onBudgetExceeded",
-        "restartBackoff", "reviveAfterMs");
-    long window = "infinite".equals(sup.raw("restartWindowMs"))
-        ? SupervisionSettings.INFINITE_WINDOW
-        : sup.longValue("restartWindowMs", 10_000, 1, Long.MAX_VALUE);
-    BackoffSettings backoff = null;
-    if (sup.has("restartBackoff")) {
-      ConfigReader b = sup.object("restartBackoff");
-      b.onlyFields("initialMs", "maxMs", "multiplier", "jitter", "resetAfterMs", "seed");
-      long initial = b.longValue("initialMs", 100, 1, Long.MAX_VALUE / 4);
-      backoff = new BackoffSettings(
-          initial,
-          b.longValue("maxMs", Math.max(initial, 10_000), 1, Long.MAX_VALUE / 4),
-          b.doubleValue("multiplier", 2.0, 1.0, 1000.0),
-          b.doubleValue("jitter", 0.1, 0.0, 1.0),
-          b.longValue("resetAfterMs", 60_000, 1, Long.MAX_VALUE / 4),
-          b.longValue("seed", 42, Long.MIN_VALUE, Long.MAX_VALUE));
-    }
-    return new SupervisionSettings(
-        sup.enumValue("policy", RestartPolicy.class, RestartPolicy.PERMANENT),
-        sup.enumValue("strategy", Strategy.class, Strategy.ONE_FOR_ONE),
-        sup.intValue("maxRestarts", 5, 0, 1_000_000),
-        window,
-        sup.enumValue("onBudgetExceeded", BudgetReaction.class, BudgetReaction.RETIRE_WORKER),
-        backoff,
-        sup.longValue("reviveAfterMs", 0, 0, Long.MAX_VALUE / 4));
   }
 
   private static AffinitySelector selector(ConfigReader affinity) {

@@ -12,15 +12,19 @@ import java.io.IOException;
 /**
  * Reads a submit body from its bytes without building the payload's tree: one streaming pass
  * checks the syntax of the whole body and the payload's nesting depth, decodes the envelope's
- * small fields, and keeps the payload as the {@link RawJson} bytes it arrived in. A payload that
- * is refused (too deep, or the pool is full) never costs more heap than its bytes.
+ * small fields (the few levels of {@code retry} in full), and keeps the payload as the {@link
+ * RawJson} bytes it arrived in. A payload that is refused (too deep, or the pool is full) never
+ * costs more heap than its bytes.
  *
  * <p>The result is the envelope as a {@code JsonObject} for {@link RequestDecoder} to validate
- * like any other: {@code payload} holds the RawJson (or null), other fields their scalar value,
- * and a field holding an object or array an empty one (its content is skipped: such a field is
- * refused anyway, and the message only needs its kind).
+ * like any other: {@code payload} holds the RawJson (or null), {@code retry} its decoded value,
+ * other fields their scalar value, and a field holding an object or array an empty one (its
+ * content is skipped: such a field is refused anyway, and the message only needs its kind).
  */
 final class RawSubmitReader {
+  /** The deepest a structured field other than the payload may be ({@code retry.backoff}). */
+  static final int MAX_FIELD_DEPTH = 4;
+
   private RawSubmitReader() {}
 
   /** The envelope of {@code body}; a {@link BadRequest} naming the field when malformed. */
@@ -46,6 +50,9 @@ final class RawSubmitReader {
         JsonToken value = parser.nextToken();
         if (name.equals("payload")) {
           token = payload(parser, value, body, maxPayloadDepth, envelope);
+        } else if (name.equals("retry")) {
+          envelope.put(name, tree(parser, value, 1, "retry"));
+          token = parser.nextToken();
         } else {
           envelope.put(name, scalar(parser, value));
           token = parser.nextToken();
@@ -106,6 +113,44 @@ final class RawSubmitReader {
 
   private static boolean separator(byte b) {
     return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == ',';
+  }
+
+  /**
+   * The few levels of a small structured field ({@code retry}: an object holding a {@code
+   * backoff} object) decoded in full, so they can be validated field by field; anything nested
+   * deeper than {@link #MAX_FIELD_DEPTH} is refused, as no such field has it.
+   */
+  private static Object tree(JsonParser parser, JsonToken value, int depth, String field)
+      throws IOException {
+    if (value != JsonToken.START_OBJECT && value != JsonToken.START_ARRAY) {
+      return scalar(parser, value);
+    }
+    if (depth > MAX_FIELD_DEPTH) {
+      throw new BadRequest(field + ": nested more than " + MAX_FIELD_DEPTH + " levels deep");
+    }
+    if (value == JsonToken.START_ARRAY) {
+      JsonArray array = new JsonArray();
+      for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
+        if (t == null) {
+          throw new BadRequest("body: not valid JSON (it ends inside " + field + ")");
+        }
+        array.add(tree(parser, t, depth + 1, field));
+      }
+      return array;
+    }
+    JsonObject object = new JsonObject();
+    for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
+      if (t != JsonToken.FIELD_NAME) {
+        throw new BadRequest("body: not valid JSON (it ends inside " + field + ")");
+      }
+      String name = parser.currentName();
+      if (object.containsKey(name)) {
+        throw new BadRequest(field + "." + RequestDecoder.clip(name) + ": appears twice");
+      }
+      object.put(name, tree(parser, parser.nextToken(), depth + 1,
+          field + "." + RequestDecoder.clip(name)));
+    }
+    return object;
   }
 
   /** A field other than the payload: its scalar value, or an empty object or array. */

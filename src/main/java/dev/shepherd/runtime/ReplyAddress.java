@@ -149,8 +149,7 @@ public final class ReplyAddress {
       onFailure.handle(closedError(job));
       return;
     }
-    Object body = SubmitBody.encode(new Requests.Submit(job, request.payload(), request.key(),
-        null, request.timeoutMs(), request.bytes()), address);
+    Object body = SubmitBody.encode(request.withJob(job), address);
     Future<Void> registered = ready();
     long wait = Math.min(leaderWaitMs, timeoutMs);
     if (registered.succeeded()) {

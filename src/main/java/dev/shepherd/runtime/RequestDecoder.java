@@ -9,8 +9,9 @@ import java.util.Set;
  * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
  * whose message names the field: not an object, unknown or missing fields, wrong types, and the
  * limits of section 7 ({@code job}/{@code key} 1–256 characters, {@code timeoutMs} a positive
- * integer), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code null} for an
- * optional field means absent.
+ * integer), section 10's {@code delayMs} (an integer from 0, J4) and {@code retry} ({@link
+ * RetryJson}, J3), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code null}
+ * for an optional field means absent.
  *
  * <p>A submit that arrives as bytes (an HTTP body, a bus message holding text or a buffer) keeps
  * its payload in those bytes ({@link RawJson}, read by {@link RawSubmitReader}); one that arrives
@@ -27,6 +28,8 @@ public final class RequestDecoder {
   public static final int MAX_PAGE = 500;
   /** A page's size when it says nothing. */
   public static final int DEFAULT_PAGE = 50;
+  /** The longest {@code delayMs} any pool may allow (its {@code maxDelayMs} is at most this). */
+  static final long MAX_DELAY_MS = JobSettingsConfig.MAX_MS;
 
   private RequestDecoder() {}
 
@@ -64,7 +67,7 @@ public final class RequestDecoder {
     } else {
       json = object(body);
     }
-    only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs"));
+    only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs", "delayMs", "retry"));
     if (!json.containsKey("payload")) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
@@ -83,9 +86,43 @@ public final class RequestDecoder {
             + timeoutMs + ")");
       }
     }
+    long delayMs = delay(json.getValue("delayMs"));
+    RetryOverride retry = RetryJson.decode(json.getValue("retry"));
     Object payload = json.getValue("payload");
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
-    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes);
+    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
+  }
+
+  /**
+   * {@code delayMs} (J4): an integer from 0 (null = 0). Its limit is the pool's {@code
+   * maxDelayMs}, which only the pool knows ({@link #checkForPool}).
+   */
+  private static long delay(Object value) {
+    if (value == null) {
+      return 0;
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw new BadRequest("delayMs: must be an integer from 0 (was " + render(value) + ")");
+    }
+    long delayMs = ((Number) value).longValue();
+    if (delayMs < 0 || delayMs > MAX_DELAY_MS) {
+      throw new BadRequest("delayMs: must be between 0 and the pool's maxDelayMs (was "
+          + delayMs + ")");
+    }
+    return delayMs;
+  }
+
+  /**
+   * Checks what only the pool can: a {@code delayMs} within its {@code maxDelayMs} (J4). Called
+   * where the pool takes a submit (its bus address, its in-JVM handle), so a submit that went
+   * through another node's HTTP layer is judged by the pool itself.
+   */
+  static void checkForPool(Requests.Submit request, PoolConfig pool) {
+    long max = pool.settings().jobs().maxDelayMs();
+    if (request.delayMs() > max) {
+      throw new BadRequest("delayMs: must be at most " + max + " (pool " + pool.name()
+          + "'s maxDelayMs; was " + request.delayMs() + ")");
+    }
   }
 
   public static Requests.Completed completed(Object body) {

@@ -10,14 +10,27 @@ public final class Requests {
    * A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). {@code bytes} is
    * what the payload costs while queued (its length when it is {@link RawJson}, else an estimate
    * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
-   * pool's {@code backlogMaxBytes}.
+   * pool's {@code backlogMaxBytes}. {@code delayMs} holds the job back that long after its
+   * admission (J4; 0 = none; the pool refuses more than its {@code maxDelayMs}); {@code retry}
+   * overrides the pool's failure retries (J3; null = the pool's).
    */
   public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
-      long bytes) {
+      long bytes, long delayMs, RetryOverride retry) {
+
+    /** A submit to run as soon as it can, with the pool's failure retries. */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+        long bytes) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null);
+    }
 
     /** A submit whose payload is not counted against the byte budget. */
     public Submit(String job, Object payload, String key, String replyTo, long timeoutMs) {
       this(job, payload, key, replyTo, timeoutMs, 0);
+    }
+
+    /** This submit with the job id {@code id}. */
+    public Submit withJob(String id) {
+      return new Submit(id, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
     }
   }
 

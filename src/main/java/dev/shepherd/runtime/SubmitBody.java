@@ -24,6 +24,12 @@ final class SubmitBody {
     if (request.timeoutMs() > 0) {
       head.put("timeoutMs", request.timeoutMs());
     }
+    if (request.delayMs() > 0) {
+      head.put("delayMs", request.delayMs());
+    }
+    if (request.retry() != null) {
+      head.put("retry", RetryJson.encode(request.retry()));
+    }
     if (replyTo != null) {
       head.put("replyTo", replyTo);
     }

@@ -47,6 +47,12 @@ class LauncherTest {
             + "}]}", "pools[1].name", "\"a\""),
         Arguments.of("{\"http\": {\"port\": 70000}, \"pools\": [{" + DEMO + "}]}", "http.port",
             "70000"),
+        Arguments.of("{\"pools\": [{" + DEMO + ", \"deadLetter\": {\"capacity\": -1}}]}",
+            "pools[0].deadLetter.capacity", "-1"),
+        Arguments.of("{\"pools\": [{" + DEMO + ", \"retryFailures\": {\"backoff\":"
+            + " {\"multiplier\": 0.5}}}]}", "pools[0].retryFailures.backoff.multiplier", "0.5"),
+        Arguments.of("{\"pools\": [{" + DEMO + ", \"supervision\": {\"reviveMaxMs\": 1,"
+            + " \"reviveAfterMs\": 2}}]}", "pools[0].supervision.reviveMaxMs", "1"),
         Arguments.of("{\"pool\": []}", "pool", "[]"),
         Arguments.of("{\"hosts\": [{\"pool\": \"jobs\", " + DEMO + "}]}", "hosts",
             "-cluster"));

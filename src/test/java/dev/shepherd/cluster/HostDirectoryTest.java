@@ -59,8 +59,9 @@ class HostDirectoryTest {
 
   /** A pool of hosts alone, FAIL interruption, the given lease; returns its name. */
   private static String pool(long heartbeatTimeoutMs) {
-    JsonObject config = PoolFixture.demoPool("dp" + POOLS.incrementAndGet(), 0)
-        .put("heartbeatTimeoutMs", heartbeatTimeoutMs).put("term", 3);
+    // The seed's supervisor: a replacement is deployed in the same message as the stop (H4).
+    JsonObject config = PoolFixture.seedRules(PoolFixture.demoPool("dp" + POOLS.incrementAndGet(),
+        0)).put("heartbeatTimeoutMs", heartbeatTimeoutMs).put("term", 3);
     PoolFixture.deploy(vertx, config);
     return config.getString("name");
   }

@@ -184,7 +184,7 @@ class CompletionAndStatusEndToEndTest {
       assertThat(status.getString("state")).isEqualTo("RUNNING");
       assertThat(status.getJsonObject("backlog"))
           .isEqualTo(new JsonObject().put("length", 0).put("capacity", 7).put("waiting", 0)
-              .put("nextDue", null));
+              .putNull("nextDue"));
       assertThat(status.getJsonArray("slots")).hasSize(2);
       JsonObject assigned = slot(status, "w-0");
       assertThat(assigned.fieldNames()).containsExactlyInAnyOrder("id", "phase", "capacity",

@@ -12,6 +12,7 @@ import static dev.shepherd.runtime.PoolFixture.fail;
 import static dev.shepherd.runtime.PoolFixture.hang;
 import static dev.shepherd.runtime.PoolFixture.idleAt;
 import static dev.shepherd.runtime.PoolFixture.run;
+import static dev.shepherd.runtime.PoolFixture.seedRules;
 import static dev.shepherd.runtime.PoolFixture.sleep;
 import static dev.shepherd.runtime.PoolFixture.slot;
 import static dev.shepherd.runtime.PoolFixture.status;
@@ -151,7 +152,7 @@ class DemoWorkerEndToEndTest {
 
     @Test
     void P9_retry_crash_runs_job_on_another_worker(Vertx vertx) {
-      JsonObject config = pool("WORKER", 2).put("interruption", "RETRY");
+      JsonObject config = seedRules(pool("WORKER", 2)).put("interruption", "RETRY");
       worker(config).put("class", FlakyWorker.class.getName());
       deployReady(vertx, config);
 
@@ -168,7 +169,7 @@ class DemoWorkerEndToEndTest {
 
     @Test
     void P9_retry_puts_the_interrupted_job_first_in_line(Vertx vertx) {
-      JsonObject config = pool("WORKER", 1).put("interruption", "RETRY");
+      JsonObject config = seedRules(pool("WORKER", 1)).put("interruption", "RETRY");
       worker(config).put("class", FlakyWorker.class.getName());
       deployReady(vertx, config);
       PoolClient client = PoolClient.create(vertx, "demo");
@@ -190,7 +191,8 @@ class DemoWorkerEndToEndTest {
     @ValueSource(strings = {"EVENT_LOOP", "WORKER"})
     void P13_retry_answers_a_job_that_always_crashes_attempts_exhausted(String threading,
         Vertx vertx) {
-      JsonObject config = pool(threading, 2).put("interruption", "RETRY").put("maxAttempts", 3);
+      JsonObject config = seedRules(pool(threading, 2)).put("interruption", "RETRY")
+          .put("maxAttempts", 3);
       deployReady(vertx, config);
 
       Outcome outcome = run(vertx, "demo", JobRequest.of(crash()).withJob("poison"));

@@ -174,7 +174,9 @@ class LoadTest {
   @Test
   void twenty_thousand_jobs_with_random_crashes_are_each_answered_exactly_once(Vertx vertx)
       throws Exception {
-    JsonObject config = demoPool(POOL, 6)
+    // The seed's rules: every crashed job is retried at once until it completes (maxAttempts),
+    // none is poisoned, and slots are replaced at once.
+    JsonObject config = PoolFixture.seedRules(demoPool(POOL, 6))
         .put("interruption", "RETRY")
         .put("maxAttempts", 50)
         .put("backlogCapacity", 25_000);

@@ -52,6 +52,32 @@ public final class PoolFixture {
             .put("restartWindowMs", 10_000));
   }
 
+  /**
+   * {@code pool} with the seed's rules instead of the defaults that heal (section 10 off, as
+   * docs/configuration.md lists it): no suspects or poison ({@code poisonAfter} 0), a job
+   * interrupted goes back at once ({@code retryBackoff.initialMs} 0), a stopped slot is replaced at
+   * once ({@code restartBackoff.initialMs} 0) and a retired one stays retired ({@code
+   * reviveAfterMs} 0). For tests of P9, P13 and sections 4 and 8, which state those rules; a field
+   * the configuration already sets is kept. Returns {@code pool}, edited.
+   */
+  public static JsonObject seedRules(JsonObject pool) {
+    putIfAbsent(pool, "poisonAfter", 0);
+    putIfAbsent(pool, "retryBackoff", new JsonObject().put("initialMs", 0));
+    if (pool.getJsonObject("supervision") == null) {
+      pool.put("supervision", new JsonObject());
+    }
+    JsonObject supervision = pool.getJsonObject("supervision");
+    putIfAbsent(supervision, "restartBackoff", new JsonObject().put("initialMs", 0));
+    putIfAbsent(supervision, "reviveAfterMs", 0);
+    return pool;
+  }
+
+  private static void putIfAbsent(JsonObject json, String field, Object value) {
+    if (json.getValue(field) == null) {
+      json.put(field, value);
+    }
+  }
+
   /** The {@code worker} object of a pool configuration, for editing. */
   public static JsonObject worker(JsonObject pool) {
     return pool.getJsonObject("worker");
