@@ -183,6 +183,9 @@ class DeadLettersHttpTest {
       JsonObject config = JobsFixture.retryingPool("p", 1).put("backlogCapacity", 0);
       try (JobsWebApp app = JobsWebApp.start(via, JobsFixture.quick(), config)) {
         poisoned(app, "bad-1");
+        // The slot the poison job crashed is replaced after its restart backoff (J7).
+        await().atMost(10, SECONDS).until(() -> "IDLE".equals(Http.get(app.url("/api/pools/p"))
+            .json().getJsonArray("slots").getJsonObject(0).getString("phase")));
         Http.Response busy = Http.post(app.url("/api/pools/p/jobs?wait=false"),
             "{\"job\":\"busy\",\"payload\":{\"sleepMs\":5000}}");
         assertThat(busy.json().getString("type")).isEqualTo("accepted");
