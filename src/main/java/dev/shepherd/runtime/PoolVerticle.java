@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,7 @@ public class PoolVerticle extends VerticleBase {
    */
   static final long LEASE_MS = 3_000;
 
+  private final UnaryOperator<PoolConfig> adjust;
   private PoolConfig config;
   private Coordinator coordinator;
   private BusEndpoints endpoints;
@@ -56,10 +58,23 @@ public class PoolVerticle extends VerticleBase {
   private final Closeable drainOnClose =
       completion -> coordinator.execute(() -> coordinator.stop().onComplete(completion));
 
+  /** The pool its deployment's configuration describes. */
+  public PoolVerticle() {
+    this(UnaryOperator.identity());
+  }
+
+  /**
+   * A pool whose parsed configuration {@code adjust} changes before anything starts: for tests
+   * that set what the configuration cannot say.
+   */
+  PoolVerticle(UnaryOperator<PoolConfig> adjust) {
+    this.adjust = adjust;
+  }
+
   @Override
   public Future<?> start() {
     try {
-      config = PoolConfig.parse(config(), "", vertx.isClustered());
+      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered()));
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
