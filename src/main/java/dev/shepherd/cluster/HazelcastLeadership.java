@@ -4,6 +4,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.runtime.DurableGate;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +103,8 @@ public final class HazelcastLeadership implements Leadership {
       } else if (event.getState() == LifecycleEvent.LifecycleState.MERGED
           || event.getState() == LifecycleEvent.LifecycleState.MERGE_FAILED) {
         merging = false;
+      } else if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+        context.runOnContext(v -> lose("this member's Hazelcast is shutting down"));
       }
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
@@ -126,8 +130,13 @@ public final class HazelcastLeadership implements Leadership {
     }
   }
 
+  /** Members of the cluster as this one sees it; none once its Hazelcast has shut down. */
   private int members() {
-    return manager.getNodes().size();
+    try {
+      return manager.getNodes().size();
+    } catch (HazelcastInstanceNotActiveException e) {
+      return 0;
+    }
   }
 
   private void tryClaim() {
@@ -136,7 +145,14 @@ public final class HazelcastLeadership implements Leadership {
     }
     claiming = true;
     long sentAt = System.currentTimeMillis();
-    store.claim(pool, node, new HashSet<>(manager.getNodes())).whenComplete((claimed, error) ->
+    CompletionStage<HaEntry.Claimed> claim;
+    try {
+      claim = store.claim(pool, node, new HashSet<>(manager.getNodes()));
+    } catch (HazelcastInstanceNotActiveException e) {
+      claiming = false;
+      return;
+    }
+    claim.whenComplete((claimed, error) ->
         context.runOnContext(v -> {
           claiming = false;
           if (error != null) {
@@ -180,7 +196,13 @@ public final class HazelcastLeadership implements Leadership {
     Promise<Void> written = Promise.promise();
     String text = base == null ? DurableJson.encode(batch) : null;
     String baseText = base == null ? null : DurableJson.encode(base);
-    store.write(pool, term, text, baseText).whenComplete((ok, error) -> {
+    CompletionStage<Boolean> write;
+    try {
+      write = store.write(pool, term, text, baseText);
+    } catch (HazelcastInstanceNotActiveException e) {
+      return Future.failedFuture(e);
+    }
+    write.whenComplete((ok, error) -> {
       if (error != null) {
         written.fail(error);
       } else if (!ok) {
@@ -198,7 +220,11 @@ public final class HazelcastLeadership implements Leadership {
       if (leading == term) {
         leading = 0;
       }
-      store.resign(pool, node, term).whenComplete((ok, error) -> { });
+      try {
+        store.resign(pool, node, term).whenComplete((ok, error) -> { });
+      } catch (HazelcastInstanceNotActiveException e) {
+        // Gone with its member: nothing to give back.
+      }
     });
   }
 

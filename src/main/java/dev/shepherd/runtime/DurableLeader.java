@@ -89,7 +89,8 @@ final class DurableLeader {
 
   /**
    * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
-   * running ones interrupted {@code NODE_LOST}, bindings and hosts; then sends again the answers
+   * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
+   * hosts, the dead-letter set and the recent outcomes; then sends again the answers
    * never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
    * {@link AddressResponder} that answers it.
    */
@@ -99,11 +100,13 @@ final class DurableLeader {
     for (DurableImage.JobImage j : recovered.image().jobs()) {
       jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
           new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
-          j.attempts(), j.worker(), j.interruption()));
+          j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
+          j.failures(), j.retry()));
     }
     DurableImage image = recovered.image();
     Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
-        image.generated(), jobs, image.bindings(), image.hosts()), coordinator.now()));
+        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent()),
+        coordinator.now()));
     if (t instanceof Transition.Refused refused) {
       throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
           + refused.error().message());

@@ -49,7 +49,11 @@ public final class OutcomeJson {
     return out.appendByte((byte) '}');
   }
 
-  private static JsonObject encode(Outcome outcome, boolean withPayload) {
+  /**
+   * The outcome as JSON, with the payload it hands back or without it (for a form that writes
+   * the payload its own way).
+   */
+  static JsonObject encode(Outcome outcome, boolean withPayload) {
     JsonObject json = new JsonObject().put("type", type(outcome)).put("job", outcome.job());
     if (outcome instanceof Outcome.Accepted) {
       return json;

@@ -2,10 +2,17 @@ package dev.shepherd.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shepherd.core.Backoff;
+import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.HostSettings;
+import dev.shepherd.core.Interruption;
 import dev.shepherd.core.InterruptionPolicy;
+import dev.shepherd.core.JobSettings;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSettings;
+import dev.shepherd.core.Retention;
+import dev.shepherd.core.SupervisionSettings;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +26,11 @@ import org.junit.jupiter.api.Test;
  * thread in simulated time, driving the real core ({@code Pool}), the real {@link DurableGate} and
  * the real {@link DurableLog}. For 20 s the leader is killed ({@code kill -9}) or paused ({@code
  * kill -STOP}, long enough to be replaced or not) at random; killed nodes are replaced by fresh
- * ones; then everything settles. Checked over {@code shepherd.failover.seeds} seeds (default
- * 1000 each):
+ * ones; then everything settles. In a third of the seeds section 10's job rules are on (J2-J6): some
+ * jobs crash their worker (until poisoned), hang, or fail (retried or not), some submits are
+ * delayed or bring retries of their own, an operator replays and discards dead letters; so
+ * failovers happen with waiting jobs, suspects and dead letters in the journal. Checked over
+ * {@code shepherd.failover.seeds} seeds (default 1000 each):
  *
  * <ul>
  *   <li>every job whose {@code accepted} reached its submitter is answered, and every answer of a
@@ -29,6 +39,9 @@ import org.junit.jupiter.api.Test;
  *       answer per job, never two different ones from two runs (A3, A4);
  *   <li>a rejected job is never answered;
  *   <li>nothing is answered or assigned under a term once a newer term exists (A2);
+ *   <li>at every checkpoint the store's log, as JSON, replays into exactly the image the pool
+ *       computes of itself (A3), so a takeover loses no waiting job, dead letter or recent
+ *       outcome ({@link SimStore});
  *   <li>in the end exactly one coordinator leads and consumes the pool's address.
  * </ul>
  *
@@ -52,6 +65,7 @@ class FailoverSimulationTest {
     Long replay = Long.getLong("shepherd.seed");
     int seeds = replay != null ? 1 : Integer.getInteger("shepherd.failover.seeds", 1000);
     long started = System.nanoTime();
+    long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     Summary total = new Summary();
     for (int i = 0; i < seeds; i++) {
       long seed = replay != null ? replay : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
@@ -59,10 +73,19 @@ class FailoverSimulationTest {
       total.add(one);
     }
     System.out.printf("simulation %s: %d seeds, %d jobs accepted, %d answered twice (same"
-            + " outcome), %d terms, %d host commands fenced, %d ms%n", name, seeds,
-        total.accepted, total.duplicates, total.terms, total.fenced,
-        (System.nanoTime() - started) / 1_000_000);
+            + " outcome), %d terms, %d host commands fenced; section 10: %d poisoned, %d"
+            + " replays, %d checkpoints checked; takeovers recovered %d waiting jobs, %d dead"
+            + " letters, %d recent outcomes; %d ms (%d ms of CPU)%n", name, seeds,
+        total.accepted, total.duplicates, total.terms, total.fenced, total.poisoned,
+        total.replays, total.checkpoints, total.waitingRecovered, total.deadRecovered,
+        total.recentRecovered, (System.nanoTime() - started) / 1_000_000,
+        (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1_000_000);
     assertThat(total.accepted).isPositive();
+    if (replay == null) {
+      assertThat(total.waitingRecovered).as("takeovers with waiting jobs").isPositive();
+      assertThat(total.deadRecovered).as("takeovers with dead letters").isPositive();
+      assertThat(total.poisoned).as("poisoned jobs").isPositive();
+    }
   }
 
   /** Totals over seeds. */
@@ -71,17 +94,29 @@ class FailoverSimulationTest {
     long duplicates;
     long terms;
     long fenced;
+    long poisoned;
+    long replays;
+    long checkpoints;
+    long waitingRecovered;
+    long deadRecovered;
+    long recentRecovered;
 
     void add(Summary other) {
       accepted += other.accepted;
       duplicates += other.duplicates;
       terms += other.terms;
       fenced += other.fenced;
+      poisoned += other.poisoned;
+      replays += other.replays;
+      checkpoints += other.checkpoints;
+      waitingRecovered += other.waitingRecovered;
+      deadRecovered += other.deadRecovered;
+      recentRecovered += other.recentRecovered;
     }
   }
 
   private static PoolSettings settings(SimWorld world) {
-    return PoolSettings.defaults("sim", 1)
+    PoolSettings settings = PoolSettings.defaults("sim", 1)
         .withHosts(new HostSettings(true, 30_000))
         .withSlots(List.of())
         .withDurable(true)
@@ -89,19 +124,40 @@ class FailoverSimulationTest {
         .withInterruption(world.rnd.nextInt(4) == 0 ? InterruptionPolicy.FAIL
             : InterruptionPolicy.RETRY, 0)
         .withJobTimeoutMs(5_000);
+    if (world.rnd.nextInt(3) != 0) {
+      return settings;
+    }
+    // Section 10 on, with small sets so that evictions and forgetting happen too.
+    JobSettings jobs = JobSettings.DEFAULT
+        .withPoisonAfter(1 + world.rnd.nextInt(3))
+        .withRetryBackoff(new Backoff(100 + world.rnd.nextInt(400), 2.0, 2_000, 0.2))
+        .withRetryFailures(world.rnd.nextBoolean() ? FailureRetry.NONE
+            : new FailureRetry(2, new Backoff(50, 2.0, 500, 0.2)))
+        .withMaxDelayMs(5_000)
+        .withDeadLetter(new Retention(5 + world.rnd.nextInt(20), 1 << 20),
+            world.rnd.nextBoolean())
+        .withRecentOutcomes(new Retention(10 + world.rnd.nextInt(50), 1 << 20));
+    return settings
+        .withInterruption(settings.interruption(), world.rnd.nextBoolean() ? 0 : 4)
+        .withSupervision(SupervisionSettings.defaults().withRevive(1_000, 8_000))
+        .withJobs(new JobSettings(jobs.poisonAfter(), jobs.retryBackoff(),
+            jobs.retryFailures(), jobs.maxDelayMs(), jobs.deadLetter(), jobs.deadLetterFailed(),
+            jobs.recentOutcomes(), world.rnd.nextLong()));
   }
 
   private static Summary runSeed(long seed, int killPercent, int pausePercent, boolean trace) {
     SimWorld world = new SimWorld(seed, trace);
     PoolSettings settings = settings(world);
+    boolean jobRules = !settings.jobs().equals(JobSettings.NONE);
     Map<String, SimHost> hosts = new LinkedHashMap<>();
     Map<String, SimSubmitter> submitters = new LinkedHashMap<>();
     for (int i = 1; i <= 2; i++) {
-      SimHost host = new SimHost(world, "h" + i);
+      SimHost host = new SimHost(world, "h" + i, jobRules);
       hosts.put(host.name, host);
-      SimSubmitter submitter = new SimSubmitter(world, "s" + i);
+      SimSubmitter submitter = new SimSubmitter(world, "s" + i, jobRules);
       submitters.put(submitter.address(), submitter);
     }
+    SimOperator operator = new SimOperator(world, "ops");
     List<SimCoordinator> coordinators = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
       SimCoordinator c = new SimCoordinator(world, "c" + i, settings, hosts, submitters);
@@ -110,6 +166,10 @@ class FailoverSimulationTest {
     }
     hosts.values().forEach(h -> world.after(500 + world.rnd.nextInt(500), h::start));
     submitters.values().forEach(s -> world.after(1_000, () -> s.submitUntil(FAULTS_UNTIL)));
+    if (jobRules) {
+      submitters.put(operator.address(), operator);
+      world.after(2_000, () -> operator.operateUntil(FAULTS_UNTIL));
+    }
     scheduleFaults(world, coordinators, settings, hosts, submitters, killPercent, pausePercent);
     world.runUntil(SETTLE_UNTIL, () -> world.now() > FAULTS_UNTIL + 10_000
         && submitters.values().stream().allMatch(s -> s.waiting() == 0)
@@ -120,7 +180,13 @@ class FailoverSimulationTest {
           + " tasks");
     }
     try {
-      return check(world, coordinators, hosts, submitters);
+      Summary summary = check(world, coordinators, hosts, submitters);
+      summary.replays = operator.replays;
+      summary.checkpoints = world.store.checkpointsChecked;
+      summary.waitingRecovered = world.waitingRecovered;
+      summary.deadRecovered = world.deadRecovered;
+      summary.recentRecovered = world.recentRecovered;
+      return summary;
     } catch (AssertionError e) {
       throw new AssertionError("seed " + seed + " (replay: -Dshepherd.seed=" + seed + "): "
           + e.getMessage() + (trace ? "\n" + String.join("\n", world.trace) : ""), e);
@@ -163,7 +229,7 @@ class FailoverSimulationTest {
   private static Summary check(SimWorld world, List<SimCoordinator> coordinators,
       Map<String, SimHost> hosts, Map<String, SimSubmitter> submitters) {
     Summary summary = new Summary();
-    assertThat(world.violations).as("A2 fencing").isEmpty();
+    assertThat(world.violations).as("A2 fencing, A3 images").isEmpty();
     for (SimSubmitter submitter : submitters.values()) {
       for (String job : submitter.accepted) {
         List<Outcome> answers = submitter.answers.get(job);
@@ -176,6 +242,10 @@ class FailoverSimulationTest {
           }
         }
         summary.duplicates += answers.size() - 1;
+        if (answers.get(0) instanceof Outcome.Interrupted i
+            && i.reason() instanceof Interruption.Poison) {
+          summary.poisoned++;
+        }
       }
       for (String job : submitter.rejected) {
         if (submitter.answers.containsKey(job)) {

@@ -1,13 +1,17 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
+import dev.shepherd.core.FailureRetry;
+import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.SlotSpec;
 import dev.shepherd.core.Transition;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -87,13 +91,14 @@ final class SimCoordinator extends SimNode {
     void release(Effect effect) {
       world.log(() -> SimCoordinator.this + "/" + term + " out: " + effect);
       if (effect instanceof Effect.Respond respond) {
-        fenced("answered " + respond.outcome());
+        fenced(() -> "answered " + respond.outcome());
         answer(respond.replyTo(), respond.outcome());
       } else if (effect instanceof Effect.Assign a) {
-        fenced("assigned " + a.job() + " to " + a.worker());
+        fenced(() -> "assigned " + a.job() + " to " + a.worker());
         SimHost host = hostOf(a.worker());
         int incarnation = deployed.getOrDefault(a.worker(), 0);
-        world.send(host, () -> host.assign(term, a.worker(), incarnation, a.assignment(), a.job()));
+        world.send(host, () -> host.assign(term, a.worker(), incarnation, a.assignment(), a.job(),
+            a.attempt()));
       } else if (effect instanceof Effect.Deploy d) {
         deployed.put(d.worker(), d.incarnation());
         SimHost host = hostOf(d.worker());
@@ -108,10 +113,10 @@ final class SimCoordinator extends SimNode {
     }
 
     /** A2: nothing leaves under this term once a newer one exists. */
-    void fenced(String what) {
+    void fenced(java.util.function.Supplier<String> what) {
       if (world.store.term > term) {
-        world.violation(SimCoordinator.this + " of term " + term + " " + what + " while term "
-            + world.store.term + " exists");
+        world.violation(SimCoordinator.this + " of term " + term + " " + what.get()
+            + " while term " + world.store.term + " exists");
       }
     }
 
@@ -203,6 +208,7 @@ final class SimCoordinator extends SimNode {
     termsLed++;
     DurableLog.Recovered recovered =
         DurableLog.recover(claimed.base(), claimed.batches(), claimed.previousTerm());
+    world.recovered(recovered.image());
     world.log(this + " leads term " + t.term + ": " + recovered.image().jobs().size()
         + " jobs, " + recovered.undelivered().size() + " answers to send again");
     t.gate.offer(t.pool.start());
@@ -240,10 +246,38 @@ final class SimCoordinator extends SimNode {
 
   // ---- the pool's address -------------------------------------------------------------------
 
-  void submit(SimSubmitter submitter, String job, String key) {
+  /**
+   * A submit as the bus delivers it: the payload as the {@link RawJson} it arrived in, {@code
+   * delayMs} (J4) and {@code retry} (J3) as the submitter gave them.
+   */
+  void submit(SimSubmitter submitter, String job, String key, long delayMs, FailureRetry retry) {
     if (leading != null) {
-      leading.apply(new PoolEvent.Submit(job, "payload-" + job, key,
-          new Reply(submitter, submitter.address()), 0, 8, world.now()));
+      RawJson payload = new RawJson(("\"payload-" + job + "\"").getBytes(StandardCharsets.UTF_8));
+      leading.apply(new PoolEvent.Submit(job, payload, key,
+          new Reply(submitter, submitter.address()), 0, payload.length(), delayMs, retry,
+          world.now()));
+    }
+  }
+
+  /** J5: an operator asks for the newest dead letters; the ids go back to it. */
+  void listDead(SimOperator operator) {
+    if (leading != null && leading.active) {
+      List<String> ids = leading.pool.deadLetters(0, 10).stream().map(DeadLetter::job).toList();
+      world.send(operator, () -> operator.listed(ids));
+    }
+  }
+
+  /** J5: replays a dead letter; its admission and answer go to the operator. */
+  void replay(SimOperator operator, String job) {
+    if (leading != null) {
+      leading.apply(new PoolEvent.ReplayDead(job, new Reply(operator, operator.address()),
+          world.now()));
+    }
+  }
+
+  void discard(String job) {
+    if (leading != null) {
+      leading.apply(new PoolEvent.DiscardDead(job, world.now()));
     }
   }
 
@@ -285,9 +319,17 @@ final class SimCoordinator extends SimNode {
     }
   }
 
-  void completed(String worker, long token, Object result) {
+  void completed(String worker, long token, Object result, JobError error) {
     if (leading != null) {
-      leading.apply(new PoolEvent.Completed(worker, token, result, null, world.now()));
+      long bytes = result instanceof String text ? text.length() : 0;
+      leading.apply(new PoolEvent.Completed(worker, token, result, error, bytes, world.now()));
+    }
+  }
+
+  /** A host's incarnation crashed (J1: an {@code Error} from the handler). */
+  void stopped(String worker, int incarnation, Exit exit, String cause) {
+    if (leading != null) {
+      leading.apply(new PoolEvent.WorkerStopped(worker, incarnation, exit, cause, world.now()));
     }
   }
 }

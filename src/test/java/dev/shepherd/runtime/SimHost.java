@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -9,8 +11,9 @@ import java.util.Map;
  * the highest term it has seen, registers again when a coordinator that does not know it says so
  * (dropping what it ran; only once per registration round: the heartbeats that crossed a
  * re-registration must not reset it again), deploys incarnations and runs assignments on the incarnation they name,
- * and reports creations and completions to the pool's address. A job's result is its id, so an
- * answer from a second run of a job is the same result with other attempts.
+ * and reports creations, completions and crashes to the pool's address. A job's result is its
+ * id, so an answer from a second run of a job is the same result with other attempts; with bad
+ * jobs, some jobs fail, crash or hang, by their id ({@link Behaviour}).
  */
 final class SimHost extends SimNode {
   static final int SLOTS = 2;
@@ -24,8 +27,12 @@ final class SimHost extends SimNode {
   long commandsRefused;
   long assignmentsRun;
 
-  SimHost(SimWorld world, String name) {
+  /** Whether jobs misbehave ({@link Behaviour}); otherwise every job succeeds. */
+  private final boolean badJobs;
+
+  SimHost(SimWorld world, String name, boolean badJobs) {
     super(world, name);
+    this.badJobs = badJobs;
   }
 
   String slot(int i) {
@@ -105,15 +112,56 @@ final class SimHost extends SimNode {
     }
   }
 
-  void assign(long commandTerm, String worker, int incarnation, long token, String job) {
+  void assign(long commandTerm, String worker, int incarnation, long token, String job,
+      int attempt) {
     if (!admits(commandTerm) || incarnations.getOrDefault(worker, 0) != incarnation) {
       return;
     }
     assignmentsRun++;
+    Behaviour behaviour = badJobs ? Behaviour.of(job, attempt) : Behaviour.SUCCEED;
+    if (behaviour == Behaviour.HANG) {
+      return;
+    }
     timer(2 + world.rnd.nextInt(world.rnd.nextInt(10) == 0 ? 1_500 : 150), () -> {
-      if (incarnations.getOrDefault(worker, 0) == incarnation) {
-        world.sendToPool(c -> c.completed(worker, token, "result-" + job));
+      if (incarnations.getOrDefault(worker, 0) != incarnation) {
+        return;
+      }
+      switch (behaviour) {
+        case CRASH -> {
+          incarnations.put(worker, -incarnation);
+          world.sendToPool(c -> c.stopped(worker, incarnation, Exit.CRASH,
+              "java.lang.StackOverflowError in " + job));
+        }
+        case FAIL -> world.sendToPool(c -> c.completed(worker, token, null,
+            new JobError(500, "cannot do " + job, "java.lang.IllegalStateException")));
+        default -> world.sendToPool(c -> c.completed(worker, token, "result-" + job, null));
       }
     });
+  }
+
+  /**
+   * What a job does on its {@code attempt}-th run, by its id (so every run of a job, on any host
+   * and under any term, does alike): most succeed; of a thousand, 6 crash their incarnation
+   * every time (poison, J2), 3 hang (their timeout stops the incarnation), 3 crash only the first
+   * time (a suspect that recovers), 50 fail every time and 40 only the first time (J1, J3).
+   */
+  enum Behaviour {
+    SUCCEED, CRASH, HANG, FAIL;
+
+    static Behaviour of(String job, int attempt) {
+      int draw = Math.floorMod(job.hashCode() * 0x9E3779B1, 1_000);
+      if (draw < 6) {
+        return CRASH;
+      } else if (draw < 9) {
+        return HANG;
+      } else if (draw < 12) {
+        return attempt == 1 ? CRASH : SUCCEED;
+      } else if (draw < 62) {
+        return FAIL;
+      } else if (draw < 102) {
+        return attempt == 1 ? FAIL : SUCCEED;
+      }
+      return SUCCEED;
+    }
   }
 }

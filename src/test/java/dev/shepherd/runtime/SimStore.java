@@ -11,18 +11,33 @@ import java.util.function.Consumer;
  * term, the base (last checkpoint) and the batches since, changed only by atomic operations that
  * check the caller's term. It never loses what it acknowledged (a synchronous backup); an
  * operation from an isolated member fails (no majority). Requests and answers cross the network.
+ *
+ * <p>It holds what {@link DurableJson} reads back from the text it writes (as {@code HaStore}
+ * holds text): every checkpoint and every {@value #ENCODED}th batch go through JSON, and must
+ * read back equal (the rest are kept as written, to keep the simulation fast; {@link
+ * DurableJsonTest} covers the codec field by field). At every checkpoint it checks A3 itself:
+ * the log it holds, with the checkpoint's own records, replays into exactly the image the
+ * writing pool computes of itself. The first checkpoint of a term is written by a pool that
+ * recovered from that very log, so this also checks that a takeover loses nothing (waiting jobs,
+ * suspects, dead letters and recent outcomes included).
  */
 final class SimStore {
   /** What a claim returns: the new term and the log to recover from. */
   record Claimed(long term, long previousTerm, DurableLog.Base base,
       List<DurableGate.Batch> batches) {}
 
+  /** One batch in this many goes through JSON. */
+  static final int ENCODED = 16;
+
   private final SimWorld world;
   long term;
   private DurableLog.Base base = DurableLog.Base.empty(0);
   private final List<DurableGate.Batch> batches = new ArrayList<>();
+  private long written;
   /** The term of the coordinator that wrote last. */
   private long writtenBy;
+  /** Checkpoints whose image the log was checked against. */
+  long checkpointsChecked;
 
   SimStore(SimWorld world) {
     this.world = world;
@@ -35,7 +50,6 @@ final class SimStore {
         world.send(caller, () -> answer.accept(null));
         return;
       }
-      long previous = term;
       term++;
       Claimed claimed = new Claimed(term, writtenBy, base, List.copyOf(batches));
       world.log(caller + " claimed term " + term);
@@ -53,10 +67,11 @@ final class SimStore {
       boolean ok = !caller.isolated && caller.state != SimNode.State.DEAD && callerTerm == term;
       if (ok) {
         if (batch.checkpoint()) {
-          base = DurableLog.checkpoint(image, batch);
+          check(caller, callerTerm, batch, image);
+          base = throughJson(DurableLog.checkpoint(image, batch));
           batches.clear();
         } else {
-          batches.add(batch);
+          batches.add(++written % ENCODED == 0 ? throughJson(batch) : batch);
         }
         writtenBy = callerTerm;
       }
@@ -64,24 +79,69 @@ final class SimStore {
     });
   }
 
-  /** What a coordinator taking over now would recover. */
-  DurableLog.Recovered peek() {
-    return DurableLog.recover(base, batches, writtenBy);
+  /** A3: the log so far and the checkpoint's records rebuild the checkpoint's image. */
+  private void check(SimNode caller, long callerTerm, DurableGate.Batch checkpoint,
+      DurableImage image) {
+    List<DurableGate.Batch> log = new ArrayList<>(batches);
+    log.add(throughJson(checkpoint));
+    DurableImage replayed = DurableLog.recover(base, log, callerTerm).image();
+    checkpointsChecked++;
+    if (!replayed.equals(image)) {
+      world.violation("A3 " + caller + " of term " + callerTerm + ": its log replays into "
+          + difference(image, replayed));
+    }
   }
 
-  /** Batches since the last checkpoint (for the report). */
-  int batches() {
-    return batches.size();
+  /** {@code batch} as DurableJson reads it back; a difference is a violation. */
+  private DurableGate.Batch throughJson(DurableGate.Batch batch) {
+    DurableGate.Batch read = DurableJson.decodeBatch(DurableJson.encode(batch));
+    if (!read.equals(batch)) {
+      world.violation("A3 batch " + batch.id() + " reads back from JSON as " + read + ", not "
+          + batch);
+    }
+    return read;
+  }
+
+  private DurableLog.Base throughJson(DurableLog.Base written) {
+    DurableLog.Base read = DurableJson.decodeBase(DurableJson.encode(written));
+    if (!read.equals(written)) {
+      world.violation("A3 a checkpoint reads back from JSON with "
+          + difference(written.image(), read.image()));
+    }
+    return read;
+  }
+
+  /** Where two images first differ, shortly. */
+  private static String difference(DurableImage pool, DurableImage replayed) {
+    List<List<?>> ours = List.of(pool.jobs(), pool.bindings(), pool.hosts(), pool.dead(),
+        pool.recent());
+    List<List<?>> theirs = List.of(replayed.jobs(), replayed.bindings(), replayed.hosts(),
+        replayed.dead(), replayed.recent());
+    String[] names = {"jobs", "bindings", "hosts", "dead", "recent"};
+    for (int i = 0; i < names.length; i++) {
+      List<?> a = ours.get(i);
+      List<?> b = theirs.get(i);
+      for (int k = 0; k < Math.max(a.size(), b.size()); k++) {
+        Object x = k < a.size() ? a.get(k) : null;
+        Object y = k < b.size() ? b.get(k) : null;
+        if (!java.util.Objects.equals(x, y)) {
+          return names[i] + "[" + k + "] " + y + ", but the pool has " + x;
+        }
+      }
+    }
+    return "term/generated " + replayed.term() + "/" + replayed.generated() + ", but the pool has "
+        + pool.term() + "/" + pool.generated();
   }
 
   /** Records replyTo objects as the codec does: an address string, or null. */
   static DurableRecord durable(DurableRecord record) {
     if (record instanceof DurableRecord.Accepted a) {
       return new DurableRecord.Accepted(a.job(), a.generated(), a.order(), a.payload(), a.key(),
-          address(a.replyTo()), a.timeoutMs(), a.bytes(), a.target());
+          address(a.replyTo()), a.timeoutMs(), a.bytes(), a.target(), a.dueAt(), a.retry());
     }
     if (record instanceof DurableRecord.Answered a) {
-      return new DurableRecord.Answered(a.job(), address(a.replyTo()), a.outcome());
+      return new DurableRecord.Answered(a.job(), address(a.replyTo()), a.outcome(),
+          a.remembered());
     }
     return record;
   }
@@ -91,10 +151,10 @@ final class SimStore {
     for (DurableImage.JobImage j : image.jobs()) {
       jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
           address(j.replyTo()), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), j.worker(),
-          j.interruption()));
+          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry()));
     }
     return new DurableImage(image.term(), image.generated(), jobs, image.bindings(),
-        image.hosts());
+        image.hosts(), image.dead(), image.recent());
   }
 
   static DurableGate.Batch durable(DurableGate.Batch batch) {

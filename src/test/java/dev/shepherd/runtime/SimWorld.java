@@ -36,6 +36,10 @@ final class SimWorld {
   /** Who holds the leader lock, or null. */
   SimNode lockHolder;
   final List<String> violations = new ArrayList<>();
+  /** What takeovers recovered, summed: waiting jobs (J3, J4), dead letters (J5), outcomes (J6). */
+  long waitingRecovered;
+  long deadRecovered;
+  long recentRecovered;
   final List<String> trace = new ArrayList<>();
   private final boolean tracing;
 
@@ -104,6 +108,13 @@ final class SimWorld {
       lockHolder = null;
       log(node + " removed: lock released");
     }
+  }
+
+  /** A coordinator took over from {@code image}. */
+  void recovered(dev.shepherd.core.DurableImage image) {
+    waitingRecovered += image.jobs().stream().filter(j -> j.dueAt() > 0).count();
+    deadRecovered += image.dead().size();
+    recentRecovered += image.recent().size();
   }
 
   void violation(String what) {
