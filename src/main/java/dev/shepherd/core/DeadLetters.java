@@ -1,34 +1,31 @@
 package dev.shepherd.core;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
  * The dead-letter set (J5): jobs that will not run again by themselves, by id, oldest first,
- * bounded by {@link Retention} in count and payload bytes; the oldest are evicted (and counted)
- * to make room. A job kept again replaces its earlier entry.
+ * bounded in count and payload bytes; the oldest are evicted (and counted) to make room. A job
+ * kept again replaces its earlier entry.
  */
 final class DeadLetters {
-  private final Retention limits;
-  private final LinkedHashMap<String, DeadLetter> entries = new LinkedHashMap<>();
-  private long bytes;
+  private final KeptByAge<DeadLetter> kept;
   private long evicted;
 
   DeadLetters(Retention limits) {
-    this.limits = limits;
+    this.kept = new KeptByAge<>(limits, DeadLetter::bytes);
   }
 
   boolean enabled() {
-    return limits.capacity() > 0;
+    return kept.enabled();
   }
 
   int size() {
-    return entries.size();
+    return kept.size();
   }
 
   long bytes() {
-    return bytes;
+    return kept.bytes();
   }
 
   long evicted() {
@@ -36,44 +33,28 @@ final class DeadLetters {
   }
 
   DeadLetter get(String job) {
-    return entries.get(job);
+    return kept.get(job);
   }
 
   /** Keeps {@code entry}; returns the ids evicted to make room, oldest first (maybe its own). */
   List<String> add(DeadLetter entry) {
-    remove(entry.job());
-    entries.put(entry.job(), entry);
-    bytes += entry.bytes();
-    List<String> out = List.of();
-    while (entries.size() > limits.capacity() || bytes > limits.maxBytes()) {
-      String oldest = entries.keySet().iterator().next();
-      remove(oldest);
-      evicted++;
-      if (out.isEmpty()) {
-        out = new ArrayList<>(1);
-      }
-      out.add(oldest);
-    }
+    List<String> out = kept.add(entry.job(), entry);
+    evicted += out.size();
     return out;
   }
 
   /** Puts a recovered entry back (A3), without evicting. */
   void restore(DeadLetter entry) {
-    entries.put(entry.job(), entry);
-    bytes += entry.bytes();
+    kept.restore(entry.job(), entry);
   }
 
   DeadLetter remove(String job) {
-    DeadLetter entry = entries.remove(job);
-    if (entry != null) {
-      bytes -= entry.bytes();
-    }
-    return entry;
+    return kept.remove(job);
   }
 
   /** Oldest first. */
   List<DeadLetter> all() {
-    return new ArrayList<>(entries.values());
+    return kept.all();
   }
 
   /** Up to {@code limit} entries, newest first, after skipping {@code offset}. O(size). */
