@@ -27,7 +27,7 @@ final class Fingerprints {
         .append("\nfree=").append(d.free).append(" freeWithTargeted=").append(d.freeWithTargeted)
         .append(" idle=").append(d.idle).append(" idleWithSuspects=").append(d.idleWithSuspects)
         .append("\nwaiting: ").append(d.waiting.fingerprint()).append(" armedDue=")
-        .append(d.armedDue).append(" retryJitter=").append(d.retryJitter.state())
+        .append(d.requeues.armedDue).append(" retryJitter=").append(d.retryJitter.state())
         .append("\ndead: ").append(d.dead.all()).append(" evicted=").append(d.dead.evicted())
         .append("\nrecent: ").append(d.recent.all())
         .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")

@@ -156,7 +156,7 @@ final class HostFlow {
       shutdown.finishDrainIfIdle(e.now());
       return null;
     }
-    d.settle(interrupted);
+    d.requeues.settle(interrupted);
     d.out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
         host.since + d.settings.hosts().graceMs()));
     d.dispatch(e.now());

@@ -89,7 +89,7 @@ final class JobFlow {
         e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id, due, e.retry()));
     d.respond(e.replyTo(), new Outcome.Accepted(id));
     if (waits) {
-      d.armDue();
+      d.requeues.armDue();
     }
     d.dispatch(e.now());
     return true;
@@ -188,8 +188,8 @@ final class JobFlow {
           d.refresh(job.target);
         }
       } else {
-        d.waitUntil(job, d.now + delay);
-        d.armDue();
+        d.requeues.waitUntil(job, d.now + delay);
+        d.requeues.armDue();
       }
       return;
     }

@@ -122,7 +122,7 @@ public final class Pool {
     } else if (timer instanceof Timer.Revive t) {
       slots.reviveTimer(t, now);
     } else if (timer instanceof Timer.Due t) {
-      d.due(t);
+      d.requeues.due(t);
     } else {
       throw new AssertionError("unhandled " + timer);
     }

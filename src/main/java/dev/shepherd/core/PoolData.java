@@ -45,8 +45,8 @@ final class PoolData implements SlotView {
   final RecentOutcomes recent;
   /** The retry jitter source (J3). */
   final Jitter retryJitter;
-  /** The due time of the {@link Timer.Due} started last and not yet fired, or MAX_VALUE. */
-  long armedDue = Long.MAX_VALUE;
+  /** Where interrupted and failed jobs go next, and when waiting ones come back (J2-J4). */
+  final Requeues requeues = new Requeues(this);
   /** The time of the event being applied. */
   long now;
 
@@ -368,120 +368,6 @@ final class PoolData implements SlotView {
     slot.running.clear();
     slot.suspectsRunning = 0;
     refresh(slot);
-  }
-
-  /**
-   * Settles interrupted jobs by the interruption policy: FAIL answers each; RETRY puts them back
-   * at the front in their original order, unless a job is poison (J2) or used up {@code
-   * maxAttempts} (P13), both answered and dead-lettered; a suspect just stopped waits its retry
-   * delay first (J3).
-   */
-  void settle(List<Job> interruptedJobs) {
-    interruptedJobs.sort((a, b) -> Long.compare(a.order, b.order));
-    if (settings.interruption() == InterruptionPolicy.FAIL) {
-      for (Job job : interruptedJobs) {
-        job.stoppedRunningIt = false;
-        interrupt(job, job.interruption);
-      }
-      return;
-    }
-    JobSettings rules = settings.jobs();
-    List<Job> again = new ArrayList<>(interruptedJobs.size());
-    List<Job> later = List.of();
-    for (Job job : interruptedJobs) {
-      boolean own = job.stoppedRunningIt;
-      job.stoppedRunningIt = false;
-      if (own && rules.judgesJobs() && job.stops >= rules.poisonAfter()) {
-        poisoned++;
-        Interruption why = new Interruption.Poison(job.stops,
-            (Interruption.WorkerStopped) job.interruption);
-        Outcome answer = new Outcome.Interrupted(job.id, job.payload, job.attempts, why);
-        finish(job, answer);
-        deadLetter(job, answer);
-      } else if (settings.maxAttempts() > 0 && job.attempts >= settings.maxAttempts()) {
-        Outcome answer = new Outcome.Interrupted(job.id, job.payload, job.attempts,
-            new Interruption.AttemptsExhausted(job.attempts, job.interruption));
-        finish(job, answer);
-        deadLetter(job, answer);
-      } else if (own && !rules.retryBackoff().none()) {
-        if (later.isEmpty()) {
-          later = new ArrayList<>(2);
-        }
-        later.add(job);
-      } else {
-        again.add(job);
-      }
-    }
-    backlog.putFront(again);
-    retried += again.size() + later.size();
-    for (Job job : again) {
-      record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-          job.failures, 0));
-      if (job.target != null) {
-        refresh(job.target);
-      }
-    }
-    for (Job job : later) {
-      long due = now + rules.retryBackoff().delay(job.stops, retryJitter.next());
-      waitUntil(job, due);
-    }
-    if (!later.isEmpty()) {
-      armDue();
-    }
-  }
-
-  /** A job going back waits until {@code due}, then goes to the front (J3); recorded. */
-  void waitUntil(Job job, long due) {
-    waiting.add(job, due, true);
-    record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-        job.failures, due));
-  }
-
-  // ---- waiting jobs (J3, J4) -----------------------------------------------------------------
-
-  /** Starts the {@link Timer.Due} of the earliest waiting job if none that early is started. */
-  void armDue() {
-    long next = waiting.nextDue();
-    if (next < armedDue) {
-      if (armedDue != Long.MAX_VALUE) {
-        out.add(new Effect.CancelTimer(new Timer.Due(armedDue)));
-      }
-      armedDue = next;
-      out.add(new Effect.StartTimer(new Timer.Due(next), next));
-    }
-  }
-
-  /**
-   * The due timer fired: every job due by now goes back, retries to the front (in due order)
-   * and delayed submits to the back; then the next due time is started and dispatch runs.
-   */
-  void due(Timer.Due timer) {
-    if (timer.at() != armedDue) {
-      ignoredFacts++;
-      return;
-    }
-    armedDue = Long.MAX_VALUE;
-    List<Job> due = waiting.takeDue(now);
-    List<Job> front = new ArrayList<>(due.size());
-    List<Job> back = new ArrayList<>(0);
-    for (Job job : due) {
-      (job.resumeAtFront ? front : back).add(job);
-    }
-    backlog.putFront(front);
-    for (Job job : back) {
-      backlog.append(job);
-    }
-    for (List<Job> list : List.of(front, back)) {
-      for (Job job : list) {
-        record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-            job.failures, 0));
-        if (job.target != null) {
-          refresh(job.target);
-        }
-      }
-    }
-    armDue();
-    dispatch(now);
   }
 
   // ---- retirement (P10, P11) -----------------------------------------------------------------

@@ -77,8 +77,8 @@ final class RecoveryFlow {
     for (Slot slot : d.slots) {
       d.refresh(slot);
     }
-    d.settle(interrupted);
-    d.armDue();
+    d.requeues.settle(interrupted);
+    d.requeues.armDue();
     for (Slot slot : orphans) {
       slot.departed = true;
       d.visible--;

@@ -122,7 +122,7 @@ final class SlotFlow {
     if (decision instanceof Decision.Replace replace) {
       replace(dead, exit, cause, replace, interrupted, jobs, !suspectRan, now);
     } else if (decision instanceof Decision.Retire) {
-      d.settle(interrupted);
+      d.requeues.settle(interrupted);
       d.retire(dead, Retirement.REPLACEMENT_UNAVAILABLE);
     } else if (decision instanceof Decision.Refused refused) {
       BudgetReaction reaction = d.supervisor.settings().onBudgetExceeded();
@@ -131,7 +131,7 @@ final class SlotFlow {
           refused.replacementsRequested(), refused.maximumRestarts(), reaction, exit, cause, jobs,
           dead.restarts));
       if (reaction == BudgetReaction.RETIRE_WORKER) {
-        d.settle(interrupted);
+        d.requeues.settle(interrupted);
         retireForNow(dead, Retirement.REPLACEMENT_UNAVAILABLE, now);
       } else {
         // P9 answers FAIL jobs with their own stop whatever the supervisor decides; RETRY jobs
@@ -160,7 +160,7 @@ final class SlotFlow {
       d.interruptRunning(slot, new Interruption.WorkerStopped(slot.id, Exit.SIBLING_RESTART,
           "sibling '" + dead.id + "' stopped (" + exit + ")"), interrupted);
     }
-    d.settle(interrupted);
+    d.requeues.settle(interrupted);
     d.publish(new Notice.RestartDecided(dead.id, exit, cause, ids, replace.delayMs(), jobs,
         charged));
     for (Slot slot : replace.slots()) {
@@ -363,7 +363,7 @@ final class SlotFlow {
     if (d.state == PoolState.DRAINING) {
       shutdown.settleWhileDraining(interrupted);
     } else if (d.state == PoolState.RUNNING) {
-      d.settle(interrupted);
+      d.requeues.settle(interrupted);
     }
     for (Slot slot : leaving) {
       slot.departed = true;
