@@ -2,7 +2,8 @@ package dev.shepherd.core;
 
 /**
  * A growing delay (J3): the n-th wait is {@code min(maxMs, initialMs * multiplier^(n-1))}, spread
- * by {@code ±jitter} (a fraction) drawn from the pool's seeded source, so runs replay exactly.
+ * by {@code ±jitter} (a fraction) drawn from the pool's seeded source, so runs replay exactly, and
+ * never more than {@code maxMs}.
  * {@code initialMs} 0 means no wait at all.
  */
 public record Backoff(long initialMs, double multiplier, long maxMs, double jitter) {
@@ -48,6 +49,6 @@ public record Backoff(long initialMs, double multiplier, long maxMs, double jitt
       return 0;
     }
     double base = Math.min((double) maxMs, initialMs * Math.pow(multiplier, Math.max(0, n - 1)));
-    return Math.max(1, Math.round(base * (1 + jitter * (2 * draw - 1))));
+    return Math.min(maxMs, Math.max(1, Math.round(base * (1 + jitter * (2 * draw - 1)))));
   }
 }

@@ -56,13 +56,13 @@ final class JobFlow {
       String full = !waits && d.takesNow(target) ? null : noRoom(e.bytes());
       if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
-            "worker '" + target.id + "' is busy and " + full);
+            "worker '" + target.id + "' cannot take it now and " + full);
       }
     } else {
       String full = !waits && d.someSlotTakesNow() ? null : noRoom(e.bytes());
       if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
-            (waits ? "a delayed job waits in the backlog and " : "every worker is busy and ")
+            (waits ? "a delayed job waits in the backlog and " : "no worker can take it now (busy, starting or backing off) and ")
                 + full);
       }
     }
@@ -102,7 +102,8 @@ final class JobFlow {
    */
   private String noRoom(long bytes) {
     if (d.held() >= d.settings.backlogCapacity()) {
-      return "the backlog holds " + d.held() + " jobs";
+      return "the backlog holds " + d.held() + " jobs" + (d.waiting.size() == 0 ? ""
+          : " (" + d.waiting.size() + " of them waiting for their due time)");
     }
     long limit = d.settings.backlogMaxBytes();
     if (bytes > limit - d.heldBytes()) {

@@ -76,7 +76,8 @@ final class Supervisor {
     dead.consecutiveFailures++;
     long base = backoff.baseDelay(dead.consecutiveFailures);
     double spread = backoff.jitter() * (2 * jitter.next() - 1);
-    return Math.max(0, Math.round(base * (1 + spread)));
+    // The jitter spreads the delay but never past maxMs: the cap is what an operator reads.
+    return Math.min(backoff.maxMs(), Math.max(0, Math.round(base * (1 + spread))));
   }
 
   long jitterState() {

@@ -120,8 +120,8 @@ public final class RequestDecoder {
   static void checkForPool(Requests.Submit request, PoolConfig pool) {
     long max = pool.settings().jobs().maxDelayMs();
     if (request.delayMs() > max) {
-      throw new BadRequest("delayMs: must be at most " + max + " (pool " + pool.name()
-          + "'s maxDelayMs; was " + request.delayMs() + ")");
+      throw new BadRequest("delayMs: must be at most " + max + ", the maxDelayMs of pool "
+          + pool.name() + " (was " + request.delayMs() + ")");
     }
   }
 

@@ -287,13 +287,13 @@ final class ReferencePool {
       String full = !waits && takesNow(target) ? null : noRoom(e.bytes());
       if (full != null) {
         reject(e, id, RejectionReason.BACKLOG_FULL, "worker '" + target.id
-            + "' is busy and " + full);
+            + "' cannot take it now and " + full);
         return false;
       }
     } else if ((waits || slots.stream().noneMatch(this::takesNow))
         && noRoom(e.bytes()) != null) {
       reject(e, id, RejectionReason.BACKLOG_FULL,
-          (waits ? "a delayed job waits in the backlog and " : "every worker is busy and ")
+          (waits ? "a delayed job waits in the backlog and " : "no worker can take it now (busy, starting or backing off) and ")
               + noRoom(e.bytes()));
       return false;
     }
@@ -343,7 +343,8 @@ final class ReferencePool {
   /** Why a job of {@code bytes} cannot wait in the backlog, or null (P3 by count and bytes). */
   private String noRoom(long bytes) {
     if (backlogLength() >= settings.backlogCapacity()) {
-      return "the backlog holds " + backlogLength() + " jobs";
+      return "the backlog holds " + backlogLength() + " jobs" + (waitingJobs.isEmpty() ? ""
+          : " (" + waitingJobs.size() + " of them waiting for their due time)");
     }
     long queuedBytes = 0;
     for (RJob job : queuedJobs()) {
@@ -450,7 +451,8 @@ final class ReferencePool {
     double draw = (Hashing.mix64(retryJitter) >>> 11) * 0x1.0p-53;
     double base = Math.min((double) backoff.maxMs(),
         backoff.initialMs() * Math.pow(backoff.multiplier(), Math.max(0, n - 1)));
-    return Math.max(1, Math.round(base * (1 + backoff.jitter() * (2 * draw - 1))));
+    return Math.min(backoff.maxMs(),
+        Math.max(1, Math.round(base * (1 + backoff.jitter() * (2 * draw - 1)))));
   }
 
   private void cancel(PoolEvent.Cancel e) {
@@ -686,7 +688,7 @@ final class ReferencePool {
     jitter += 0x9e3779b97f4a7c15L;
     double draw = (Hashing.mix64(jitter) >>> 11) * 0x1.0p-53;
     double spread = backoff.jitter() * (2 * draw - 1);
-    return Math.max(0, Math.round((long) base * (1 + spread)));
+    return Math.min(backoff.maxMs(), Math.max(0, Math.round((long) base * (1 + spread))));
   }
 
   /** Ends every assignment of {@code slot}; cancelled ones were answered and are dropped. */
