@@ -42,8 +42,13 @@ public final class LoadBench {
 
   private final List<String> modes;
 
-  private LoadBench(Vertx vertx, int workers, int inflight, int jobs, List<String> modes) {
+  /** Fields merged into the pool's configuration ({@code --pool '<json>'}), to compare settings. */
+  private final JsonObject poolExtra;
+
+  private LoadBench(Vertx vertx, int workers, int inflight, int jobs, List<String> modes,
+      JsonObject poolExtra) {
     this.modes = modes;
+    this.poolExtra = poolExtra;
     this.vertx = vertx;
     this.workers = workers;
     this.inflight = inflight;
@@ -56,6 +61,7 @@ public final class LoadBench {
     int inflight = 256;
     int jobs = 200_000;
     List<String> modes = List.of("raw", "bus", "client");
+    JsonObject poolExtra = new JsonObject();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--workers" -> workers = Integer.parseInt(args[++i]);
@@ -63,13 +69,15 @@ public final class LoadBench {
         case "--jobs" -> jobs = Integer.parseInt(args[++i]);
         case "--quick" -> jobs = 20_000;
         case "--modes" -> modes = List.of(args[++i].split(","));
+        case "--pool" -> poolExtra = new JsonObject(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + " (use --workers N --inflight N --jobs N | --quick)");
+            + " (use --workers N --inflight N --jobs N | --quick, --modes raw,bus,client,"
+            + " --pool '<json merged into the pool's configuration>')");
       }
     }
     Vertx vertx = Vertx.vertx();
     try {
-      new LoadBench(vertx, workers, inflight, jobs, modes).run();
+      new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra).run();
     } finally {
       vertx.close().await();
     }
@@ -133,7 +141,8 @@ public final class LoadBench {
             .put("maxConcurrency", Math.max(1, (inflight + workers - 1) / workers))
             .put("threading", "EVENT_LOOP"))
         .put("backlogCapacity", inflight * 4)
-        .put("jobTimeoutMs", 60_000);
+        .put("jobTimeoutMs", 60_000)
+        .mergeIn(poolExtra, true);
     vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)).await();
     client = PoolClient.create(vertx, POOL);
     Thread.sleep(500);

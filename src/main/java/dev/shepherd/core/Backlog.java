@@ -106,8 +106,9 @@ final class Backlog {
     if (job == null) {
       return null;
     }
-    job.lane.head();
-    job.lane.take();
+    Lane lane = laneOf(job);
+    lane.head();
+    lane.take();
     length--;
     bytes -= job.bytes;
     return job;
@@ -136,7 +137,7 @@ final class Backlog {
   /** Marks a queued job cancelled; it is skipped when it reaches the head. */
   void cancel(Job job) {
     job.place = Job.Place.CANCELLED_QUEUED;
-    job.lane.cancelled();
+    laneOf(job).cancelled();
     length--;
     bytes -= job.bytes;
   }
@@ -180,6 +181,20 @@ final class Backlog {
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
     return all;
+  }
+
+  /** Whether every live job is in the lane {@link #laneOf} names (for invariants; O(n)). */
+  boolean lanesHoldTheirJobs(List<Slot> slots) {
+    List<Lane> lanes = new ArrayList<>(List.of(untargeted, suspects));
+    for (Slot slot : slots) {
+      lanes.add(slot.targeted);
+      lanes.add(slot.suspects);
+    }
+    boolean[] held = {true};
+    for (Lane lane : lanes) {
+      lane.forEachLive(job -> held[0] &= laneOf(job) == lane);
+    }
+    return held[0];
   }
 
   /** J6: how many queued jobs are ahead of {@code job} (O(backlog)). */

@@ -77,7 +77,7 @@ public sealed interface DurableRecord {
     }
   }
 
-  /** J6: the recent outcome of {@code job} was forgotten to make room. */
+  /** J6: the oldest recent outcome, which is {@code job}'s, was forgotten to make room. */
   record Forgotten(String job) implements DurableRecord {
     public Forgotten {
       Objects.requireNonNull(job, "job");

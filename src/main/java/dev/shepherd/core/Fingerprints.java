@@ -77,10 +77,11 @@ final class Fingerprints {
         .append(" target=").append(job.target == null ? null : job.target.id)
         .append(" key=").append(job.key).append(" timeout=").append(job.timeoutMs)
         .append(" slot=").append(job.slot == null ? null : job.slot.id)
-        .append(" token=").append(job.token).append(" deadline=").append(job.deadline)
-        .append(" why=").append(job.interruption).append(" stops=").append(job.stops)
-        .append(" failures=").append(job.failures).append(" due=").append(job.dueAt)
-        .append(" history=").append(job.history).append(" payload=").append(job.payload)
+        .append(" token=").append(job.token).append(" started=").append(job.startedAt)
+        .append(" why=").append(job.interruption).append(" stops=").append(job.stops())
+        .append(" failures=").append(job.failures()).append(" retry=").append(job.retry())
+        .append(" due=").append(job.fate == null ? 0 : job.fate.dueAt)
+        .append(" history=").append(job.attemptList()).append(" payload=").append(job.payload)
         .append(" replyTo=").append(job.replyTo).append('}');
   }
 

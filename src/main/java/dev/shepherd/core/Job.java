@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * An accepted job, from admission to its terminal answer. Internal and mutable for speed; the
- * pool is its only writer. A job is in exactly one place: queued in the backlog (then {@link
- * #lane} is its queue), waiting for its due time, or running on one slot (then {@link #token} is
- * its live assignment).
+ * pool is its only writer. A job is in exactly one place: queued in the backlog (in the lane
+ * {@link Backlog#laneOf} names), waiting for its due time, or running on one slot (then {@link
+ * #token} is its live assignment).
  */
 final class Job {
   /** Where the job is. */
@@ -35,39 +35,44 @@ final class Job {
   final long bytes;
   /** The slot the job must run on (affinity), or null for any slot. */
   final Slot target;
-  /** Retries of failed attempts for this job (J3), or null for the pool's. */
-  final FailureRetry retry;
 
   Place place = Place.QUEUED;
   /** Position in the backlog order: lower runs first among jobs eligible for the same slot. */
   long order;
-  /** The queue it is in while QUEUED. */
-  Lane lane;
   /** Dispatches so far. */
   int attempts;
-  /** Attempts that failed (J3). */
-  int failures;
-  /**
-   * Stops of the incarnations that were running it with exit CRASH or TIMEOUT (J2); above 0 it
-   * is a suspect and runs alone.
-   */
-  int stops;
-  /** Whether its last interruption was one of those stops (its retry then waits, J3). */
-  boolean stoppedRunningIt;
   /** Why it was last interrupted, if it was (RETRY), answered if it can never run. */
   Interruption interruption;
-  /** While running: the slot, the assignment token, the deadline, and when it started there. */
+  /** While running: the slot, the assignment token, and when it started there. */
   Slot slot;
   long token;
-  long deadline;
   long startedAt;
-  int startedIncarnation;
-  /** While WAITING: when it may run, the order it started waiting in, and where it goes then. */
-  long dueAt;
-  long waitSeq;
-  boolean resumeAtFront;
-  /** Attempts that did not succeed, the latest {@link DeadLetter#MAX_ATTEMPTS}; null if none. */
-  List<Attempt> history;
+  /**
+   * What section 10 knows of a job that failed, stopped its worker, waits or has retries of its
+   * own; null for the many jobs that never do, so they cost nothing more to hold.
+   */
+  Fate fate;
+
+  /** Section 10's state of one job (see {@link #fate}). */
+  static final class Fate {
+    /** Retries of failed attempts for this job (J3), or null for the pool's. */
+    FailureRetry retry;
+    /** Attempts that failed (J3). */
+    int failures;
+    /**
+     * Stops of the incarnations that were running it with exit CRASH or TIMEOUT (J2); above 0 it
+     * is a suspect and runs alone.
+     */
+    int stops;
+    /** Whether its last interruption was one of those stops (its retry then waits, J3). */
+    boolean stoppedRunningIt;
+    /** While WAITING: when it may run, the order it began waiting in, and where it goes then. */
+    long dueAt;
+    long waitSeq;
+    boolean resumeAtFront;
+    /** Attempts that did not succeed, the latest {@link DeadLetter#MAX_ATTEMPTS}; null if none. */
+    List<Attempt> history;
+  }
 
   Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
       long bytes, Slot target, FailureRetry retry) {
@@ -79,7 +84,49 @@ final class Job {
     this.timeoutMs = timeoutMs;
     this.bytes = bytes;
     this.target = target;
-    this.retry = retry;
+    if (retry != null) {
+      fate().retry = retry;
+    }
+  }
+
+  /** Its {@link Fate}, made on first need. */
+  Fate fate() {
+    if (fate == null) {
+      fate = new Fate();
+    }
+    return fate;
+  }
+
+  FailureRetry retry() {
+    return fate == null ? null : fate.retry;
+  }
+
+  int failures() {
+    return fate == null ? 0 : fate.failures;
+  }
+
+  int stops() {
+    return fate == null ? 0 : fate.stops;
+  }
+
+  /** Whether its last interruption was its own stop; and forgets it. */
+  boolean takeStoppedRunningIt() {
+    if (fate == null || !fate.stoppedRunningIt) {
+      return false;
+    }
+    fate.stoppedRunningIt = false;
+    return true;
+  }
+
+  /** While WAITING: its due time. */
+  long dueAt() {
+    return fate.dueAt;
+  }
+
+  /** Its deadline while running, given the pool's job timeout (P14); MAX_VALUE for none. */
+  long deadline(long poolTimeoutMs) {
+    long timeout = timeoutMs > 0 ? timeoutMs : poolTimeoutMs;
+    return timeout > 0 ? startedAt + timeout : Long.MAX_VALUE;
   }
 
   boolean live() {
@@ -88,29 +135,33 @@ final class Job {
 
   /** J2: it was running when its incarnation crashed or hung. */
   boolean suspect() {
-    return stops > 0;
+    return fate != null && fate.stops > 0;
   }
 
-  /** Records how the attempt under way ended (J5). */
+  /**
+   * Records how the attempt under way ended (J5), while {@link #slot} still holds it: the slot's
+   * current incarnation is the one that ran it.
+   */
   void attemptEnded(long now, String ended, String detail) {
-    if (history == null) {
-      history = new ArrayList<>(2);
-    } else if (history.size() == DeadLetter.MAX_ATTEMPTS) {
-      history.remove(0);
+    Fate f = fate();
+    if (f.history == null) {
+      f.history = new ArrayList<>(2);
+    } else if (f.history.size() == DeadLetter.MAX_ATTEMPTS) {
+      f.history.remove(0);
     }
-    history.add(new Attempt(attempts, slot == null ? null : slot.id, startedIncarnation,
-        startedAt, now, ended, detail));
+    f.history.add(new Attempt(attempts, slot.id, slot.incarnation, startedAt, now, ended,
+        detail));
   }
 
   List<Attempt> attemptList() {
-    return history == null ? List.of() : history;
+    return fate == null || fate.history == null ? List.of() : fate.history;
   }
 
   @Override
   public String toString() {
     return id + "[" + place + " order=" + order + " attempts=" + attempts
-        + (stops == 0 ? "" : " stops=" + stops)
-        + (place == Place.WAITING ? " due=" + dueAt : "")
+        + (stops() == 0 ? "" : " stops=" + stops())
+        + (place == Place.WAITING ? " due=" + dueAt() : "")
         + (target == null ? "" : " target=" + target.id)
         + (slot == null ? "" : " on=" + slot.id + "#" + token) + "]";
   }

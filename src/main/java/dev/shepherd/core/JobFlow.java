@@ -175,16 +175,16 @@ final class JobFlow {
    * turned off, dead-lettered (J5).
    */
   private void failed(Job job, Slot slot, JobError error) {
-    job.failures++;
-    FailureRetry retry = job.retry != null ? job.retry : d.settings.jobs().retryFailures();
+    job.fate().failures++;
+    FailureRetry retry = job.retry() != null ? job.retry() : d.settings.jobs().retryFailures();
     if (d.state == PoolState.RUNNING && retry.retries(job.attempts)) {
       d.retried++;
       long delay = retry.backoff().none() ? 0
-          : retry.backoff().delay(job.failures, d.retryJitter.next());
+          : retry.backoff().delay(job.failures(), d.retryJitter.next());
       if (delay == 0) {
         d.backlog.putFront(List.of(job));
-        d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-            job.failures, 0));
+        d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
+            job.failures(), 0));
         if (job.target != null) {
           d.refresh(job.target);
         }

@@ -13,13 +13,11 @@ final class Lane {
   int live;
 
   void addLast(Job job) {
-    job.lane = this;
     jobs.addLast(job);
     live++;
   }
 
   void addFirst(Job job) {
-    job.lane = this;
     jobs.addFirst(job);
     live++;
   }

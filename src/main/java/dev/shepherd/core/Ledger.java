@@ -21,7 +21,7 @@ public final class Ledger {
   private final TreeMap<String, DurableImage.BindingImage> bindings = new TreeMap<>();
   private final LinkedHashMap<String, DurableImage.HostImage> hosts = new LinkedHashMap<>();
   private final LinkedHashMap<String, DeadLetter> dead = new LinkedHashMap<>();
-  private final LinkedHashMap<String, RecentOutcome> recent = new LinkedHashMap<>();
+  private final java.util.ArrayDeque<RecentOutcome> recent = new java.util.ArrayDeque<>();
 
   /** A ledger holding {@code base}. */
   public Ledger(DurableImage base) {
@@ -30,7 +30,7 @@ public final class Ledger {
     base.bindings().forEach(b -> bindings.put(b.key(), b));
     base.hosts().forEach(h -> hosts.put(h.host(), h));
     base.dead().forEach(e -> dead.put(e.job(), e));
-    base.recent().forEach(r -> recent.put(r.job(), r));
+    recent.addAll(base.recent());
   }
 
   /** Applies one record. */
@@ -57,13 +57,14 @@ public final class Ledger {
       held(a.job());
       jobs.remove(a.job());
       if (a.remembered() != null) {
-        recent.remove(a.job());
-        recent.put(a.job(), a.remembered());
+        recent.addLast(a.remembered());
       }
     } else if (record instanceof DurableRecord.Forgotten f) {
-      if (recent.remove(f.job()) == null) {
-        throw new IllegalStateException("job '" + f.job() + "' forgotten, but not remembered");
+      if (recent.isEmpty() || !recent.peekFirst().job().equals(f.job())) {
+        throw new IllegalStateException("job '" + f.job() + "' forgotten, but the oldest answer"
+            + " remembered is " + (recent.isEmpty() ? "none" : "'" + recent.peekFirst().job() + "'"));
       }
+      recent.pollFirst();
     } else if (record instanceof DurableRecord.DeadLettered l) {
       dead.remove(l.entry().job());
       dead.put(l.entry().job(), l.entry());
@@ -104,7 +105,7 @@ public final class Ledger {
     ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
     return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
         new ArrayList<>(hosts.values()), new ArrayList<>(dead.values()),
-        new ArrayList<>(recent.values()));
+        new ArrayList<>(recent));
   }
 
   private DurableImage.JobImage held(String job) {

@@ -157,7 +157,7 @@ public final class Pool {
       return switch (held.place) {
         case QUEUED -> new JobView(job, JobView.JobState.QUEUED, held.key,
             d.backlog.ahead(held, d.slots), null, null, held.attempts, null, null, null);
-        case WAITING -> new JobView(job, JobView.JobState.WAITING, held.key, null, held.dueAt,
+        case WAITING -> new JobView(job, JobView.JobState.WAITING, held.key, null, held.dueAt(),
             null, held.attempts, null, null, null);
         case RUNNING -> new JobView(job, JobView.JobState.RUNNING, held.key, null, null,
             held.slot.id, held.attempts, null, null, null);
@@ -278,8 +278,8 @@ public final class Pool {
       jobs.add(new DurableImage.JobImage(job.id, job.generated, job.order, job.payload, job.key,
           job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
           job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption,
-          waiting ? job.dueAt : 0, waiting && job.resumeAtFront, job.stops, job.failures,
-          job.retry));
+          waiting ? job.dueAt() : 0, waiting && job.fate.resumeAtFront, job.stops(),
+          job.failures(), job.retry()));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->

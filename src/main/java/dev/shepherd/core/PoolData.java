@@ -79,6 +79,10 @@ final class PoolData implements SlotView {
   long poisoned;
   long deadLettered;
 
+  /** Records that a recent outcome was forgotten (durable pools, J6). */
+  private final java.util.function.Consumer<String> forgetting =
+      job -> this.out.add(new Effect.Persist(new DurableRecord.Forgotten(job)));
+
   /** The effects of the transition under way. */
   ArrayList<Effect> out = new ArrayList<>();
 
@@ -172,9 +176,7 @@ final class PoolData implements SlotView {
       released(job);
     }
     if (remembered != null) {
-      for (String forgotten : recent.add(remembered)) {
-        record(new DurableRecord.Forgotten(forgotten));
-      }
+      recent.add(remembered, settings.durable() ? forgetting : null);
     }
   }
 
@@ -319,9 +321,7 @@ final class PoolData implements SlotView {
     job.token = nextToken++;
     job.attempts++;
     job.startedAt = now;
-    job.startedIncarnation = slot.incarnation;
-    long timeout = job.timeoutMs > 0 ? job.timeoutMs : settings.jobTimeoutMs();
-    job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
+    long deadline = job.deadline(settings.jobTimeoutMs());
     slot.running.add(job);
     if (job.suspect()) {
       slot.suspectsRunning++;
@@ -330,14 +330,14 @@ final class PoolData implements SlotView {
     refresh(slot);
     record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
     out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
-    if (timeout > 0) {
-      out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
+    if (deadline != Long.MAX_VALUE) {
+      out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), deadline));
     }
   }
 
   /** An assignment ended: its job timeout (P14) no longer applies. */
   void assignmentEnded(Slot slot, Job job) {
-    if (job.deadline != Long.MAX_VALUE) {
+    if (job.deadline(settings.jobTimeoutMs()) != Long.MAX_VALUE) {
       out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
     }
   }

@@ -170,13 +170,15 @@ public final class PoolInvariants {
       List<Job> waiting) {
     Map<Job, Boolean> seen = new IdentityHashMap<>();
     for (Job job : ready) {
-      require(job.place == Job.Place.QUEUED && job.lane == d.backlog.laneOf(job),
+      require(job.place == Job.Place.QUEUED,
           "every accepted job is in exactly one place", () -> job.toString());
       require(seen.put(job, true) == null, "every accepted job is in exactly one place",
           () -> job + " queued twice");
     }
     require(ready.size() == d.backlog.length(), "every accepted job is in exactly one place",
         () -> "backlog counts " + d.backlog.length() + ", holds " + ready.size());
+    require(d.backlog.lanesHoldTheirJobs(d.slots), "every accepted job is in exactly one place",
+        () -> "a queued job is in the wrong lane: " + d.backlog.fingerprint());
     for (Job job : waiting) {
       require(job.place == Job.Place.WAITING && seen.put(job, true) == null,
           "every accepted job is in exactly one place", () -> job + " waits twice or as "

@@ -101,8 +101,10 @@ final class RecoveryFlow {
       Job job = new Job(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(), j.timeoutMs(),
           j.bytes(), target, j.retry());
       job.attempts = j.attempts();
-      job.stops = j.stops();
-      job.failures = j.failures();
+      if (j.stops() > 0 || j.failures() > 0) {
+        job.fate().stops = j.stops();
+        job.fate().failures = j.failures();
+      }
       job.interruption = j.interruption();
       job.order = j.order();
       rebuilt.add(job);

@@ -28,7 +28,7 @@ final class Requeues {
     interruptedJobs.sort((a, b) -> Long.compare(a.order, b.order));
     if (d.settings.interruption() == InterruptionPolicy.FAIL) {
       for (Job job : interruptedJobs) {
-        job.stoppedRunningIt = false;
+        job.takeStoppedRunningIt();
         d.interrupt(job, job.interruption);
       }
       return;
@@ -37,11 +37,10 @@ final class Requeues {
     List<Job> again = new ArrayList<>(interruptedJobs.size());
     List<Job> later = List.of();
     for (Job job : interruptedJobs) {
-      boolean own = job.stoppedRunningIt;
-      job.stoppedRunningIt = false;
-      if (own && rules.judgesJobs() && job.stops >= rules.poisonAfter()) {
+      boolean own = job.takeStoppedRunningIt();
+      if (own && rules.judgesJobs() && job.stops() >= rules.poisonAfter()) {
         d.poisoned++;
-        Interruption why = new Interruption.Poison(job.stops,
+        Interruption why = new Interruption.Poison(job.stops(),
             (Interruption.WorkerStopped) job.interruption);
         Outcome answer = new Outcome.Interrupted(job.id, job.payload, job.attempts, why);
         d.finish(job, answer);
@@ -63,14 +62,14 @@ final class Requeues {
     d.backlog.putFront(again);
     d.retried += again.size() + later.size();
     for (Job job : again) {
-      d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-          job.failures, 0));
+      d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
+          job.failures(), 0));
       if (job.target != null) {
         d.refresh(job.target);
       }
     }
     for (Job job : later) {
-      long due = d.now + rules.retryBackoff().delay(job.stops, d.retryJitter.next());
+      long due = d.now + rules.retryBackoff().delay(job.stops(), d.retryJitter.next());
       waitUntil(job, due);
     }
     if (!later.isEmpty()) {
@@ -81,8 +80,8 @@ final class Requeues {
   /** A job going back waits until {@code due}, then goes to the front (J3); recorded. */
   void waitUntil(Job job, long due) {
     d.waiting.add(job, due, true);
-    d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-        job.failures, due));
+    d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
+        job.failures(), due));
   }
 
   // ---- d.waiting jobs (J3, J4) -----------------------------------------------------------------
@@ -113,7 +112,7 @@ final class Requeues {
     List<Job> front = new ArrayList<>(due.size());
     List<Job> back = new ArrayList<>(0);
     for (Job job : due) {
-      (job.resumeAtFront ? front : back).add(job);
+      (job.fate.resumeAtFront ? front : back).add(job);
     }
     d.backlog.putFront(front);
     for (Job job : back) {
@@ -121,8 +120,8 @@ final class Requeues {
     }
     for (List<Job> list : List.of(front, back)) {
       for (Job job : list) {
-        d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
-            job.failures, 0));
+        d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
+            job.failures(), 0));
         if (job.target != null) {
           d.refresh(job.target);
         }

@@ -51,7 +51,7 @@ final class Shutdown {
   void settleWhileDraining(List<Job> interrupted) {
     interrupted.sort((a, b) -> Long.compare(a.order, b.order));
     for (Job job : interrupted) {
-      job.stoppedRunningIt = false;
+      job.takeStoppedRunningIt();
       Interruption why = d.settings.interruption() == InterruptionPolicy.FAIL
           ? job.interruption
           : new Interruption.PoolStopped();

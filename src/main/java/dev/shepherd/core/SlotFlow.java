@@ -107,8 +107,9 @@ final class SlotFlow {
     d.interruptRunning(dead, new Interruption.WorkerStopped(dead.id, exit, cause), interrupted);
     if (judged && (exit == Exit.CRASH || exit == Exit.TIMEOUT)) {
       for (Job job : interrupted) {
-        job.stops++;
-        job.stoppedRunningIt = true;
+        Job.Fate fate = job.fate();
+        fate.stops++;
+        fate.stoppedRunningIt = true;
       }
     }
     dead.moveTo(Slot.Life.INSTALLING);

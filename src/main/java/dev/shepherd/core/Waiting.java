@@ -15,7 +15,8 @@ import java.util.function.Predicate;
  */
 final class Waiting {
   static final Comparator<Job> DUE_ORDER =
-      Comparator.<Job>comparingLong(job -> job.dueAt).thenComparingLong(job -> job.waitSeq);
+      Comparator.<Job>comparingLong(job -> job.fate.dueAt)
+          .thenComparingLong(job -> job.fate.waitSeq);
 
   private PriorityQueue<Job> heap = new PriorityQueue<>(DUE_ORDER);
   private int live;
@@ -33,9 +34,10 @@ final class Waiting {
   /** {@code job} waits until {@code dueAt}; then it goes to the front, or appended at the back. */
   void add(Job job, long dueAt, boolean front) {
     job.place = Job.Place.WAITING;
-    job.dueAt = dueAt;
-    job.waitSeq = nextSeq++;
-    job.resumeAtFront = front;
+    Job.Fate fate = job.fate();
+    fate.dueAt = dueAt;
+    fate.waitSeq = nextSeq++;
+    fate.resumeAtFront = front;
     heap.add(job);
     live++;
     bytes += job.bytes;
@@ -52,7 +54,7 @@ final class Waiting {
     while ((job = heap.peek()) != null && job.place != Job.Place.WAITING) {
       heap.poll();
     }
-    return job == null ? Long.MAX_VALUE : job.dueAt;
+    return job == null ? Long.MAX_VALUE : job.fate.dueAt;
   }
 
   /** Removes and returns every live job due at or before {@code now}, earliest first. */
@@ -123,8 +125,8 @@ final class Waiting {
     StringBuilder out = new StringBuilder("live=").append(live).append(" bytes=").append(bytes)
         .append(" nextSeq=").append(nextSeq).append(" [");
     for (Job job : inOrder()) {
-      out.append(job.id).append('@').append(job.dueAt).append('#').append(job.waitSeq)
-          .append(job.resumeAtFront ? "F " : "B ");
+      out.append(job.id).append('@').append(job.fate.dueAt).append('#').append(job.fate.waitSeq)
+          .append(job.fate.resumeAtFront ? "F " : "B ");
     }
     return out.append(']').toString();
   }

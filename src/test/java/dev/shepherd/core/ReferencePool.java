@@ -1138,7 +1138,6 @@ final class ReferencePool {
     out.add(new Effect.Respond(job.replyTo, outcome));
     left(job);
     if (remembered != null) {
-      recent.removeIf(r -> r.job().equals(job.id));
       recent.add(remembered);
       while (recent.size() > limits.capacity() || recentBytes() > limits.maxBytes()) {
         record(new DurableRecord.Forgotten(recent.remove(0).job()));
