@@ -54,17 +54,32 @@ public final class FakeTime implements RuntimeClock {
   private final Object lock = new Object();
   private final TreeMap<Key, Task> queue = new TreeMap<>();
   private final Map<Long, Task> live = new HashMap<>();
-  private long monotonic = MONOTONIC_START;
-  private long wall = WALL_START;
+  private long monotonic;
+  private long wall;
   private long nextId;
   /** Tasks handed to their context and not yet run. */
   private int dispatched;
 
+  /** Clocks at {@link #MONOTONIC_START} and {@link #WALL_START}. */
+  public FakeTime() {
+    this(MONOTONIC_START, WALL_START);
+  }
+
+  /** Clocks at {@code monotonic} and {@code wall} (another JVM's clocks have another origin). */
+  public FakeTime(long monotonic, long wall) {
+    this.monotonic = monotonic;
+    this.wall = wall;
+  }
+
   /** A fake time installed as the time of {@code vertx} (before anything is deployed on it). */
   public static FakeTime install(Vertx vertx) {
-    FakeTime time = new FakeTime();
-    RuntimeTime.install(vertx, time.runtimeTime());
-    return time;
+    return new FakeTime().installOn(vertx);
+  }
+
+  /** Installs this as the time of {@code vertx} (before anything is deployed on it). */
+  public FakeTime installOn(Vertx vertx) {
+    RuntimeTime.install(vertx, runtimeTime());
+    return this;
   }
 
   /** This clock with its deterministic schedulers, as a Vert.x instance's time. */
