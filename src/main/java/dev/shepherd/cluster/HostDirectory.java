@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
  * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
  * monotonic clock ({@link Coordinator#now}), so a step of the wall clock neither hastens nor
- * delays a loss. A host registering under the id of a live
- * host from another node is refused ({@code DUPLICATE_HOST}) unless that node has left the
- * cluster: then the old one is lost first, and the new one taken.
+ * delays a loss. A host registering under the id of a live host from another node is refused
+ * ({@code DUPLICATE_HOST}) unless that node has left the cluster: then the old one is lost first,
+ * and the new one taken.
  */
 final class HostDirectory implements PoolObserver {
   private static final Logger LOG = LoggerFactory.getLogger(HostDirectory.class);

@@ -16,8 +16,8 @@ import java.util.List;
  *
  * <p>Why wall time and not the time remaining: a record is read back at a moment nobody knows
  * in advance (the next failover, possibly hours later, through every batch since the last
- * checkpoint), so a remaining duration would restart each delay from its full length at every
- * takeover; wall time is the one clock the nodes share. Its cost is bounded and falls on no
+ * checkpoint), so a duration remaining when it was written would be counted again from the
+ * takeover, adding all the time in between; wall time is the one clock the nodes share. Its cost is bounded and falls on no
  * deadline that guards safety: a waiting job's due time (or a displayed time) moves by the
  * difference between the two nodes' wall clocks (NTP keeps it small), or by a step of the wall
  * clock between the write and the takeover. Leases, job timeouts and host heartbeat deadlines are
