@@ -17,13 +17,14 @@ import java.util.List;
  * <p>Why wall time and not the time remaining: a record is read back at a moment nobody knows
  * in advance (the next failover, possibly hours later, through every batch since the last
  * checkpoint), so a duration remaining when it was written would be counted again from the
- * takeover, adding all the time in between; wall time is the one clock the nodes share. Its cost is bounded and falls on no
- * deadline that guards safety: a waiting job's due time (or a displayed time) moves by the
- * difference between the two nodes' wall clocks (NTP keeps it small), or by a step of the wall
- * clock between the write and the takeover. Leases, job timeouts and host heartbeat deadlines are
- * never journaled: each node measures its own on its own monotonic clock. Nothing else that
- * crosses JVMs carries a time: a heartbeat says only who is alive, and a host's {@code since} is
- * not journaled (a successor counts it from its takeover).
+ * takeover, adding all the time in between; wall time is the one clock the nodes share. Its
+ * cost is bounded and falls on no deadline that guards safety: a waiting job's due time (or a
+ * displayed time) moves by the difference between the two nodes' wall clocks (NTP keeps it
+ * small), or by a step of the wall clock between the write and the takeover. Leases, job
+ * timeouts and host heartbeat deadlines are never journaled: each node measures its own on its
+ * own monotonic clock. Nothing else that crosses JVMs carries a time: a heartbeat says only who
+ * is alive, and a host's {@code since} is not journaled (a successor counts it from its
+ * takeover).
  *
  * <p>A shift of {@link RuntimeClock#wallOffsetMs()} converts one way, its negation the other;
  * {@code dueAt} 0 (not waiting) stays 0.
