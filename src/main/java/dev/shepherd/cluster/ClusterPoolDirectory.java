@@ -11,6 +11,9 @@ import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
 import dev.shepherd.runtime.ReplyAddress;
+import dev.shepherd.runtime.RuntimeClock;
+import dev.shepherd.runtime.RuntimeTime;
+import dev.shepherd.runtime.Scheduler;
 import dev.shepherd.runtime.Standbys;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -55,6 +58,9 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   private final Vertx vertx;
   private final Context context;
+  /** Silences are measured on the monotonic clock: a step of the wall clock expires nothing. */
+  private final RuntimeClock clock;
+  private final Scheduler scheduler;
   private final String node;
   private final AnnouncedPools table = new AnnouncedPools();
   private final Membership membership;
@@ -77,6 +83,9 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   private ClusterPoolDirectory(Vertx vertx, Context context) {
     this.vertx = vertx;
     this.context = context;
+    RuntimeTime time = RuntimeTime.of(vertx);
+    this.clock = time.clock();
+    this.scheduler = time.scheduler(context);
     this.node = NodeId.of(vertx);
     this.membership = Membership.of(((VertxInternal) vertx).clusterManager());
   }
@@ -115,7 +124,7 @@ public final class ClusterPoolDirectory implements PoolDirectory {
         publish();
       }
     });
-    expiryTimer = vertx.setPeriodic(EXPIRY_CHECK_MS, id -> {
+    expiryTimer = scheduler.every(EXPIRY_CHECK_MS, () -> {
       if (table.expire(now())) {
         publish();
       }
@@ -170,8 +179,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     return ha ? handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS) : handle;
   }
 
-  private static long now() {
-    return System.currentTimeMillis();
+  private long now() {
+    return clock.monotonicMs();
   }
 
   @Override
@@ -236,7 +245,7 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   /** Stops listening; the view stays as it was. */
   public Future<Void> close() {
     membership.close();
-    vertx.cancelTimer(expiryTimer);
+    scheduler.cancel(expiryTimer);
     List<Future<Void>> closing = new ArrayList<>();
     replies.values().forEach(address -> closing.add(address.close()));
     if (announcements != null) {

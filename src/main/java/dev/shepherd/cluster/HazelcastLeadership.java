@@ -13,6 +13,9 @@ import dev.shepherd.runtime.DurableLog;
 import dev.shepherd.runtime.Leadership;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.runtime.RuntimeClock;
+import dev.shepherd.runtime.RuntimeTime;
+import dev.shepherd.runtime.Scheduler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * {@link HaStore}, which succeeds only when no live member holds the pool's lock and a majority
  * of the cluster is there. The leader steps down at once when its member starts merging back
  * into a cluster (it was cut off and may have been replaced) or when the cluster falls below the
- * majority; a write that fails makes its coordinator step down by itself.
+ * majority; a write that fails makes its coordinator step down by itself. A claim's moment, which
+ * starts the lease, is read on the node's monotonic clock.
  */
 public final class HazelcastLeadership implements Leadership {
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
@@ -46,6 +50,8 @@ public final class HazelcastLeadership implements Leadership {
 
   private Vertx vertx;
   private Context context;
+  private RuntimeClock clock;
+  private Scheduler scheduler;
   private String pool;
   private Candidate candidate;
   private HazelcastClusterManager manager;
@@ -67,6 +73,9 @@ public final class HazelcastLeadership implements Leadership {
   public Future<Void> start(Context context, PoolConfig config, Candidate candidate) {
     this.context = context;
     this.vertx = context.owner();
+    RuntimeTime time = RuntimeTime.of(vertx);
+    this.clock = time.clock();
+    this.scheduler = time.scheduler(context);
     this.pool = config.name();
     this.candidate = candidate;
     Object cluster = ((VertxInternal) vertx).clusterManager();
@@ -109,7 +118,7 @@ public final class HazelcastLeadership implements Leadership {
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
         + " to lead)", pool, node, quorum);
-    timer = vertx.setPeriodic(RETRY_MS, id -> tryClaim());
+    timer = scheduler.every(RETRY_MS, this::tryClaim);
     tryClaim();
     return Future.succeededFuture();
   }
@@ -144,7 +153,7 @@ public final class HazelcastLeadership implements Leadership {
       return;
     }
     claiming = true;
-    long sentAt = System.currentTimeMillis();
+    long sentAt = clock.monotonicMs();
     CompletionStage<HaEntry.Claimed> claim;
     try {
       claim = store.claim(pool, node, new HashSet<>(manager.getNodes()));
@@ -237,7 +246,7 @@ public final class HazelcastLeadership implements Leadership {
   @Override
   public Future<Void> stop() {
     stopped = true;
-    vertx.cancelTimer(timer);
+    scheduler.cancel(timer);
     try {
       hazelcast.getCluster().removeMembershipListener(membershipRegistration);
       hazelcast.getLifecycleService().removeLifecycleListener(lifecycleRegistration);

@@ -6,6 +6,8 @@ import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.Inbox;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.Outbox;
+import dev.shepherd.runtime.RuntimeTime;
+import dev.shepherd.runtime.Scheduler;
 import io.vertx.core.Closeable;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -48,6 +50,7 @@ public final class HostAgent extends VerticleBase {
   private Outbox outbox;
   private HostReports reports;
   private Context deployFrom;
+  private Scheduler scheduler;
   private MessageConsumer<Object> commands;
   private long ignoredCommands;
   private final Closeable leaveOnClose = completion ->
@@ -108,7 +111,8 @@ public final class HostAgent extends VerticleBase {
   @Override
   public Future<?> start() {
     ClusterManager cluster = ((VertxInternal) vertx).clusterManager();
-    membership = new HostMembership(vertx, config,
+    scheduler = RuntimeTime.of(vertx).scheduler(context);
+    membership = new HostMembership(vertx, scheduler, config,
         cluster == null ? "local" : cluster.getNodeId(), this::refused);
     deployFrom = ((VertxInternal) vertx).createEventLoopContext();
     outbox = new Outbox(context);
@@ -149,7 +153,7 @@ public final class HostAgent extends VerticleBase {
     slots.values().forEach(slot -> undeploys.add(slot.reset()));
     Promise<Void> done = Promise.promise();
     Future.join(undeploys).onComplete(ar -> done.tryComplete());
-    vertx.setTimer(UNDEPLOY_GRACE_MS, id -> {
+    scheduler.after(UNDEPLOY_GRACE_MS, () -> {
       if (done.tryComplete()) {
         LOG.warn("host {}: some incarnations did not undeploy within {} ms (a worker thread is"
             + " blocked in a job)", config.id(), UNDEPLOY_GRACE_MS);

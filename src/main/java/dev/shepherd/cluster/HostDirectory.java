@@ -27,9 +27,11 @@ import org.slf4j.LoggerFactory;
  * its published host states. Confined to the coordinator's context.
  *
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
- * {@code heartbeatTimeoutMs}, whichever comes first. A host registering under the id of a live
- * host from another node is refused ({@code DUPLICATE_HOST}) unless that node has left the
- * cluster: then the old one is lost first, and the new one taken.
+ * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
+ * monotonic clock ({@link Coordinator#now}), so a step of the wall clock neither hastens nor
+ * delays a loss. A host registering under the id of a live host from another node is refused
+ * ({@code DUPLICATE_HOST}) unless that node has left the cluster: then the old one is lost first,
+ * and the new one taken.
  */
 final class HostDirectory implements PoolObserver {
   private static final Logger LOG = LoggerFactory.getLogger(HostDirectory.class);
@@ -221,7 +223,8 @@ final class HostDirectory implements PoolObserver {
   private void heard(RemoteHost host, long now) {
     host.lastHeard = now;
     if (host.leaseTimer < 0) {
-      host.leaseTimer = vertx().setTimer(heartbeatTimeoutMs, id -> checkLease(host));
+      host.leaseTimer = coordinator.scheduler().at(now + heartbeatTimeoutMs,
+          () -> checkLease(host));
     }
   }
 
@@ -236,7 +239,8 @@ final class HostDirectory implements PoolObserver {
       lose(host, "no heartbeat from host '" + host.id + "' for " + silent
           + " ms (heartbeatTimeoutMs " + heartbeatTimeoutMs + ")");
     } else {
-      host.leaseTimer = vertx().setTimer(heartbeatTimeoutMs - silent, id -> checkLease(host));
+      host.leaseTimer = coordinator.scheduler().at(host.lastHeard + heartbeatTimeoutMs,
+          () -> checkLease(host));
     }
   }
 
@@ -249,7 +253,7 @@ final class HostDirectory implements PoolObserver {
 
   private void cancelLease(RemoteHost host) {
     if (host.leaseTimer >= 0) {
-      vertx().cancelTimer(host.leaseTimer);
+      coordinator.scheduler().cancel(host.leaseTimer);
       host.leaseTimer = -1;
     }
   }

@@ -2,6 +2,7 @@ package dev.shepherd.cluster;
 
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -41,6 +42,8 @@ final class HostMembership {
   }
 
   private final Vertx vertx;
+  /** The host's timers: its heartbeats and registration retries. */
+  private final Scheduler scheduler;
   private final HostConfig config;
   private final String node;
   private final Addresses addresses;
@@ -54,8 +57,10 @@ final class HostMembership {
   private int attempts;
 
   /** {@code onRefused} hears the pool's reason when it refuses the host's id. */
-  HostMembership(Vertx vertx, HostConfig config, String node, Handler<String> onRefused) {
+  HostMembership(Vertx vertx, Scheduler scheduler, HostConfig config, String node,
+      Handler<String> onRefused) {
     this.vertx = vertx;
+    this.scheduler = scheduler;
     this.config = config;
     this.node = node;
     this.addresses = new Addresses(config.address());
@@ -157,7 +162,7 @@ final class HostMembership {
     }
     term = Math.max(term, answer.term());
     moveTo(Phase.REGISTERED);
-    heartbeatTimer = vertx.setPeriodic(config.heartbeatMs(), id -> heartbeat());
+    heartbeatTimer = scheduler.every(config.heartbeatMs(), this::heartbeat);
     LOG.info("host {}: registered with pool {} at {} ({} slots, term {}, node {})", config.id(),
         config.pool(), config.address(), config.slotIds().size(), answer.term(), node);
   }
@@ -184,7 +189,7 @@ final class HostMembership {
   }
 
   private void retryLater(int thisRound) {
-    retryTimer = vertx.setTimer(REGISTER_RETRY_MS, id -> attempt(thisRound));
+    retryTimer = scheduler.after(REGISTER_RETRY_MS, () -> attempt(thisRound));
   }
 
   private void heartbeat() {
@@ -220,8 +225,8 @@ final class HostMembership {
   }
 
   private void cancelTimers() {
-    vertx.cancelTimer(heartbeatTimer);
-    vertx.cancelTimer(retryTimer);
+    scheduler.cancel(heartbeatTimer);
+    scheduler.cancel(retryTimer);
     heartbeatTimer = -1;
     retryTimer = -1;
   }

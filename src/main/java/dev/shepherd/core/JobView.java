@@ -5,7 +5,8 @@ package dev.shepherd.core;
  * are null.
  *
  * @param position QUEUED: how many queued jobs are ahead of it
- * @param dueAt WAITING: when it may run again (the runtime's milliseconds)
+ * @param dueAt WAITING: when it may run again (on the events' clock; the runtime hands views out
+ *     in epoch milliseconds)
  * @param worker RUNNING: the slot running it; DEAD: the slot of its last attempt
  * @param attempts dispatches so far (RUNNING: this one included)
  * @param outcome ANSWERED and DEAD: its terminal answer

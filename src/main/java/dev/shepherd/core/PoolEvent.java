@@ -5,8 +5,9 @@ import java.util.Objects;
 
 /**
  * Everything that can happen to a pool: requests from submitters and operators, facts reported by
- * slots, and the passage of time. Every event carries {@code now} (epoch or monotonic
- * milliseconds, as the runtime chooses, never decreasing): the core reads no clock.
+ * slots, and the passage of time. Every event carries {@code now}, milliseconds that never
+ * decrease (the runtime's monotonic clock, whose origin is its own): the core reads no clock, and
+ * every time it computes (a deadline, a due time, when something happened) is on that clock.
  */
 public sealed interface PoolEvent {
 

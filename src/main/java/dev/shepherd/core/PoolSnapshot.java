@@ -7,7 +7,8 @@ import java.util.List;
  * view's first frame), computed by a pure function of the pool's state. {@code backlogLength}
  * counts every job held in the backlog's bound, of which {@code backlogWaiting} wait for a due
  * time (J3, J4); {@code nextDue} is the earliest of those (null when none waits); {@code
- * deadLetters} is the size of the dead-letter set (J5).
+ * deadLetters} is the size of the dead-letter set (J5). Its times are on the events' clock; the
+ * runtime hands snapshots out in epoch milliseconds.
  */
 public record PoolSnapshot(
     String name,

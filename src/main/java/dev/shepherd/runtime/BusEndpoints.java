@@ -126,7 +126,7 @@ final class BusEndpoints {
 
   private void history(Message<Object> message) {
     RequestDecoder.history(message.body());
-    message.reply(history.frame(coordinator.name(), coordinator.now()));
+    message.reply(history.frame(coordinator.name(), coordinator.clock().wallMs()));
   }
 
   /**

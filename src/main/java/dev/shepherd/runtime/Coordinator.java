@@ -44,6 +44,8 @@ public final class Coordinator {
 
   private final Vertx vertx;
   private final Context context;
+  private final RuntimeClock clock;
+  private final Scheduler scheduler;
   private final PoolConfig config;
   private final Pool pool;
   private final Inbox inbox;
@@ -65,6 +67,9 @@ public final class Coordinator {
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
     this.vertx = vertx;
     this.context = context;
+    RuntimeTime time = RuntimeTime.of(vertx);
+    this.clock = time.clock();
+    this.scheduler = time.scheduler(context);
     this.config = config;
     this.pool = Pool.create(config.settings());
     this.outbox = new Outbox(context);
@@ -73,7 +78,7 @@ public final class Coordinator {
       slots.put(id, new LocalSlot(id, this, config));
     }
     this.interpreter = new EffectInterpreter(this);
-    this.timers = new Timers(vertx, this::now, this::apply);
+    this.timers = new Timers(scheduler, this::now, this::apply);
     this.handle = new LocalPoolHandle(this);
     this.jobs = new LookupsAndDeadLetters(this, pool);
   }
@@ -98,6 +103,16 @@ public final class Coordinator {
   /** The context all of the pool's state lives on. */
   public Context context() {
     return context;
+  }
+
+  /** The clock the pool runs on: {@link #now} is its monotonic time. */
+  public RuntimeClock clock() {
+    return clock;
+  }
+
+  /** Timers on the coordinator's context, on the pool's clock. */
+  public Scheduler scheduler() {
+    return scheduler;
   }
 
   Timers timers() {
@@ -196,7 +211,7 @@ public final class Coordinator {
     if (leader != null) {
       leader.close();
     }
-    vertx.cancelTimer(statsTimer);
+    scheduler.cancel(statsTimer);
     timers.close();
     jobs.waiters().endAll();
     for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
@@ -212,16 +227,20 @@ public final class Coordinator {
     return leader == null ? 0 : leader.term();
   }
 
-  /** The runtime's clock (epoch ms): the time every event of this pool carries. */
+  /**
+   * The pool's monotonic time ({@link RuntimeClock#monotonicMs()}): what every event of this
+   * pool carries and every deadline of it is measured on. Never a time to show: {@link
+   * WallTimes} converts what leaves the coordinator.
+   */
   public long now() {
-    return System.currentTimeMillis();
+    return clock.monotonicMs();
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
   void start() {
     run(pool.start());
-    statsTimer = vertx.setPeriodic(500, id -> {
+    statsTimer = scheduler.every(500, () -> {
       PoolSnapshot snapshot = snapshot();
       observers.forEach(o -> o.onStats(snapshot));
     });
@@ -236,14 +255,14 @@ public final class Coordinator {
   /** Called by the interpreter when the pool reached STOPPED. */
   void onStopped() {
     timers.close();
-    vertx.cancelTimer(statsTimer);
+    scheduler.cancel(statsTimer);
     jobs.waiters().endAll();
     List<Future<Void>> undeploys = new ArrayList<>();
     slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
     Future.join(undeploys).onComplete(ar -> stopped.tryComplete());
     // An incarnation whose thread is blocked (a WORKER stuck in a job) cannot run its stop; the
     // pool has answered everything by now, so it does not wait for such a one forever.
-    vertx.setTimer(UNDEPLOY_GRACE_MS, id -> {
+    scheduler.after(UNDEPLOY_GRACE_MS, () -> {
       if (stopped.tryComplete()) {
         LOG.warn("pool {}: stopped; some incarnations did not undeploy within {} ms (a worker"
             + " thread is blocked in a job)", name(), UNDEPLOY_GRACE_MS);
@@ -327,8 +346,9 @@ public final class Coordinator {
     throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
   }
 
+  /** The pool's status as people read it: its times in wall time ({@link WallTimes}). */
   PoolSnapshot snapshot() {
-    PoolSnapshot snapshot = pool.snapshot(now());
+    PoolSnapshot snapshot = WallTimes.snapshot(pool.snapshot(now()), clock);
     return leader == null ? snapshot : snapshot.withHa(leader.status());
   }
 

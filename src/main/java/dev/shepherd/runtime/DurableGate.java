@@ -26,7 +26,8 @@ import java.util.function.IntSupplier;
  * sends again only the answers that may not have reached their submitters. Every so many records
  * a batch is a checkpoint ({@link Batch#checkpoint()}): the writer stores the pool's whole image
  * instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
- * time and runs it on one thread.
+ * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
+ * a step back), and runs it on one thread.
  */
 public final class DurableGate {
   /** Records since the last checkpoint below which no checkpoint is taken. */

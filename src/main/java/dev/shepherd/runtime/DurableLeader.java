@@ -6,6 +6,7 @@ import dev.shepherd.core.Effect;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.Transition;
+import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,9 @@ import java.util.function.Consumer;
  * The coordinator of a highly available pool as the leader of one term (A2, A3): its effects pass
  * a {@link DurableGate}, the records of each event-loop turn are written through the {@link
  * Leadership} as one batch, and a failed write makes it step down. It also recovers the pool from
- * what the previous term left, and renews its lease while idle. Runs on the coordinator's
- * context.
+ * what the previous term left, and renews its lease while idle. The lease runs on this node's
+ * monotonic clock (from the claim, {@code claimedAt}, on the same clock); the journal carries
+ * wall times ({@link JournalTimes}). Runs on the coordinator's context.
  */
 final class DurableLeader {
   /** How often an idle leader looks whether its lease needs renewing. */
@@ -73,7 +75,10 @@ final class DurableLeader {
   private void writeBatch(DurableGate.Batch batch) {
     DurableLog.Base base = batch.checkpoint()
         ? DurableLog.checkpoint(coordinator.pool().durableImage(), batch) : null;
-    leadership.write(term, batch, base).onComplete(ar -> coordinator.execute(() -> {
+    long offset = coordinator.clock().wallOffsetMs();
+    Future<Void> written = leadership.write(term, JournalTimes.toWall(batch, offset),
+        JournalTimes.toWall(base, offset));
+    written.onComplete(ar -> coordinator.execute(() -> {
       if (gate.closed()) {
         return;
       }
@@ -92,9 +97,12 @@ final class DurableLeader {
    * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
    * hosts, the dead-letter set and the recent outcomes; then sends again the answers
    * never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
-   * {@link AddressResponder} that answers it.
+   * {@link AddressResponder} that answers it. The journal's wall times become this node's
+   * monotonic ones ({@link JournalTimes}).
    */
-  void recover(DurableLog.Recovered recovered) {
+  void recover(DurableLog.Recovered journaled) {
+    DurableLog.Recovered recovered =
+        JournalTimes.toMonotonic(journaled, coordinator.clock().wallOffsetMs());
     EventBus bus = coordinator.vertx().eventBus();
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (DurableImage.JobImage j : recovered.image().jobs()) {
@@ -118,13 +126,13 @@ final class DurableLeader {
     }
     gate.resend(answers);
     gate.pump(coordinator.now());
-    renewTimer = coordinator.vertx().setPeriodic(RENEW_CHECK_MS,
-        id -> gate.renew(coordinator.now()));
+    renewTimer = coordinator.scheduler().every(RENEW_CHECK_MS,
+        () -> gate.renew(coordinator.now()));
   }
 
   /** Nothing leaves any more: the leader stepped down. */
   void close() {
     gate.close();
-    coordinator.vertx().cancelTimer(renewTimer);
+    coordinator.scheduler().cancel(renewTimer);
   }
 }

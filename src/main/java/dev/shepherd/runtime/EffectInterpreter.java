@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The one place the core's effects touch the world: replies, assignments to slots, deployments,
- * timers and notices. Runs on the coordinator's context.
+ * timers and notices (observers read a notice's times in wall time, {@link WallTimes}). Runs on
+ * the coordinator's context.
  */
 final class EffectInterpreter {
   private final Coordinator coordinator;
@@ -49,8 +50,9 @@ final class EffectInterpreter {
       slot(cancel.worker()).cancel(cancel.assignment());
     } else if (effect instanceof Effect.Publish publish) {
       Notice notice = publish.notice();
+      Notice shown = WallTimes.notice(notice, coordinator.clock());
       for (PoolObserver observer : coordinator.observers()) {
-        observer.onNotice(notice);
+        observer.onNotice(shown);
       }
       if (notice instanceof Notice.PoolStateChanged changed
           && changed.state() == PoolState.STOPPED) {

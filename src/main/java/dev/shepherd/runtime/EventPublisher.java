@@ -13,7 +13,8 @@ import io.vertx.core.json.JsonObject;
  * but {@code stats} to the pool's {@link PoolHistory}. Rejections and the other outcomes each
  * have at most {@value #JOB_EVENTS_PER_SECOND} a second, so a flood of one cannot flood the bus
  * nor crowd out the other; a job given up on (POISON, ATTEMPTS_EXHAUSTED) is always published,
- * because it is what an incident is made of (J8), and crashes bound its rate.
+ * because it is what an incident is made of (J8), and crashes bound its rate. Each event's {@code
+ * at} is the wall time it was published.
  */
 final class EventPublisher implements PoolObserver {
   static final int JOB_EVENTS_PER_SECOND = 20;
@@ -34,7 +35,7 @@ final class EventPublisher implements PoolObserver {
 
   @Override
   public void onNotice(Notice notice) {
-    JsonObject event = EventJson.notice(coordinator.name(), notice, coordinator.now());
+    JsonObject event = EventJson.notice(coordinator.name(), notice, coordinator.clock().wallMs());
     bus.publish(address, event);
     history.published(event);
   }
@@ -50,13 +51,13 @@ final class EventPublisher implements PoolObserver {
             || i.reason() instanceof Interruption.AttemptsExhausted);
     Window window = outcome instanceof Outcome.Rejected ? rejections : others;
     if (givenUp || window.admits(now)) {
-      JsonObject event = EventJson.job(coordinator.name(), outcome, now);
+      JsonObject event = EventJson.job(coordinator.name(), outcome, coordinator.clock().wallMs());
       bus.publish(address, event);
       history.published(event);
     }
   }
 
-  /** At most {@value #JOB_EVENTS_PER_SECOND} events per second of the coordinator's clock. */
+  /** At most {@value #JOB_EVENTS_PER_SECOND} events per second of the pool's monotonic clock. */
   private static final class Window {
     private long start;
     private int count;
@@ -72,6 +73,6 @@ final class EventPublisher implements PoolObserver {
 
   @Override
   public void onStats(PoolSnapshot snapshot) {
-    bus.publish(address, EventJson.stats(snapshot, coordinator.now()));
+    bus.publish(address, EventJson.stats(snapshot, coordinator.clock().wallMs()));
   }
 }

@@ -4,7 +4,6 @@ import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +25,7 @@ final class JobWaiters {
   /** Waiters a pool holds in all. */
   static final int MAX_TOTAL = 10_000;
 
-  private final Vertx vertx;
+  private final Scheduler scheduler;
   /** Where a job is now: for a waiter whose time is up. */
   private final Function<String, JobView> lookup;
   private final Map<String, List<Waiter>> byJob = new HashMap<>();
@@ -58,8 +57,8 @@ final class JobWaiters {
     }
   }
 
-  JobWaiters(Vertx vertx, Function<String, JobView> lookup) {
-    this.vertx = vertx;
+  JobWaiters(Scheduler scheduler, Function<String, JobView> lookup) {
+    this.scheduler = scheduler;
     this.lookup = lookup;
   }
 
@@ -78,7 +77,7 @@ final class JobWaiters {
     Waiter waiter = new Waiter(job);
     byJob.computeIfAbsent(job, k -> new ArrayList<>(1)).add(waiter);
     total++;
-    waiter.timer = vertx.setTimer(timeoutMs, id -> waiter.expire());
+    waiter.timer = scheduler.after(timeoutMs, waiter::expire);
     return waiter.promise.future();
   }
 
@@ -95,7 +94,7 @@ final class JobWaiters {
     total -= waiting.size();
     Awaited answer = Awaited.answered(outcome);
     for (Waiter waiter : waiting) {
-      vertx.cancelTimer(waiter.timer);
+      scheduler.cancel(waiter.timer);
       waiter.promise.complete(answer);
     }
   }
@@ -105,7 +104,7 @@ final class JobWaiters {
     List<Waiter> all = new ArrayList<>(total);
     byJob.values().forEach(all::addAll);
     for (Waiter waiter : all) {
-      vertx.cancelTimer(waiter.timer);
+      scheduler.cancel(waiter.timer);
       waiter.expire();
     }
   }

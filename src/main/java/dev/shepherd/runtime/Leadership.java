@@ -11,6 +11,11 @@ import io.vertx.core.Future;
  * stands by until it can claim the next term; the claim returns what the store holds, which the
  * new coordinator recovers from. Every write names its term and fails once a newer one exists,
  * or without a majority.
+ *
+ * <p>Time: the claim's moment is this node's monotonic time ({@link RuntimeTime#of} the
+ * context's Vert.x), since the lease it starts is measured here only; the times inside batches,
+ * bases and what a claim recovers are wall time, since another JVM reads them ({@link
+ * JournalTimes}).
  */
 public interface Leadership {
 
@@ -18,7 +23,8 @@ public interface Leadership {
   interface Candidate {
     /**
      * This node leads the pool in {@code term}: recover from {@code recovered}; {@code
-     * claimedAt} is when the claim was sent (the start of the first lease).
+     * claimedAt} is when the claim was sent (the start of the first lease), in this node's
+     * monotonic milliseconds.
      */
     void lead(long term, DurableLog.Recovered recovered, long claimedAt);
 

@@ -125,7 +125,7 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
       // deployed() undeploys it; until then undeployed() waits for it as well, within limits.
       Promise<Void> gone = Promise.promise();
       stoppedWhileDeploying.put(incarnation, gone);
-      coordinator.vertx().setTimer(DEPLOYING_STOP_WAIT_MS, t -> gone.tryComplete());
+      coordinator.scheduler().after(DEPLOYING_STOP_WAIT_MS, gone::tryComplete);
       track(gone.future());
     }
   }

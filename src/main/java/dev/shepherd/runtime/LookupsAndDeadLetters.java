@@ -14,7 +14,8 @@ import io.vertx.core.Promise;
  * What a coordinator answers about jobs beyond submitting them, on its context: where a job is
  * and waiting for its outcome (J6, with the {@link JobWaiters}), and the dead-letter set (J5):
  * pages, entries, replays and discards. {@link LocalPoolHandle} and {@link BusEndpoints} reach it
- * the same way; replays and discards are events of the pool like any other.
+ * the same way; replays and discards are events of the pool like any other. What it hands out
+ * carries wall times ({@link WallTimes}).
  */
 final class LookupsAndDeadLetters {
   private final Coordinator coordinator;
@@ -24,7 +25,7 @@ final class LookupsAndDeadLetters {
   LookupsAndDeadLetters(Coordinator coordinator, Pool pool) {
     this.coordinator = coordinator;
     this.pool = pool;
-    this.waiters = new JobWaiters(coordinator.vertx(), pool::lookup);
+    this.waiters = new JobWaiters(coordinator.scheduler(), this::lookup);
   }
 
   JobWaiters waiters() {
@@ -33,7 +34,7 @@ final class LookupsAndDeadLetters {
 
   /** Where {@code job} is, or null when the pool never accepted it or has forgotten it. */
   JobView lookup(String job) {
-    return pool.lookup(job);
+    return WallTimes.view(pool.lookup(job), coordinator.clock());
   }
 
   /**
@@ -66,14 +67,14 @@ final class LookupsAndDeadLetters {
 
   /** Up to {@code limit} dead letters after {@code offset}, newest first, with the set's size. */
   DeadLetterPage deadLetters(int offset, int limit) {
-    return new DeadLetterPage(coordinator.name(), pool.deadLetterCount(),
+    return WallTimes.page(new DeadLetterPage(coordinator.name(), pool.deadLetterCount(),
         pool.snapshot(coordinator.now()).counters().deadLetterEvicted(), offset, limit,
-        pool.deadLetters(offset, limit));
+        pool.deadLetters(offset, limit)), coordinator.clock());
   }
 
   /** The dead letter of {@code job}, or null. */
   DeadLetter deadLetter(String job) {
-    return pool.deadLetter(job);
+    return WallTimes.deadLetter(pool.deadLetter(job), coordinator.clock());
   }
 
   /**

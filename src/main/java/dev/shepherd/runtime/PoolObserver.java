@@ -7,7 +7,9 @@ import dev.shepherd.core.PoolSnapshot;
 
 /**
  * Watches one pool from its coordinator's context: the live view, metrics and logs implement it.
- * Calls must be quick; they run on the coordinator's thread.
+ * Calls must be quick; they run on the coordinator's thread. Times in what it receives (a
+ * notice's {@code backoffUntil}, a snapshot's) are wall time, as people read them ({@link
+ * WallTimes}).
  */
 public interface PoolObserver {
 

@@ -127,7 +127,7 @@ public class PoolVerticle extends VerticleBase {
       return Future.failedFuture(e);
     }
     before.accept(started);
-    PoolHistory history = new PoolHistory(started::now);
+    PoolHistory history = new PoolHistory(started.clock()::wallMs);
     events = new EventPublisher(started, history);
     started.observe(events);
     started.observe(history);

@@ -2,7 +2,6 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.Timer;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -13,13 +12,15 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The pool's timers ({@code Effect.StartTimer}/{@code CancelTimer}) on one Vert.x timer: they
- * are kept by expiry, the Vert.x timer is armed for the earliest, and each due one is handed back
- * as {@link PoolEvent.TimerFired}. A job's deadline costs an entry while it waits and nothing
+ * The pool's timers ({@code Effect.StartTimer}/{@code CancelTimer}) on one timer of the pool's
+ * {@link Scheduler}: they are kept by expiry (the core's monotonic milliseconds), the scheduler's
+ * timer is armed for the earliest, and each due one is handed back as {@link
+ * PoolEvent.TimerFired}. A job's deadline costs an entry while it waits and nothing
  * more; cancelling removes it. Runs on the coordinator's context only.
  */
 final class Timers {
-  private final Vertx vertx;
+  private final Scheduler scheduler;
+  /** The monotonic clock the expiries are on. */
   private final LongSupplier clock;
   private final Consumer<PoolEvent.TimerFired> fire;
   private final TreeMap<Long, LinkedHashSet<Timer>> byExpiry = new TreeMap<>();
@@ -28,8 +29,8 @@ final class Timers {
   private long armed = -1;
   private boolean closed;
 
-  Timers(Vertx vertx, LongSupplier clock, Consumer<PoolEvent.TimerFired> fire) {
-    this.vertx = vertx;
+  Timers(Scheduler scheduler, LongSupplier clock, Consumer<PoolEvent.TimerFired> fire) {
+    this.scheduler = scheduler;
     this.clock = clock;
     this.fire = fire;
   }
@@ -62,7 +63,7 @@ final class Timers {
   void close() {
     closed = true;
     if (armed >= 0) {
-      vertx.cancelTimer(armed);
+      scheduler.cancel(armed);
       armed = -1;
     }
   }
@@ -76,10 +77,10 @@ final class Timers {
       return;
     }
     if (armed >= 0) {
-      vertx.cancelTimer(armed);
+      scheduler.cancel(armed);
     }
     armedFor = first;
-    armed = vertx.setTimer(Math.max(1, first - clock.getAsLong()), id -> expire());
+    armed = scheduler.at(first, this::expire);
   }
 
   private void expire() {

@@ -3,6 +3,8 @@ package dev.shepherd.web;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.RuntimeClock;
+import dev.shepherd.runtime.RuntimeTime;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -35,6 +37,7 @@ final class LiveEvents {
   static final int MAX_HELD = 1000;
 
   private final Vertx vertx;
+  private final RuntimeClock clock;
   private final PoolDirectory pools;
   private final SameOrigin sameOrigin;
   private final long slowLimitMs;
@@ -42,6 +45,7 @@ final class LiveEvents {
 
   LiveEvents(Vertx vertx, PoolDirectory pools, SameOrigin sameOrigin, long slowLimitMs) {
     this.vertx = vertx;
+    this.clock = RuntimeTime.of(vertx).clock();
     this.pools = pools;
     this.sameOrigin = sameOrigin;
     this.slowLimitMs = slowLimitMs;
@@ -110,7 +114,7 @@ final class LiveEvents {
             return;
           }
           send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
-              .put("at", System.currentTimeMillis())
+              .put("at", clock.wallMs())
               .put("snapshot", ar.result()), fullSince);
           if (history.result() != null) {
             send(ws, history.result(), fullSince);
@@ -126,7 +130,7 @@ final class LiveEvents {
     if (ws.isClosed()) {
       return;
     }
-    long now = System.nanoTime() / 1_000_000;
+    long now = clock.monotonicMs();
     if (ws.writeQueueFull()) {
       if (fullSince[0] < 0) {
         fullSince[0] = now;

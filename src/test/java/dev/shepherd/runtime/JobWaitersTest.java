@@ -38,7 +38,7 @@ class JobWaitersTest {
   @BeforeEach
   void make(Vertx vertx) {
     context = vertx.getOrCreateContext();
-    waiters = new JobWaiters(vertx, views::get);
+    waiters = new JobWaiters(RuntimeTime.system().scheduler(context), views::get);
   }
 
   /** {@code action}'s value, computed on the waiters' context. */
