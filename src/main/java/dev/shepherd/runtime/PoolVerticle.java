@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,8 @@ public class PoolVerticle extends VerticleBase {
 
   /** What this verticle changes in the configuration it parsed (see the constructor). */
   private final UnaryOperator<PoolConfig> adjust;
+  /** What makes the slots' handlers, or null when {@code worker.class} names their class. */
+  private final Supplier<? extends JobHandler> handlers;
   private PoolConfig config;
   private Coordinator coordinator;
   private BusEndpoints endpoints;
@@ -71,7 +74,11 @@ public class PoolVerticle extends VerticleBase {
   /** The node's leaving of a highly available pool, once begun (verticle's context). */
   private Future<Void> leaving;
 
-  /** A coordinator of the pool its deployment's configuration describes. */
+  /**
+   * A coordinator of the pool its deployment's configuration describes, whose {@code
+   * worker.class} names the {@link JobHandler} class (made by its public no-argument
+   * constructor).
+   */
   public PoolVerticle() {
     this(UnaryOperator.identity());
   }
@@ -83,13 +90,43 @@ public class PoolVerticle extends VerticleBase {
    * fails the deployment as invalid configuration does.
    */
   public PoolVerticle(UnaryOperator<PoolConfig> adjust) {
+    this(null, adjust);
+  }
+
+  /**
+   * A coordinator of the pool its deployment's configuration describes, whose handlers {@code
+   * handlers} makes: the way to give them what they need (a connection pool, a client, settings
+   * of the application) rather than a no-argument constructor.
+   *
+   * <pre>{@code
+   * DataSource db = …;
+   * vertx.deployVerticle(new PoolVerticle(() -> new ReportHandler(db)),
+   *     new DeploymentOptions().setConfig(new JsonObject().put("name", "reports")
+   *         .put("worker", new JsonObject().put("instances", 4))));
+   * }</pre>
+   *
+   * <p>The configuration then leaves {@code worker.class} out (one with it fails the deployment,
+   * naming {@code worker.class}); every other field means what it always does. {@code handlers}
+   * is called once for each incarnation of each slot, on that incarnation's context as it
+   * deploys, and should return a new handler each time: incarnations run side by side on their
+   * own threads, and a replacement starts afresh. One that throws, or returns null, fails that
+   * creation (P2), as a failing {@link JobHandler#start} does. Worker hosts (section 8.2) are
+   * configured by JSON and keep naming their class.
+   */
+  public PoolVerticle(Supplier<? extends JobHandler> handlers) {
+    this(java.util.Objects.requireNonNull(handlers, "handlers"), UnaryOperator.identity());
+  }
+
+  /** {@link #PoolVerticle(Supplier)}, with the configuration as {@code adjust} changes it. */
+  public PoolVerticle(Supplier<? extends JobHandler> handlers, UnaryOperator<PoolConfig> adjust) {
+    this.handlers = handlers;
     this.adjust = java.util.Objects.requireNonNull(adjust, "adjust");
   }
 
   @Override
   public Future<?> start() {
     try {
-      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered()));
+      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered(), handlers));
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
