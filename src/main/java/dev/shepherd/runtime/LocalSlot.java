@@ -93,8 +93,15 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
       if (gone != null) {
         gone.tryComplete();
       }
-      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
-          LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
+      if (incarnation.stoppedBySlot()) {
+        // Stopped while deploying (the pool stops, or Vert.x closes): its failure is no news.
+        LOG.debug("pool {}: {} incarnation {}, stopped while deploying, did not deploy: {}",
+            coordinator.name(), LogText.quote(id), incarnation.incarnation(),
+            LogText.quote(cause));
+      } else {
+        LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
+            LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
+      }
       if (current == incarnation) {
         current = null;
       }

@@ -248,22 +248,28 @@ public class PoolVerticle extends VerticleBase {
 
   /** Stops acting at once and stands by again (A2); on the verticle's context. */
   private void stepDown(String why) {
-    stepDownAndWait(why);
+    stepDownAndWait(why, false);
   }
 
   /**
    * {@link #stepDown}, completing once the pool's addresses and extensions are gone, the term is
    * given back and this node's incarnations of the pool are undeployed (a WORKER incarnation busy
-   * in a job stops after that job).
+   * in a job stops after that job). A node that stops on purpose ({@code leaving}) says so at
+   * INFO: a clean stop warns of nothing.
    */
-  private Future<Void> stepDownAndWait(String why) {
+  private Future<Void> stepDownAndWait(String why, boolean leaving) {
     Coordinator led = coordinator;
     if (led == null) {
       return Future.succeededFuture();
     }
     coordinator = null;
-    LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
-        LogText.quote(why));
+    if (leaving) {
+      LOG.info("pool {}: steps down from term {}: {}", config.name(), led.term(),
+          LogText.quote(why));
+    } else {
+      LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
+          LogText.quote(why));
+    }
     led.abandon();
     if (announcer != null) {
       announcer.withdraw();
@@ -295,7 +301,8 @@ public class PoolVerticle extends VerticleBase {
       Standbys.remove(vertx, config.name());
       Promise<Void> left = Promise.promise();
       leadership.stop()
-          .eventually(() -> stepDownAndWait("this node stops; a standby takes the pool over"))
+          .eventually(() -> stepDownAndWait("this node stops; a standby takes the pool over",
+              true))
           .onComplete(ar -> left.tryComplete());
       long waitMs = config.settings().drainTimeoutMs() + Coordinator.UNDEPLOY_GRACE_MS;
       long timer = vertx.setTimer(waitMs, id -> {

@@ -7,10 +7,16 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.shepherd.LogCapture;
+import dev.shepherd.runtime.Job;
+import dev.shepherd.runtime.JobHandler;
 import dev.shepherd.runtime.LocalPools;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
+import dev.shepherd.runtime.PoolVerticle;
+import dev.shepherd.runtime.WorkerContext;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -72,6 +78,35 @@ class HaLeaderStopTest {
   }
 
   @Test
+  void A2_closing_a_leader_whose_incarnations_are_still_starting_warns_of_nothing() {
+    String name = "ha-starting";
+    Vertx vertx = ClusteredVertx.start(ClusterPorts.uniqueName(name), ClusterPorts.freeBase(), 1);
+    JsonObject config = PoolFixture.demoPool(name, 2)
+        .put("ha", new JsonObject().put("enabled", true));
+    config.getJsonObject("worker").remove("class");
+    join(vertx.deployVerticle(new PoolVerticle(() -> new JobHandler() {
+      @Override
+      public Future<Void> start(WorkerContext context) {
+        Promise<Void> started = Promise.promise();
+        context.vertx().setTimer(1_000, id -> started.tryComplete());
+        return started.future();
+      }
+
+      @Override
+      public Future<?> handle(Job job) {
+        return Future.succeededFuture();
+      }
+    }), new DeploymentOptions().setConfig(config)));
+    // As soon as it leads: its incarnations are about to deploy, or deploying (1 s each).
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
+        .until(() -> LocalPools.find(vertx, name) != null);
+
+    List<String> alarms = whileWatching(() -> join(vertx.close()));
+
+    assertThat(alarms).isEmpty();
+  }
+
+  @Test
   void A2_undeploying_the_pool_verticle_of_a_leader_and_then_closing_logs_no_error() {
     String name = "ha-undeploy";
     Vertx vertx = ClusteredVertx.start(ClusterPorts.uniqueName(name), ClusterPorts.freeBase(), 1);
@@ -116,7 +151,7 @@ class HaLeaderStopTest {
     assertThat(status).as(node.output()).isZero();
     assertThat(node.output().lines()
         .filter(line -> line.contains(" ERROR ") || line.contains("Exception")
-            || line.startsWith("\tat "))
+            || line.startsWith("\tat ") || line.contains("failed to deploy"))
         .toList()).as(node.output()).isEmpty();
   }
 
@@ -134,8 +169,9 @@ class HaLeaderStopTest {
   }
 
   /**
-   * What {@code action} made this JVM log at ERROR or with a stack trace, and the exceptions
-   * that ended a thread meanwhile (Vert.x's worker threads have no handler of their own).
+   * What {@code action} made this JVM log at ERROR, or Shepherd log at WARN, or log with a stack
+   * trace, and the exceptions that ended a thread meanwhile (Vert.x's worker threads have no
+   * handler of their own).
    */
   private static List<String> whileWatching(Runnable action) {
     List<String> died = new CopyOnWriteArrayList<>();
@@ -146,6 +182,8 @@ class HaLeaderStopTest {
       action.run();
       List<String> alarms = new java.util.ArrayList<>(log.events().stream()
           .filter(e -> e.getLevel().isGreaterOrEqual(Level.ERROR)
+              || (e.getLevel().isGreaterOrEqual(Level.WARN)
+                  && e.getLoggerName().startsWith("dev.shepherd"))
               || e.getThrowableProxy() != null)
           .map(HaLeaderStopTest::describe)
           .toList());
