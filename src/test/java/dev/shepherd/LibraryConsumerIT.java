@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The library as a Vert.x application uses it: the project under {@code src/it/consumer} (the
- * README's "Use it in your project", file for file) is built by a nested Maven against the jar and
- * pom this build just packaged, offline, and run; its one job must come back completed.
+ * The library as a Vert.x application uses it: the project under {@code src/it/consumer}
+ * (docs/library.md's "Use it in your project", file for file) is built by a nested Maven against
+ * the jar and pom this build just packaged, offline, and run; its one job must come back
+ * completed.
  *
  * <p>The nested Maven never writes to this build's local repository: the library is placed in a
  * repository of its own under {@code target/consumer-it}, and every other artifact is read from
@@ -48,12 +49,12 @@ class LibraryConsumerIT {
   }
 
   @Test
-  void readme_shows_the_consumer_project_file_for_file() throws IOException {
-    String readme = normalize(Files.readString(base.resolve("README.md")));
+  void the_library_guide_shows_the_consumer_project_file_for_file() throws IOException {
+    String guide = normalize(Files.readString(base.resolve("docs/library.md")));
     Path consumer = base.resolve("src/it/consumer");
 
-    assertThat(readme).contains(normalize(Files.readString(consumer.resolve("pom.xml"))));
-    assertThat(readme).contains(normalize(Files.readString(
+    assertThat(guide).contains(normalize(Files.readString(consumer.resolve("pom.xml"))));
+    assertThat(guide).contains(normalize(Files.readString(
         consumer.resolve("src/main/java/com/example/HelloPool.java"))));
   }
 

@@ -55,14 +55,7 @@ final class RecentOutcomes {
    * hears the id of each, oldest first.
    */
   void add(RecentOutcome entry, Consumer<String> forgotten) {
-    if (count == entries.length) {
-      grow();
-    }
-    int tail = at(count);
-    entries[tail] = entry;
-    sizes[tail] = entry.bytes();
-    count++;
-    bytes += entry.bytes();
+    append(entry);
     while (count > limits.capacity() || bytes > limits.maxBytes()) {
       if (forgotten != null) {
         forgotten.accept(entries[head].job());
@@ -76,6 +69,10 @@ final class RecentOutcomes {
 
   /** Puts a recovered entry back (A3), oldest first, without forgetting any. */
   void restore(RecentOutcome entry) {
+    append(entry);
+  }
+
+  private void append(RecentOutcome entry) {
     if (count == entries.length) {
       grow();
     }

@@ -2,6 +2,7 @@ package dev.shepherd.web;
 
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolHandle;
 import io.vertx.core.Future;
@@ -34,6 +35,19 @@ final class HttpErrors {
 
   static void unknownPool(RoutingContext ctx, String pool) {
     send(ctx, 404, "UNKNOWN_POOL", "no pool named '" + pool + "'");
+  }
+
+  /**
+   * The pool the request's {@code :pool} names, or null once it has answered {@code 404
+   * UNKNOWN_POOL}: what every route about one pool starts with.
+   */
+  static PoolHandle pool(PoolDirectory pools, RoutingContext ctx) {
+    String name = ctx.pathParam("pool");
+    PoolHandle pool = pools.find(name);
+    if (pool == null) {
+      unknownPool(ctx, name);
+    }
+    return pool;
   }
 
   /**

@@ -35,10 +35,8 @@ final class JobLookupRoute {
   }
 
   private void lookup(RoutingContext ctx) {
-    String name = ctx.pathParam("pool");
-    PoolHandle pool = pools.find(name);
+    PoolHandle pool = HttpErrors.pool(pools, ctx);
     if (pool == null) {
-      HttpErrors.unknownPool(ctx, name);
       return;
     }
     String job;

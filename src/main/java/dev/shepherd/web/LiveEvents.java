@@ -48,12 +48,11 @@ final class LiveEvents {
   }
 
   void handle(RoutingContext ctx) {
-    String name = ctx.pathParam("pool");
-    PoolHandle pool = pools.find(name);
+    PoolHandle pool = HttpErrors.pool(pools, ctx);
     if (pool == null) {
-      HttpErrors.unknownPool(ctx, name);
       return;
     }
+    String name = pool.name();
     String upgrade = ctx.request().getHeader("Upgrade");
     if (upgrade == null || !upgrade.equalsIgnoreCase("websocket")) {
       HttpErrors.badRequest(ctx, "Upgrade: this endpoint is a WebSocket; connect with"

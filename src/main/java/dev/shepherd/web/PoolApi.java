@@ -43,12 +43,7 @@ final class PoolApi {
   }
 
   private PoolHandle pool(RoutingContext ctx) {
-    String name = ctx.pathParam("pool");
-    PoolHandle pool = pools.find(name);
-    if (pool == null) {
-      HttpErrors.unknownPool(ctx, name);
-    }
-    return pool;
+    return HttpErrors.pool(pools, ctx);
   }
 
   /**

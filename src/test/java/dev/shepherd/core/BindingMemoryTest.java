@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class BindingMemoryTest {
   private static final int KEYS = 100_000;
-  /** Retained bytes per remembered key, generously: the README documents about 350 B. */
+  /** Retained bytes per remembered key, generously: docs/limits.md documents about 350 B. */
   private static final long BYTES_PER_KEY = 600;
 
   @Test
