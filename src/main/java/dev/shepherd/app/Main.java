@@ -10,6 +10,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import io.vertx.launcher.application.ExitCodes;
 import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
 import io.vertx.launcher.application.VertxApplicationHooks;
@@ -31,10 +32,19 @@ import java.nio.file.Path;
  * _PORT}; a bad value is an invalid configuration), and the configuration may hold {@code
  * hosts}. When a pool refuses a worker host's id (another live host has it), the node stops and
  * exits with status 3, printing one line that names {@code hosts[i].id}.
+ *
+ * <p>{@code -h}, {@code -help} or {@code --help} prints Shepherd's own usage ({@link Usage}) and
+ * exits 0. A start that fails (a busy port, a cluster that cannot be joined) prints one line
+ * saying why, naming the address and port where it knows them, and no stack trace, and exits
+ * with status 11 (Vert.x or the cluster did not start) or 15 (the node did not start).
  */
 public final class Main implements VertxApplicationHooks {
   static final int INVALID_CONFIGURATION = 2;
   static final int HOST_REFUSED = 3;
+  /** Vert.x (or its cluster) did not start: the launcher's own status for it. */
+  static final int VERTX_FAILED = ExitCodes.VERTX_INITIALIZATION;
+  /** The application did not start (a port in use, …): the launcher's own status for it. */
+  static final int START_FAILED = ExitCodes.VERTX_DEPLOYMENT;
 
   private final boolean clustered;
   private volatile ClusterSettings cluster;
@@ -51,6 +61,11 @@ public final class Main implements VertxApplicationHooks {
   }
 
   public static void main(String[] args) {
+    if (Usage.requested(args)) {
+      // Vert.x's launcher would print its own generic usage, naming a main verticle to give.
+      System.out.print(Usage.text());
+      System.exit(Usage.HELP);
+    }
     System.setProperty("hazelcast.logging.type", "slf4j");
     String unreadable = unreadableConf(args);
     if (unreadable != null) {
@@ -77,6 +92,11 @@ public final class Main implements VertxApplicationHooks {
       System.err.println("shepherd: invalid configuration: " + e.getMessage());
       System.exit(INVALID_CONFIGURATION);
       return config;
+    }
+    String unbindable = clustered ? ClusterSetup.bindProblem(cluster) : null;
+    if (unbindable != null) {
+      System.err.println("shepherd: failed to start: " + unbindable);
+      System.exit(VERTX_FAILED);
     }
     return effective;
   }
@@ -173,15 +193,22 @@ public final class Main implements VertxApplicationHooks {
     return () -> new ShepherdVerticle(this::hostRefused);
   }
 
+  /**
+   * The node could not start: one line, and exit at once, before the launcher logs the failure
+   * again with its stack trace (it calls this hook first). The pools that had started drain as
+   * Vert.x closes.
+   */
   @Override
   public void afterFailureToDeployVerticle(HookContext context, Throwable cause) {
-    System.err.println("shepherd: failed to start: " + cause.getMessage());
+    System.err.println("shepherd: failed to start: " + StartFailures.describe(cause));
+    System.exit(START_FAILED);
   }
 
-  /** Vert.x (with the cluster, under {@code -cluster}) could not start: say why. */
+  /** Vert.x (with the cluster, under {@code -cluster}) could not start: one line, and exit. */
   @Override
   public void afterFailureToStartVertx(HookContext context, Throwable cause) {
     System.err.println("shepherd: Vert.x failed to start"
-        + (clustered ? " (joining the cluster)" : "") + ": " + cause);
+        + (clustered ? " (joining the cluster)" : "") + ": " + StartFailures.describe(cause));
+    System.exit(VERTX_FAILED);
   }
 }

@@ -11,9 +11,13 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.util.Locale;
 
 /**
  * The Hazelcast set-up of a clustered node: the embedded {@code conf/cluster.xml} with the
@@ -61,6 +65,42 @@ public final class ClusterSetup {
       majority.setEnabled(false);
     }
     return config;
+  }
+
+  /**
+   * Why this node's cluster member could not bind, found before Hazelcast tries (whose failure is
+   * an ERROR and a stack trace, twice): one line naming the address, the ports and the variable
+   * to change, or null when one of its {@link ClusterSettings#PORT_COUNT} ports is free (or a
+   * replaced configuration decides the ports). A port taken between this check and Hazelcast's
+   * bind still fails Hazelcast's way.
+   */
+  public static String bindProblem(ClusterSettings settings) {
+    if (System.getProperty(REPLACEMENT_PROPERTY) != null) {
+      return null;
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(ipv4(settings.host()));
+    } catch (ConfigException | UnknownHostException e) {
+      return null; // the configuration's check says what is wrong with the host
+    }
+    int last = settings.port() + ClusterSettings.PORT_COUNT - 1;
+    for (int port = settings.port(); port <= last; port++) {
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(address, port));
+        return null;
+      } catch (BindException e) {
+        String message = String.valueOf(e.getMessage());
+        if (!message.toLowerCase(Locale.ROOT).contains("in use")) {
+          return "cluster: " + settings.host() + " cannot be bound: " + message + " (set "
+              + ClusterSettings.HOST + " to an address of this machine)";
+        }
+      } catch (IOException e) {
+        return null; // not a busy port: Hazelcast reports it
+      }
+    }
+    return "cluster: " + settings.host() + ":" + settings.port() + "-" + last
+        + " are all in use (set " + ClusterSettings.PORT + " to another first port)";
   }
 
   private static Config embedded() {

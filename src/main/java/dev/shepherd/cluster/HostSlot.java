@@ -102,7 +102,7 @@ final class HostSlot implements IncarnationOwner {
       stopCurrent();
     }
     IncarnationVerticle incarnation =
-        new IncarnationVerticle(this, number, worker.type(), worker.unordered(),
+        new IncarnationVerticle(this, number, worker.handlers(), worker.unordered(),
             worker.onException());
     current = incarnation;
     currentDeployment = null;

@@ -7,9 +7,26 @@ import io.vertx.core.Handler;
 /**
  * Answers an in-JVM submitter by calling its handler on the submitter's own context (so its
  * callbacks run there), batched with the other answers of the coordinator's turn: once, with the
- * terminal outcome, or, in admission mode, with the admission.
+ * terminal outcome, or, in admission mode, with the admission. A handler that is a {@link
+ * WithCause} also gets the throwable a failed job failed with in this JVM.
  */
 final class CallbackResponder implements Responder {
+
+  /**
+   * An answer handler that takes, beside the outcome, the worker's own throwable behind a
+   * {@code failed} one (null when there is none, or it failed elsewhere); handed as a plain
+   * {@code Handler<Outcome>} it hears the outcome alone.
+   */
+  @FunctionalInterface
+  interface WithCause extends Handler<Outcome> {
+    void answer(Outcome outcome, Throwable cause);
+
+    @Override
+    default void handle(Outcome outcome) {
+      answer(outcome, null);
+    }
+  }
+
   private final Handler<Outcome> handler;
   private final boolean admissionOnly;
   private final Context caller;
@@ -26,14 +43,21 @@ final class CallbackResponder implements Responder {
 
   @Override
   public void respond(Outcome outcome) {
+    respond(outcome, null);
+  }
+
+  @Override
+  public void respond(Outcome outcome, Throwable cause) {
     if (answered || (outcome instanceof Outcome.Accepted && !admissionOnly)) {
       return;
     }
     answered = true;
+    Runnable answer = handler instanceof WithCause withCause
+        ? () -> withCause.answer(outcome, cause) : () -> handler.handle(outcome);
     if (caller == null) {
-      handler.handle(outcome);
+      answer.run();
     } else {
-      outbox.send(caller, () -> handler.handle(outcome));
+      outbox.send(caller, answer);
     }
   }
 }

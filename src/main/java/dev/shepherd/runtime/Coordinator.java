@@ -58,6 +58,8 @@ public final class Coordinator {
   private final LocalPoolHandle handle;
   /** Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6). */
   private final LookupsAndDeadLetters jobs;
+  /** The throwables behind failures of local slots, until their jobs are answered. */
+  private final FailureCauses causes = new FailureCauses();
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
@@ -129,6 +131,10 @@ public final class Coordinator {
 
   List<PoolObserver> observers() {
     return observers;
+  }
+
+  FailureCauses causes() {
+    return causes;
   }
 
   LookupsAndDeadLetters jobs() {
@@ -352,13 +358,24 @@ public final class Coordinator {
     return leader == null ? snapshot : snapshot.withHa(leader.status());
   }
 
-  /** A completion from a local slot, on the coordinator's context. */
+  /**
+   * A completion of {@code job} from a local slot, on the coordinator's context; {@code failure}
+   * is the throwable behind {@code error} (null when none or when the error replaced a result),
+   * kept until the job's answer for an in-JVM submitter ({@link FailureCauses}).
+   */
   void localCompleted(String worker, long assignment, Object result, JobError error,
-      long bytes) {
+      long bytes, String job, Throwable failure) {
     PoolEvent.Completed event = new PoolEvent.Completed(worker, assignment, result, error, bytes,
         now());
+    // Kept before the event is applied: its answer may be sent within this very step.
+    if (failure != null) {
+      causes.failed(job, error, failure);
+    }
     Transition t = apply(event);
     if (t instanceof Transition.Refused refused) {
+      if (failure != null) {
+        causes.forget(job);
+      }
       refusedFact(event, refused.error());
     }
   }

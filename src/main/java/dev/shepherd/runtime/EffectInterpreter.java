@@ -25,7 +25,8 @@ final class EffectInterpreter {
 
   void run(Effect effect) {
     if (effect instanceof Effect.Respond respond) {
-      ((Responder) respond.replyTo()).respond(respond.outcome());
+      Throwable cause = coordinator.causes().answered(respond.outcome());
+      ((Responder) respond.replyTo()).respond(respond.outcome(), cause);
       for (PoolObserver observer : coordinator.observers()) {
         observer.onOutcome(respond.outcome());
       }

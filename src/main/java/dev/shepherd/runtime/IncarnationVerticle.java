@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
 
   private final IncarnationOwner owner;
   private final int number;
-  private final Class<? extends JobHandler> type;
+  private final Supplier<? extends JobHandler> handlers;
   private final boolean unordered;
   private final OnException onException;
   private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
@@ -94,15 +95,16 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private Throwable crashBeforeStart;
 
   /**
-   * Incarnation {@code number} of {@code owner}'s slot, running {@code type}; {@code unordered}
+   * Incarnation {@code number} of {@code owner}'s slot, running the handler {@code handlers}
+   * makes for it (called once, on the incarnation's context, as it deploys); {@code unordered}
    * runs each assignment on the worker pool (a WORKER incarnation with capacity above 1); {@code
    * onException} says what an exception thrown by {@code handle} means.
    */
   public IncarnationVerticle(IncarnationOwner owner, int number,
-      Class<? extends JobHandler> type, boolean unordered, OnException onException) {
+      Supplier<? extends JobHandler> handlers, boolean unordered, OnException onException) {
     this.owner = owner;
     this.number = number;
-    this.type = type;
+    this.handlers = handlers;
     this.unordered = unordered;
     this.onException = onException;
   }
@@ -129,7 +131,12 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   @Override
   public Future<?> start() throws Exception {
     context.exceptionHandler(this::crash);
-    handler = type.getConstructor().newInstance();
+    // A factory that throws, or makes nothing, fails the creation (P2) as a failed start does.
+    JobHandler made = handlers.get();
+    if (made == null) {
+      throw new NullPointerException("the handler factory " + handlers + " returned null");
+    }
+    handler = made;
     Future<Void> starting = handler.start(this);
     return (starting == null ? Future.<Void>succeededFuture() : starting).compose(v -> {
       Throwable failure;
@@ -220,7 +227,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       if (crashed) {
         return;
       }
-      Completion completion = new Completion(job.assignment(), start,
+      Completion completion = new Completion(job.id(), job.assignment(), start,
           ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
       if (onContext && Vertx.currentContext() == context) {
         batch(completion);
@@ -245,8 +252,9 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     completions.add(completion);
   }
 
-  /** One finished assignment: its result, or the failure the handler returned. */
-  public record Completion(long assignment, long startNanos, Object result, Throwable failure) {
+  /** One finished assignment of {@code job}: its result, or the failure the handler returned. */
+  public record Completion(String job, long assignment, long startNanos, Object result,
+      Throwable failure) {
 
     /**
      * The failure as the protocol carries it ({@link JobErrors}), or null when the job returned a

@@ -13,7 +13,15 @@ public abstract sealed class JobException extends RuntimeException
   private final transient Outcome outcome;
 
   JobException(Outcome outcome, String message) {
-    super(message, null, false, false);
+    this(outcome, message, null);
+  }
+
+  /**
+   * Without a stack trace of its own: it is an answer, thrown nowhere in the caller's code; a
+   * {@code cause} keeps its own.
+   */
+  JobException(Outcome outcome, String message, Throwable cause) {
+    super(message, cause, false, false);
     this.outcome = outcome;
   }
 
@@ -27,12 +35,20 @@ public abstract sealed class JobException extends RuntimeException
 
   /** The exception for a terminal outcome other than {@code completed}. */
   static JobException of(Outcome outcome) {
+    return of(outcome, null);
+  }
+
+  /**
+   * The exception for a terminal outcome other than {@code completed}; a {@code failed} one with
+   * {@code cause}, the throwable the worker failed it with (null when unknown here).
+   */
+  static JobException of(Outcome outcome, Throwable cause) {
     if (outcome instanceof Outcome.Rejected r) {
       return new JobRejectedException(r);
     } else if (outcome instanceof Outcome.Interrupted i) {
       return new JobInterruptedException(i);
     } else if (outcome instanceof Outcome.Failed f) {
-      return new JobFailedException(f);
+      return new JobFailedException(f, cause);
     } else if (outcome instanceof Outcome.Cancelled c) {
       return new JobCancelledException(c);
     }

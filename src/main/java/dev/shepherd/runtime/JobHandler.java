@@ -3,9 +3,12 @@ package dev.shepherd.runtime;
 import io.vertx.core.Future;
 
 /**
- * What users implement to be a worker. The pool creates one instance per incarnation (public
- * no-argument constructor), calls {@link #start} on the incarnation's context, then {@link
- * #handle} for each assignment, at most {@code maxConcurrency} at a time.
+ * What users implement to be a worker. The pool creates one instance per incarnation (by the
+ * public no-argument constructor of the class {@code worker.class} names, or with the factory
+ * given to {@link PoolVerticle#PoolVerticle(java.util.function.Supplier)}), calls {@link #start}
+ * on the incarnation's context, then {@link #handle} for each assignment, at most {@code
+ * maxConcurrency} at a time. {@code handle} is its one abstract method, so a handler that needs
+ * no start or stop can be a lambda: {@code new PoolVerticle(() -> job -> …)}.
  *
  * <p>The contract (J1), the same in every threading model and on worker hosts:
  *
@@ -23,6 +26,7 @@ import io.vertx.core.Future;
  *       jobs are interrupted (P9) and the supervisor decides what follows.
  * </ul>
  */
+@FunctionalInterface
 public interface JobHandler {
 
   /** Called once when the incarnation deploys; a failed future or a throw rejects the creation. */

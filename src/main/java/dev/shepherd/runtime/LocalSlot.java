@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
   private final String id;
   private final Coordinator coordinator;
   private final PoolConfig config;
+  /** What makes each incarnation's handler. */
+  private final Supplier<? extends JobHandler> handlers;
   /**
    * Where incarnations are deployed from: a context outside the PoolVerticle's deployment, so
    * incarnations are not its children. Vert.x undeploys children before their parent, and a
@@ -50,6 +53,7 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
     this.id = id;
     this.coordinator = coordinator;
     this.config = config;
+    this.handlers = config.handlers();
     this.deployFrom = ((VertxInternal) coordinator.vertx()).createEventLoopContext();
   }
 
@@ -73,8 +77,7 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
     boolean unordered = WorkerConfig.unordered(config.threading(),
         config.settings().slots().get(0).maxConcurrency());
     IncarnationVerticle incarnation =
-        new IncarnationVerticle(this, number, config.workerClass(), unordered,
-            config.onException());
+        new IncarnationVerticle(this, number, handlers, unordered, config.onException());
     current = incarnation;
     DeploymentOptions options = new DeploymentOptions()
         .setThreadingModel(config.threading())
@@ -90,8 +93,15 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
       if (gone != null) {
         gone.tryComplete();
       }
-      LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
-          LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
+      if (incarnation.stoppedBySlot()) {
+        // Stopped while deploying (the pool stops, or Vert.x closes): its failure is no news.
+        LOG.debug("pool {}: {} incarnation {}, stopped while deploying, did not deploy: {}",
+            coordinator.name(), LogText.quote(id), incarnation.incarnation(),
+            LogText.quote(cause));
+      } else {
+        LOG.warn("pool {}: {} incarnation {} failed to deploy: {}", coordinator.name(),
+            LogText.quote(id), incarnation.incarnation(), LogText.quote(cause));
+      }
       if (current == incarnation) {
         current = null;
       }
@@ -188,7 +198,7 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
         JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
             : c.error();
         coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error,
-            error == null ? bytes[i] : 0);
+            error == null ? bytes[i] : 0, c.job(), error == null ? null : c.failure());
       }
     });
   }

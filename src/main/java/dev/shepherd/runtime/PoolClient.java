@@ -28,10 +28,15 @@ import io.vertx.core.json.JsonObject;
  *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs");
- * jobs.submit(new JsonObject().put("echo", 42))
- *     .onSuccess(result -> …)
+ * jobs.submit(new JsonObject().put("echo", 42), JsonObject.class)
+ *     .onSuccess(result -> …)                 // a JsonObject, no cast
  *     .onFailure(JobRejectedException.class::isInstance, …);
  * }</pre>
+ *
+ * <p>A job that did not complete fails the future with a {@link JobException}: {@link
+ * JobRejectedException}, {@link JobInterruptedException}, {@link JobCancelledException}, or
+ * {@link JobFailedException}, whose {@link Throwable#getCause() cause} is the worker's own
+ * exception when the job failed in this JVM (see there).
  */
 public final class PoolClient {
   /** The bus request timeout when none is given: it must cover queueing and running. */
@@ -85,21 +90,52 @@ public final class PoolClient {
     return new PoolClient(vertx, pool, options);
   }
 
-  /** Runs {@code payload}; succeeds with the worker's result, fails with a {@link JobException}. */
-  public Future<Object> submit(Object payload) {
-    return submit(JobRequest.of(payload));
+  /**
+   * Runs {@code payload}; succeeds with the worker's result as a {@code resultType}, fails with a
+   * {@link JobException} (see {@link #submit(JobRequest, Class)}).
+   */
+  public <T> Future<T> submit(Object payload, Class<T> resultType) {
+    return submit(JobRequest.of(payload), resultType);
   }
 
-  public Future<Object> submit(JobRequest request) {
-    Promise<Object> result = Promise.promise();
-    send(request, false, outcome -> {
+  /**
+   * Runs {@code request}; succeeds with the worker's result as a {@code resultType}: the result
+   * itself when it is one (in this JVM, the very object the worker returned), else what JSON's
+   * round trip over the bus changed back (a number to the number type asked for, a map to a
+   * {@link JsonObject}, a {@link JsonObject} to a class of yours through Jackson Databind; see
+   * {@link ResultTypes}). A result that is no {@code resultType} fails the future with a {@link
+   * ClassCastException} naming both types (the job did complete). A job that did not complete
+   * fails it with a {@link JobException}; a {@link JobFailedException} keeps the worker's
+   * exception as its cause when the job failed in this JVM.
+   */
+  public <T> Future<T> submit(JobRequest request, Class<T> resultType) {
+    java.util.Objects.requireNonNull(resultType, "resultType");
+    Promise<T> result = Promise.promise();
+    send(request, false, (CallbackResponder.WithCause) (outcome, cause) -> {
       if (outcome instanceof Outcome.Completed completed) {
-        result.complete(completed.result());
+        try {
+          result.complete(ResultTypes.as(completed.result(), resultType, completed.job()));
+        } catch (ClassCastException e) {
+          result.fail(e);
+        }
       } else {
-        result.fail(JobException.of(outcome));
+        result.fail(JobException.of(outcome, cause));
       }
     }, result::fail);
     return result.future();
+  }
+
+  /**
+   * Runs {@code payload}; succeeds with the worker's result as it is, fails with a {@link
+   * JobException}. {@link #submit(Object, Class)} gives the result the type you expect.
+   */
+  public Future<Object> submit(Object payload) {
+    return submit(JobRequest.of(payload), Object.class);
+  }
+
+  /** {@link #submit(JobRequest, Class)} with the result as it is (an {@code Object}). */
+  public Future<Object> submit(JobRequest request) {
+    return submit(request, Object.class);
   }
 
   /** The job's terminal outcome as a value (a rejection is one too); fails only on bad input. */

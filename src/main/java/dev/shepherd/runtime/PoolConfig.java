@@ -12,21 +12,27 @@ import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One {@code pools} entry of the configuration, validated: the core's settings plus what the
  * runtime needs (the worker class and threading model, the address prefix, the deepest payload
  * a submit may carry, how long a worker host may stay silent).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
- * worker.class} has a default. The defaults heal (J7): section 10's job rules are on ({@link
- * JobSettingsConfig}), replacements back off and retired slots are probed again ({@link
+ * worker.class} has a default, and that one is left out when the handlers come from a factory
+ * ({@link PoolVerticle#PoolVerticle(Supplier)}). The defaults heal (J7): section 10's job rules
+ * are on ({@link JobSettingsConfig}), replacements back off and retired slots are probed again ({@link
  * SupervisionConfig}); docs/configuration.md lists them and how to turn each off.
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
  *     it, the others standing by, every accepted job written to the cluster first
+ * @param workerClass the handler class named by {@code worker.class}, or null when the
+ *     handlers come from {@code handlerFactory}
  * @param onException what an exception thrown by the worker's handler means ({@code
  *     worker.onException}, J1)
+ * @param handlerFactory what makes each incarnation's handler when it is not {@code
+ *     workerClass}, or null
  */
 public record PoolConfig(
     PoolSettings settings,
@@ -37,7 +43,8 @@ public record PoolConfig(
     int maxPayloadDepth,
     long heartbeatTimeoutMs,
     boolean ha,
-    OnException onException) {
+    OnException onException,
+    Supplier<? extends JobHandler> handlerFactory) {
 
   /** Levels of nesting a payload may have unless configured ({@code maxPayloadDepth}). */
   public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
@@ -50,14 +57,28 @@ public record PoolConfig(
   /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */
   public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
 
+  public PoolConfig {
+    if ((workerClass == null) == (handlerFactory == null)) {
+      throw new IllegalArgumentException("exactly one of workerClass and handlerFactory");
+    }
+  }
+
   public String name() {
     return settings.name();
+  }
+
+  /**
+   * What makes each incarnation's handler, called once per incarnation on its context: the
+   * factory given in code, or a new {@code workerClass} by its no-argument constructor.
+   */
+  public Supplier<? extends JobHandler> handlers() {
+    return handlerFactory != null ? handlerFactory : HandlerFactory.of(workerClass);
   }
 
   /** This configuration with other core settings (a new leader's term, durability). */
   public PoolConfig withSettings(PoolSettings newSettings) {
     return new PoolConfig(newSettings, workerClass, threading, workerConfig, addressPrefix,
-        maxPayloadDepth, heartbeatTimeoutMs, ha, onException);
+        maxPayloadDepth, heartbeatTimeoutMs, ha, onException, handlerFactory);
   }
 
   public Addresses addresses() {
@@ -71,6 +92,16 @@ public record PoolConfig(
 
   /** Parses one pool entry of a node that is clustered or not. */
   public static PoolConfig parse(JsonObject json, String path, boolean clustered) {
+    return parse(json, path, clustered, null);
+  }
+
+  /**
+   * Parses one pool entry whose handlers come from {@code handlers}, or, when it is null, from
+   * the class {@code worker.class} names. Exactly one of the two: a factory with a {@code
+   * worker.class} too, or neither, is a {@link ConfigException} naming {@code worker.class}.
+   */
+  public static PoolConfig parse(JsonObject json, String path, boolean clustered,
+      Supplier<? extends JobHandler> handlers) {
     ConfigReader pool = new ConfigReader(json, path);
     List<String> fields = new ArrayList<>(List.of("name", "address", "worker",
         "backlogCapacity", "interruption", "maxAttempts", "jobTimeoutMs", "supervision",
@@ -83,7 +114,8 @@ public record PoolConfig(
       throw new ConfigException(pool.field("name"), name,
           "must be 1-64 letters, digits, '.', '_' or '-'");
     }
-    WorkerConfig worker = WorkerConfig.parse(pool.object("worker"), minInstances(clustered));
+    WorkerConfig worker = WorkerConfig.parse(pool.object("worker"), minInstances(clustered),
+        handlers != null);
     List<SlotSpec> slots = new ArrayList<>(worker.instances());
     for (int i = 0; i < worker.instances(); i++) {
       slots.add(new SlotSpec("w-" + i, worker.maxConcurrency()));
@@ -118,7 +150,8 @@ public record PoolConfig(
         pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     boolean ha = ha(pool.object("ha"), clustered);
     return new PoolConfig(settings.withDurable(ha), worker.type(), worker.threading(),
-        worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha, worker.onException());
+        worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha, worker.onException(),
+        handlers);
   }
 
   /**

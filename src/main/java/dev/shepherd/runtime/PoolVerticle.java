@@ -3,6 +3,7 @@ package dev.shepherd.runtime;
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.Closeable;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * tells it when this node leads the pool, in which term and from what it recovers; only then is
  * there a coordinator here, consuming the pool's addresses. When the leader must step down it
  * abandons that coordinator at once (nothing more leaves it) and stands by again. Stopping such
- * a verticle does not drain the pool: it leaves the pool, with its jobs, to a standby.
+ * a verticle, or closing Vert.x, does not drain the pool: it leaves the pool, with its jobs, to a
+ * standby at once, and completes once this node's incarnations are undeployed.
  */
 public class PoolVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(PoolVerticle.class);
@@ -45,6 +48,8 @@ public class PoolVerticle extends VerticleBase {
 
   /** What this verticle changes in the configuration it parsed (see the constructor). */
   private final UnaryOperator<PoolConfig> adjust;
+  /** What makes the slots' handlers, or null when {@code worker.class} names their class. */
+  private final Supplier<? extends JobHandler> handlers;
   private PoolConfig config;
   private Coordinator coordinator;
   private BusEndpoints endpoints;
@@ -58,8 +63,22 @@ public class PoolVerticle extends VerticleBase {
    */
   private final Closeable drainOnClose =
       completion -> coordinator.execute(() -> coordinator.stop().onComplete(completion));
+  /**
+   * A highly available pool's counterpart: the node gives the pool up and the pool undeploys its
+   * own incarnations before Vert.x undeploys whatever is left. Otherwise Vert.x undeploys them
+   * too (an ERROR "Undeploy failed: Already undeployed" for each one the pool stopped first), and
+   * an incarnation Vert.x reaches first reads as the pool going away, which would drain it.
+   */
+  private final Closeable leaveOnClose =
+      completion -> context.runOnContext(v -> leave().onComplete(completion));
+  /** The node's leaving of a highly available pool, once begun (verticle's context). */
+  private Future<Void> leaving;
 
-  /** A coordinator of the pool its deployment's configuration describes. */
+  /**
+   * A coordinator of the pool its deployment's configuration describes, whose {@code
+   * worker.class} names the {@link JobHandler} class (made by its public no-argument
+   * constructor).
+   */
   public PoolVerticle() {
     this(UnaryOperator.identity());
   }
@@ -71,13 +90,43 @@ public class PoolVerticle extends VerticleBase {
    * fails the deployment as invalid configuration does.
    */
   public PoolVerticle(UnaryOperator<PoolConfig> adjust) {
+    this(null, adjust);
+  }
+
+  /**
+   * A coordinator of the pool its deployment's configuration describes, whose handlers {@code
+   * handlers} makes: the way to give them what they need (a connection pool, a client, settings
+   * of the application) rather than a no-argument constructor.
+   *
+   * <pre>{@code
+   * DataSource db = …;
+   * vertx.deployVerticle(new PoolVerticle(() -> new ReportHandler(db)),
+   *     new DeploymentOptions().setConfig(new JsonObject().put("name", "reports")
+   *         .put("worker", new JsonObject().put("instances", 4))));
+   * }</pre>
+   *
+   * <p>The configuration then leaves {@code worker.class} out (one with it fails the deployment,
+   * naming {@code worker.class}); every other field means what it always does. {@code handlers}
+   * is called once for each incarnation of each slot, on that incarnation's context as it
+   * deploys, and should return a new handler each time: incarnations run side by side on their
+   * own threads, and a replacement starts afresh. One that throws, or returns null, fails that
+   * creation (P2), as a failing {@link JobHandler#start} does. Worker hosts (section 8.2) are
+   * configured by JSON and keep naming their class.
+   */
+  public PoolVerticle(Supplier<? extends JobHandler> handlers) {
+    this(java.util.Objects.requireNonNull(handlers, "handlers"), UnaryOperator.identity());
+  }
+
+  /** {@link #PoolVerticle(Supplier)}, with the configuration as {@code adjust} changes it. */
+  public PoolVerticle(Supplier<? extends JobHandler> handlers, UnaryOperator<PoolConfig> adjust) {
+    this.handlers = handlers;
     this.adjust = java.util.Objects.requireNonNull(adjust, "adjust");
   }
 
   @Override
   public Future<?> start() {
     try {
-      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered()));
+      config = adjust.apply(PoolConfig.parse(config(), "", vertx.isClustered(), handlers));
     } catch (ConfigException e) {
       return Future.failedFuture(e);
     }
@@ -107,7 +156,8 @@ public class PoolVerticle extends VerticleBase {
       public void stepDown(String why) {
         PoolVerticle.this.stepDown(why);
       }
-    }).onFailure(e -> Standbys.remove(vertx, config.name()));
+    }).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(leaveOnClose))
+        .onFailure(e -> Standbys.remove(vertx, config.name()));
   }
 
   /**
@@ -198,33 +248,79 @@ public class PoolVerticle extends VerticleBase {
 
   /** Stops acting at once and stands by again (A2); on the verticle's context. */
   private void stepDown(String why) {
+    stepDownAndWait(why, false);
+  }
+
+  /**
+   * {@link #stepDown}, completing once the pool's addresses and extensions are gone, the term is
+   * given back and this node's incarnations of the pool are undeployed (a WORKER incarnation busy
+   * in a job stops after that job). A node that stops on purpose ({@code leaving}) says so at
+   * INFO: a clean stop warns of nothing.
+   */
+  private Future<Void> stepDownAndWait(String why, boolean leaving) {
     Coordinator led = coordinator;
     if (led == null) {
-      return;
+      return Future.succeededFuture();
     }
     coordinator = null;
-    LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
-        LogText.quote(why));
+    if (leaving) {
+      LOG.info("pool {}: steps down from term {}: {}", config.name(), led.term(),
+          LogText.quote(why));
+    } else {
+      LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
+          LogText.quote(why));
+    }
     led.abandon();
     if (announcer != null) {
       announcer.withdraw();
     }
+    List<Future<Void>> undeployed = new ArrayList<>();
+    led.slots().values().forEach(slot -> undeployed.add(slot.undeployed()));
     BusEndpoints ended = endpoints;
     List<PoolExtension> ours = extensions;
-    ended.unregister()
+    undeployed.add(ended.unregister()
         .eventually(() -> stopExtensions(ours))
-        .onComplete(ar -> {
+        .transform(ar -> {
           LocalPools.unregister(vertx, led);
           leadership.resign(led.term());
-        });
+          return Future.succeededFuture();
+        }));
+    return Future.join(undeployed).transform(ar -> Future.succeededFuture());
+  }
+
+  /**
+   * This node leaves the highly available pool for good (it stops): no more claims, and a
+   * leader steps down at once, leaving the pool to a standby. Completes once this node's
+   * incarnations are undeployed, waiting for them as long as a graceful stop would ({@code
+   * drainTimeoutMs}, then {@link Coordinator#UNDEPLOY_GRACE_MS}): Vert.x shuts its worker threads
+   * down next, and one still busy in a job would then have nowhere to run its stop. Once,
+   * whether Vert.x's close or the verticle's undeploy asks first.
+   */
+  private Future<Void> leave() {
+    if (leaving == null) {
+      Standbys.remove(vertx, config.name());
+      Promise<Void> left = Promise.promise();
+      leadership.stop()
+          .eventually(() -> stepDownAndWait("this node stops; a standby takes the pool over",
+              true))
+          .onComplete(ar -> left.tryComplete());
+      long waitMs = config.settings().drainTimeoutMs() + Coordinator.UNDEPLOY_GRACE_MS;
+      long timer = vertx.setTimer(waitMs, id -> {
+        if (left.tryComplete()) {
+          LOG.warn("pool {}: left; some incarnations did not undeploy within {} ms (a worker"
+              + " thread is blocked in a job)", config.name(), waitMs);
+        }
+      });
+      leaving = left.future().onComplete(ar -> vertx.cancelTimer(timer));
+    }
+    return leaving;
   }
 
   @Override
   public Future<?> stop() {
     if (leadership != null) {
-      Standbys.remove(vertx, config.name());
-      stepDown("this node stops; a standby takes the pool over");
-      return leadership.stop();
+      ((VertxInternal) vertx).removeCloseHook(leaveOnClose);
+      return leave();
     }
     ((VertxInternal) vertx).removeCloseHook(drainOnClose);
     return coordinator.stop()

@@ -11,6 +11,14 @@ interface Responder {
   void respond(Outcome outcome);
 
   /**
+   * {@link #respond(Outcome)}, with the throwable the job failed with in this JVM when {@code
+   * outcome} is that failure (else null): only a submitter in this JVM can be handed it.
+   */
+  default void respond(Outcome outcome, Throwable cause) {
+    respond(outcome);
+  }
+
+  /**
    * The event-bus address the terminal outcome goes to, which outlives this node (A4), or null
    * when only this request's own reply can carry it: what a durable pool records as the job's
    * {@code replyTo}.

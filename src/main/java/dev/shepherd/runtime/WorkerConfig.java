@@ -3,13 +3,14 @@ package dev.shepherd.runtime;
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Supplier;
 
 /**
  * The {@code worker} object of a pool entry or a worker-host entry, validated: the {@link
- * JobHandler} class each slot runs, how many slots, how many assignments each runs at once, the
- * threading model of its incarnations, the {@code config} handed to them, and what an exception
- * thrown by the handler means ({@code onException}, J1: {@code FAIL_JOB} by default, or {@code
- * CRASH}).
+ * JobHandler} class each slot runs (null when the pool's {@link PoolVerticle} was given a handler
+ * factory instead), how many slots, how many assignments each runs at once, the threading model
+ * of its incarnations, the {@code config} handed to them, and what an exception thrown by the
+ * handler means ({@code onException}, J1: {@code FAIL_JOB} by default, or {@code CRASH}).
  */
 public record WorkerConfig(
     Class<? extends JobHandler> type,
@@ -27,9 +28,28 @@ public record WorkerConfig(
    * a pool may run on worker hosts alone.
    */
   public static WorkerConfig parse(ConfigReader worker, int minInstances) {
+    return parse(worker, minInstances, false);
+  }
+
+  /**
+   * Parses {@code worker} where {@code factoryGiven} says whether the handlers come from a
+   * factory given in code: then {@code class} must be absent (the type is null), else it is
+   * required.
+   */
+  static WorkerConfig parse(ConfigReader worker, int minInstances, boolean factoryGiven) {
     worker.onlyFields("class", "instances", "maxConcurrency", "threading", "config",
         "onException");
-    Class<? extends JobHandler> type = workerClass(worker);
+    Class<? extends JobHandler> type;
+    if (factoryGiven) {
+      String named = worker.string("class", null);
+      if (named != null) {
+        throw new ConfigException(worker.field("class"), named, "must be left out: this"
+            + " PoolVerticle was given a handler factory, which makes the slots' handlers");
+      }
+      type = null;
+    } else {
+      type = workerClass(worker);
+    }
     int instances = worker.intValue("instances", DEFAULT_INSTANCES, minInstances, 10_000);
     int maxConcurrency = worker.intValue("maxConcurrency", 1, 1, 1_000_000);
     ThreadingModel threading = worker.enumValue("threading", ThreadingModel.class,
@@ -57,6 +77,17 @@ public record WorkerConfig(
     return unordered(threading, maxConcurrency);
   }
 
+  /**
+   * What makes each incarnation's handler: a new instance of {@link #type} by its public
+   * no-argument constructor.
+   */
+  public Supplier<JobHandler> handlers() {
+    if (type == null) {
+      throw new IllegalStateException("no worker.class: the handlers come from a factory");
+    }
+    return HandlerFactory.of(type);
+  }
+
   static boolean unordered(ThreadingModel threading, Integer maxConcurrency) {
     return threading == ThreadingModel.WORKER && maxConcurrency != null && maxConcurrency > 1;
   }
@@ -65,7 +96,8 @@ public record WorkerConfig(
     String className = worker.string("class", null);
     if (className == null) {
       throw new ConfigException(worker.field("class"), null,
-          "is required: the JobHandler implementation each slot runs");
+          "is required: the JobHandler implementation each slot runs (or, in code, give the"
+              + " PoolVerticle a handler factory: new PoolVerticle(() -> new MyHandler(...)))");
     }
     Class<?> type;
     try {
@@ -81,7 +113,8 @@ public record WorkerConfig(
       type.getConstructor();
     } catch (NoSuchMethodException e) {
       throw new ConfigException(worker.field("class"), className,
-          "needs a public no-argument constructor");
+          "needs a public no-argument constructor (to give it arguments, leave worker.class out"
+              + " and deploy new PoolVerticle(() -> new " + type.getSimpleName() + "(...)))");
     }
     return type.asSubclass(JobHandler.class);
   }

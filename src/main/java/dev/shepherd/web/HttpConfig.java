@@ -22,6 +22,8 @@ import java.util.Set;
 public record HttpConfig(boolean enabled, String host, int port, int maxBodyBytes, String token,
     Bridge bridge, List<String> allowedHosts, int idleTimeoutMs, int headerTimeoutMs) {
 
+  /** The environment variable the token is read from unless {@code tokenEnv} names another. */
+  public static final String DEFAULT_TOKEN_ENV = "SHEPHERD_TOKEN";
   public static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
   public static final int DEFAULT_HEADER_TIMEOUT_MS = 10_000;
   private static final List<String> FIELDS = List.of("allowedHosts", "bridge", "enabled",
@@ -121,7 +123,7 @@ public record HttpConfig(boolean enabled, String host, int port, int maxBodyByte
     int port = integer(http, "port", 8080, 0, 65535);
     int maxBody = integer(http, "maxBodyBytes", 1 << 20, 1024, 1 << 30);
     String token = http.getValue("token") == null ? null : string(http, "token", null);
-    String env = string(http, "tokenEnv", "SHEPHERD_TOKEN");
+    String env = string(http, "tokenEnv", DEFAULT_TOKEN_ENV);
     if (token == null) {
       String fromEnv = System.getenv(env);
       token = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.trim();

@@ -4,6 +4,7 @@ import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -93,8 +94,27 @@ public final class WebServer {
         .requestHandler(gate);
     return metrics.sync()
         .compose(v -> server.listen(config.port(), config.host()))
+        .recover(e -> Future.failedFuture(listenFailure(e, config.host(), config.port())))
         .onSuccess(s -> LOG.info("Shepherd is serving http://{}:{}/", config.host(),
             s.actualPort()));
+  }
+
+  /**
+   * What a failed listen says to the person starting the node: the address and port, and what to
+   * change, in one line (the socket's own exception names neither). Other failures pass as they
+   * are.
+   */
+  static Throwable listenFailure(Throwable failure, String host, int port) {
+    if (!(failure instanceof java.net.BindException bind)) {
+      return failure;
+    }
+    String where = "http: " + host + ":" + port;
+    String message = String.valueOf(bind.getMessage());
+    String says = message.toLowerCase(java.util.Locale.ROOT).contains("in use")
+        ? where + " is already in use (set http.port, or 0 for a free one)"
+        : where + " cannot be bound: " + message + " (set http.host to an address of this"
+            + " machine, and http.port to a port it may open, or 0 for a free one)";
+    return VertxException.noStackTrace(says, bind);
   }
 
   public int port() {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +77,12 @@ public final class ChildJvm implements AutoCloseable {
   /** The same with more JVM options (system properties, say) after the defaults. */
   public static ChildJvm start(Path java, List<String> jvmOptions, Class<?> main,
       String... args) {
+    return start(java, Map.of(), jvmOptions, main, args);
+  }
+
+  /** The same with {@code env} added to this JVM's environment. */
+  public static ChildJvm start(Path java, Map<String, String> env, List<String> jvmOptions,
+      Class<?> main, String... args) {
     try {
       Path dir = Files.createTempDirectory("shepherd-child");
       Path out = dir.resolve("stdout.txt");
@@ -85,10 +92,11 @@ public final class ChildJvm implements AutoCloseable {
       command.addAll(jvmOptions);
       command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
       command.addAll(List.of(args));
-      Process process = new ProcessBuilder(command)
+      ProcessBuilder builder = new ProcessBuilder(command)
           .redirectOutput(out.toFile())
-          .redirectError(err.toFile())
-          .start();
+          .redirectError(err.toFile());
+      builder.environment().putAll(env);
+      Process process = builder.start();
       return new ChildJvm(process, out, err);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -11,13 +11,19 @@ import io.vertx.core.json.JsonObject;
 
 public class HelloPool {
 
-  /** The worker. The pool makes one per slot incarnation, so: public, with a no-arg constructor. */
-  public static class Greeter implements JobHandler {
+  /** The worker. The pool asks its factory for one per slot incarnation. */
+  static class Greeter implements JobHandler {
+    private final String greeting;
+
+    Greeter(String greeting) {
+      this.greeting = greeting;
+    }
+
     @Override
     public Future<JsonObject> handle(Job job) {
       JsonObject payload = (JsonObject) job.payload();
       return Future.succeededFuture(
-          new JsonObject().put("greeting", "Hello, " + payload.getString("name") + "!"));
+          new JsonObject().put("greeting", greeting + ", " + payload.getString("name") + "!"));
     }
   }
 
@@ -25,11 +31,13 @@ public class HelloPool {
     Vertx vertx = Vertx.vertx();
     JsonObject pool = new JsonObject()
         .put("name", "greetings")
-        .put("worker", new JsonObject().put("class", Greeter.class.getName()).put("instances", 2));
-    vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)).await();
+        .put("worker", new JsonObject().put("instances", 2));
+    vertx.deployVerticle(new PoolVerticle(() -> new Greeter("Hello")),
+        new DeploymentOptions().setConfig(pool)).await();
 
     PoolClient greetings = PoolClient.create(vertx, "greetings");
-    Object result = greetings.submit(new JsonObject().put("name", "world")).await();
+    JsonObject result = greetings.submit(new JsonObject().put("name", "world"), JsonObject.class)
+        .await();
     System.out.println(result); // {"greeting":"Hello, world!"}
 
     vertx.close().await();
