@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -154,6 +155,15 @@ class LiveViewDeadLettersBrowserTest {
 
   private WebElement row(String job) {
     return driver.findElement(By.cssSelector("#dead-list li[data-job='" + job + "']"));
+  }
+
+  /** Clicks {@code selector} in {@code job}'s row, found again if the list was drawn anew. */
+  private void clickIn(String job, String selector) {
+    LivePage.await().atMost(5, SECONDS).ignoreException(StaleElementReferenceException.class)
+        .until(() -> {
+          row(job).findElement(By.cssSelector(selector)).click();
+          return true;
+        });
   }
 
   @SuppressWarnings("unchecked")
@@ -303,16 +313,20 @@ class LiveViewDeadLettersBrowserTest {
         assertThat(page.logLines()).anyMatch(l -> l.contains("job poison-a is poison"));
       });
 
-      row("poison-a").findElement(By.cssSelector("button.replay")).click();
+      clickIn("poison-a", "button.replay");
       // The admission names the job submitted again (its id is the route's to choose).
       LivePage.await().atMost(10, SECONDS).until(() ->
           text("dead-result").matches("job \\S+ replayed: accepted again"));
       LivePage.await().atMost(10, SECONDS).until(() -> page.logLines().stream().anyMatch(l ->
           l.contains("job poison-a replayed from the dead-letter set")));
 
-      WebElement discard = row("poison-b").findElement(By.cssSelector("button.discard"));
-      discard.click();
-      discard.click();
+      // The live list is drawn again as the replayed job fails (the armed state survives it):
+      // each click finds the button anew.
+      clickIn("poison-b", "button.discard");
+      LivePage.await().atMost(5, SECONDS).ignoreException(StaleElementReferenceException.class)
+          .until(() -> row("poison-b").findElement(By.cssSelector("button.discard")).getText()
+              .equals("Discard?"));
+      clickIn("poison-b", "button.discard");
       LivePage.await().atMost(10, SECONDS).until(() ->
           text("dead-result").equals("job poison-b discarded"));
       LivePage.await().atMost(10, SECONDS).until(() -> !rowJobs().contains("poison-b"));
