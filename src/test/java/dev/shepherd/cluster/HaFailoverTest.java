@@ -52,7 +52,7 @@ class HaFailoverTest {
     load.stop();
 
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .until(() -> load.waiting().isEmpty());
+        .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
     JsonObject after = ha.status().getJsonObject("ha");
     assertThat(after.getLong("term")).isGreaterThan(termBefore);
     assertThat(ha.byNodeId(after.getString("active"))).isNotSameAs(victim).isNotNull();
@@ -115,7 +115,7 @@ class HaFailoverTest {
     Thread.sleep(12_000);
     load.stop();
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .until(() -> load.waiting().isEmpty());
+        .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
 
     String pausedName = paused.name();
     List<HaLoad.Arrival> late = load.arrivals().stream()
@@ -199,7 +199,7 @@ class HaFailoverTest {
     Thread.sleep(2_000);
     load.stop();
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .until(() -> load.waiting().isEmpty());
+        .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
 
     List<String> strays = new ArrayList<>();
     for (HaLoad.Arrival arrival : load.arrivals()) {
