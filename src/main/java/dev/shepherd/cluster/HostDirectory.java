@@ -9,6 +9,7 @@ import dev.shepherd.core.PoolState;
 import dev.shepherd.core.SlotSpec;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolObserver;
 import dev.shepherd.runtime.ResultCheck;
 import io.vertx.core.Vertx;
@@ -67,18 +68,15 @@ final class HostDirectory implements PoolObserver {
 
   // ---- what hosts say ------------------------------------------------------------------------
 
-  /** Why a registration was not taken: the event-bus failure code and message to answer with. */
-  record Refusal(int code, String message) {}
-
   /**
    * A registration (H1, H2, H7): null when the pool took it (or already had it from that node),
    * else why not: {@code 409 DUPLICATE_HOST} (or another of the pool's refusals), or {@code 503
    * SHUTTING_DOWN} when the pool no longer runs.
    */
-  Refusal register(HostMessages.Register r) {
+  PoolErrorException register(HostMessages.Register r) {
     if (coordinator.state() != PoolState.RUNNING) {
-      return new Refusal(503, "SHUTTING_DOWN: pool '" + pool() + "' is " + coordinator.state()
-          + " and takes no host");
+      return new PoolErrorException(PoolErrorException.SHUTTING_DOWN, "pool '" + pool() + "' is "
+          + coordinator.state() + " and takes no host");
     }
     long now = coordinator.now();
     RemoteHost host = hosts.get(r.host());
@@ -124,7 +122,7 @@ final class HostDirectory implements PoolObserver {
       }
       LOG.info("pool {}: refused host {} from node {}: {}", pool(), LogText.quote(r.host()),
           LogText.quote(r.node()), refusal.message());
-      return new Refusal(409, refusal.name() + ": " + refusal.message());
+      return new PoolErrorException(refusal);
     }
     // Taken, or a repeat from the same node (the pool checked it runs, above): the pool has the
     // host UP now. The notice that says so may still wait for its durable write (A3, a highly

@@ -5,7 +5,9 @@ import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolExtension;
+import dev.shepherd.runtime.Refusals;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -112,9 +114,9 @@ public final class PoolHosts implements PoolExtension {
           + directory.heartbeatTimeoutMs() + " ms, or the host is lost between two heartbeats"
           + " (was " + register.heartbeatMs() + ")");
     }
-    HostDirectory.Refusal refusal = directory.register(register);
+    PoolErrorException refusal = directory.register(register);
     if (refusal != null) {
-      message.fail(refusal.code(), refusal.message());
+      Refusals.fail(message, refusal);
       return;
     }
     message.reply(HostCodec.encode(new HostMessages.Registered(register.host(),
@@ -142,7 +144,7 @@ public final class PoolHosts implements PoolExtension {
     HostMessages.Deregister deregister = HostCodec.decodeDeregister(message.body());
     PoolError refusal = directory.deregister(deregister);
     if (refusal != null) {
-      message.fail(409, refusal.name() + ": " + refusal.message());
+      Refusals.fail(message, refusal);
       return;
     }
     message.reply(HostCodec.encode(deregister));

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The pool's event-bus protocol v1 (section 6): one consumer per address, each decoding its body
  * ({@code fail(400, …)} naming the field when malformed, state unchanged), calling the
- * coordinator, and replying ({@code fail(409, "NAME: …")} for state-machine refusals).
+ * coordinator, and replying (a state-machine refusal through {@link Refusals}).
  */
 final class BusEndpoints {
   private final Coordinator coordinator;
@@ -80,7 +80,7 @@ final class BusEndpoints {
     if (error == null) {
       message.reply(new JsonObject());
     } else {
-      fail409(message, error);
+      Refusals.fail(message, error);
     }
   }
 
@@ -96,7 +96,7 @@ final class BusEndpoints {
     if (error == null) {
       message.reply(new JsonObject().put("key", request.key()).put("worker", request.worker()));
     } else {
-      fail409(message, error);
+      Refusals.fail(message, error);
     }
   }
 
@@ -113,8 +113,7 @@ final class BusEndpoints {
         message.reply(new JsonObject().put("worker", request.worker())
             .put("incarnation", ar.result()));
       } else {
-        PoolErrorException e = (PoolErrorException) ar.cause();
-        message.fail(409, e.getMessage());
+        Refusals.fail(message, (PoolErrorException) ar.cause());
       }
     });
   }
@@ -189,20 +188,16 @@ final class BusEndpoints {
     if (error == null) {
       message.reply(new JsonObject().put("job", request.job()).put("discarded", true));
     } else {
-      fail(message, new PoolErrorException(error));
+      Refusals.fail(message, error);
     }
   }
 
-  /** A refusal with its code ({@link PoolErrorException#code()}): {@code "NAME: details"}. */
+  /** A refusal ({@link Refusals}), or the pool's own failure as a 500. */
   private static void fail(Message<Object> message, Throwable failure) {
     if (failure instanceof PoolErrorException e) {
-      message.fail(e.code(), e.getMessage());
+      Refusals.fail(message, e);
     } else {
       message.fail(500, String.valueOf(failure.getMessage()));
     }
-  }
-
-  private static void fail409(Message<Object> message, PoolError error) {
-    message.fail(409, error.name() + ": " + error.message());
   }
 }

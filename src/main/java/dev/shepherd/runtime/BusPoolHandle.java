@@ -304,10 +304,7 @@ public final class BusPoolHandle implements PoolHandle {
       }
       int code = reply.failureCode();
       if (code == 409 || code == 404 || code == 429) {
-        int colon = message.indexOf(':');
-        return colon < 0 ? new PoolErrorException(message, "")
-            : new PoolErrorException(message.substring(0, colon),
-                message.substring(colon + 1).trim());
+        return Refusals.parse(reply);
       }
     }
     return failure;

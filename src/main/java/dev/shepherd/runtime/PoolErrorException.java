@@ -14,11 +14,21 @@ public final class PoolErrorException extends RuntimeException {
   /** A wait for a job's outcome refused: the pool already holds as many as it allows (J6). */
   public static final String TOO_MANY_WAITERS = "TOO_MANY_WAITERS";
 
+  /** A pool that drains or has stopped takes no worker host (H1): 503, the host tries again. */
+  public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
+
   private final String name;
+  private final int code;
 
   public PoolErrorException(String name, String details) {
-    super(name + ": " + details, null, false, false);
+    this(name, details, codeOf(name));
+  }
+
+  /** A refusal read back from the bus ({@link Refusals#parse}), keeping the code it came with. */
+  PoolErrorException(String name, String details, int code) {
+    super(Refusals.text(name, details), null, false, false);
     this.name = name;
+    this.code = code;
   }
 
   public PoolErrorException(PoolError error) {
@@ -33,12 +43,18 @@ public final class PoolErrorException extends RuntimeException {
   /**
    * The refusal's code on the wire, the bus's {@code fail} code and the HTTP status alike: 404
    * for {@code UNKNOWN_JOB} (J5, J6: no such job, as for a resource), 429 for {@code
-   * TOO_MANY_WAITERS} (come back later), 409 for every other state-machine refusal.
+   * TOO_MANY_WAITERS} (come back later), 503 for {@code SHUTTING_DOWN} (a host registering
+   * with a pool that no longer runs: it tries again), 409 for every other state-machine refusal.
    */
   public int code() {
+    return code;
+  }
+
+  private static int codeOf(String name) {
     return switch (name) {
       case UNKNOWN_JOB -> 404;
       case TOO_MANY_WAITERS -> 429;
+      case SHUTTING_DOWN -> 503;
       default -> 409;
     };
   }
