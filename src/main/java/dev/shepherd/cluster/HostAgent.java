@@ -207,7 +207,7 @@ public final class HostAgent extends VerticleBase {
     }
   }
 
-  /** Carries out one command; false when it is ignored (stale, or for an unknown slot). */
+  /** Carries out one command; false when it is ignored (of an older term, or for an unknown slot). */
   private boolean carryOut(HostCommand command) {
     if (command instanceof HostCommand.Reregister reregister) {
       if (reregister.round() != 0 && reregister.round() != membership.round()) {

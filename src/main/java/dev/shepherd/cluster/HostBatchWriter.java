@@ -2,6 +2,7 @@ package dev.shepherd.cluster;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.shepherd.runtime.JobErrorJson;
 import dev.shepherd.runtime.JsonValues;
 import dev.shepherd.runtime.RawJson;
 import io.vertx.core.buffer.Buffer;
@@ -105,13 +106,8 @@ public final class HostBatchWriter {
         json.writeFieldName("result");
         value(json, c.result());
       } else {
-        json.writeObjectFieldStart("error");
-        json.writeNumberField("code", c.error().code());
-        json.writeStringField("message", c.error().message());
-        if (c.error().type() != null) {
-          json.writeStringField("type", c.error().type());
-        }
-        json.writeEndObject();
+        json.writeFieldName("error");
+        JobErrorJson.write(json, c.error());
       }
     } else if (report instanceof HostReport.Created c) {
       json.writeNumberField("incarnation", c.incarnation());

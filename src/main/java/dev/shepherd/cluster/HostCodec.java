@@ -1,10 +1,9 @@
 package dev.shepherd.cluster;
 
 import dev.shepherd.core.Exit;
-import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.JobErrorJson;
 import dev.shepherd.runtime.JsonValues;
-import dev.shepherd.runtime.OutcomeJson;
 import dev.shepherd.runtime.RequestDecoder;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -47,7 +46,6 @@ public final class HostCodec {
       Set.of("worker", "incarnation", "fact", "cause");
   private static final Set<String> STOPPED_FIELDS =
       Set.of("worker", "incarnation", "fact", "exit", "cause");
-  private static final Set<String> ERROR_FIELDS = Set.of("code", "message", "type");
 
   private HostCodec() {}
 
@@ -238,7 +236,7 @@ public final class HostCodec {
       if (c.error() == null) {
         return json.put("result", JsonValues.toJson(c.result()));
       }
-      return json.put("error", OutcomeJson.error(c.error()));
+      return json.put("error", JobErrorJson.encode(c.error()));
     } else if (report instanceof HostReport.Created c) {
       return json.put("incarnation", c.incarnation()).put("fact", "created");
     } else if (report instanceof HostReport.CreationFailed f) {
@@ -274,7 +272,7 @@ public final class HostCodec {
         throw new BadRequest(path + "result/error: exactly one of them is required");
       }
       return new HostReport.Completion(worker, assignment, json.getValue("result"),
-          hasError ? jobError(json.getValue("error"), path + "error.") : null);
+          hasError ? JobErrorJson.decode(json.getValue("error"), path + "error.") : null);
     }
     Object fact = json.getValue("fact");
     if ("created".equals(fact)) {
@@ -291,26 +289,6 @@ public final class HostCodec {
     }
     throw new BadRequest(path + "fact: must be one of [created, failed, stopped] (was "
         + render(fact) + ")");
-  }
-
-  private static JobError jobError(Object value, String path) {
-    if (!(value instanceof JsonObject error)) {
-      throw new BadRequest(path.substring(0, path.length() - 1)
-          + ": must be an object {\"code\": int, \"message\": str, \"type\"?: str} (was "
-          + render(value) + ")");
-    }
-    only(error, path, ERROR_FIELDS);
-    int code = (int) number(error, path, "code", Integer.MIN_VALUE, Integer.MAX_VALUE);
-    Object message = error.getValue("message");
-    if (!(message instanceof String text)) {
-      throw new BadRequest(path + "message: must be a string (was " + render(message) + ")");
-    }
-    Object type = error.getValue("type");
-    if (type != null && !(type instanceof String name && !name.isEmpty())) {
-      throw new BadRequest(path + "type: must be a non-empty string, the exception's class name"
-          + " (was " + render(type) + ")");
-    }
-    return new JobError(code, text, (String) type);
   }
 
   /**

@@ -154,8 +154,8 @@ final class HostDirectory implements PoolObserver {
   /**
    * A host's reports, in the order they happened, each one event of the pool. What the pool
    * refuses (a completion or fact about an assignment or incarnation it no longer holds, or
-   * about a slot that is not the host's) is stale: counted, changing nothing. Returns how many
-   * were refused.
+   * about a slot that is not the host's) is ignored: counted, changing nothing (a completion so
+   * refused is stale). Returns how many were refused.
    */
   int reports(HostReport.Batch batch) {
     long now = coordinator.now();
@@ -174,7 +174,7 @@ final class HostDirectory implements PoolObserver {
       }
     }
     if (refused > 0) {
-      LOG.debug("pool {}: {} of {} reports from host {} were stale", pool(), refused,
+      LOG.debug("pool {}: {} of {} reports from host {} were refused", pool(), refused,
           batch.items().size(), LogText.quote(batch.host()));
     }
     return refused;

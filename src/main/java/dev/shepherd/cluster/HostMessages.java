@@ -31,7 +31,7 @@ public final class HostMessages {
   }
 
   /**
-   * The pool's answer to a registration: its term (commands of a lower term are stale) and how
+   * The pool's answer to a registration: its term (commands of a lower term are ignored) and how
    * long it waits for a heartbeat before it declares the host lost.
    */
   public record Registered(String host, long term, long heartbeatTimeoutMs) {

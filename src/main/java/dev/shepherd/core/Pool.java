@@ -109,7 +109,7 @@ public final class Pool {
     throw new AssertionError("unhandled " + event);
   }
 
-  /** A timer fired: each kind goes to its flow, which ignores (and counts) a stale one. */
+  /** A timer fired: each kind goes to its flow, which ignores (and counts) one of a past generation. */
   private void fired(Timer timer, long now) {
     if (timer instanceof Timer.JobDeadline t) {
       slots.deadline(t, now);

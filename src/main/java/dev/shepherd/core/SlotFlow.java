@@ -21,8 +21,8 @@ final class SlotFlow {
   /**
    * The first steps every fact about an incarnation shares: an unknown slot is refused; a fact
    * about a departed remote worker (C4), or one reaching a stopped pool when {@code
-   * ignoreWhenStopped}, is ignored and counted; a fact about another incarnation is refused as
-   * stale. {@link Fact#slot()} is null unless the fact applies.
+   * ignoreWhenStopped}, is ignored and counted; a fact about another incarnation is refused as from
+   * the past. {@link Fact#slot()} is null unless the fact applies.
    */
   private Fact fact(String worker, int incarnation, boolean ignoreWhenStopped) {
     Slot slot = d.slotsById.get(worker);

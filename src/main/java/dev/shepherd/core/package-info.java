@@ -20,7 +20,7 @@
  *       to slots, never to incarnations.</dd>
  *   <dt>incarnation</dt>
  *   <dd>One deployment behind a slot, numbered from 1. Facts carry it; a fact about an older
- *       incarnation is refused as stale.</dd>
+ *       incarnation is refused ({@code STALE_INCARNATION}: from the past).</dd>
  *   <dt>job</dt>
  *   <dd>What a submitter sends, with its caller-chosen (or generated) id. Accepted jobs are
  *       answered exactly once with a terminal outcome.</dd>
@@ -43,7 +43,8 @@
  *       its grace runs out (then they retire HOST_LOST).</dd>
  *   <dt>term</dt>
  *   <dd>The generation of a pool's coordinator under HA: each new leader's is higher, and its
- *       assignment tokens carry it, so anything of an older term is stale.</dd>
+ *       assignment tokens carry it, so a completion of an older term is stale (its token matches no
+ *       live assignment) and a command of an older term is ignored.</dd>
  *   <dt>durable image</dt>
  *   <dd>What must survive a durable pool's coordinator: its unanswered jobs (queued with their
  *       backlog position, or running), bindings and hosts. The pool emits each change as a record

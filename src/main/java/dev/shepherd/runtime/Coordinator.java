@@ -280,11 +280,13 @@ public final class Coordinator {
     return pool.state();
   }
 
-  /** Called with a refused transition for a fact from a local slot: counted, never answered. */
+  /**
+   * Called with a refused transition for a fact from a local slot: counted by the core, never
+   * answered. A stale completion (one whose assignment token no longer matches a live assignment
+   * of its slot, C-rules) is said apart from the other refused facts.
+   */
   void refusedFact(PoolEvent event, PoolError error) {
-    if (countedAsStale(error)) {
-      String worker = ((PoolEvent.Completed) event).worker();
-      observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
+    if (stale(error)) {
       LOG.debug("pool {}: ignored completion: {}", name(), LogText.quote(error.message()));
     } else {
       LOG.debug("pool {}: ignored fact {}: {}", name(), event.getClass().getSimpleName(),
@@ -292,8 +294,11 @@ public final class Coordinator {
     }
   }
 
-  /** A completion for an assignment the pool no longer holds (the core counts it). */
-  private static boolean countedAsStale(PoolError error) {
+  /**
+   * A stale completion: its token matches no live assignment of the slot, which holds others or
+   * none at all (the core counts both in {@code staleCompletions}).
+   */
+  private static boolean stale(PoolError error) {
     return error instanceof PoolError.StaleCompletion
         || error instanceof PoolError.CompletionForUnavailableWorker;
   }
@@ -416,7 +421,7 @@ public final class Coordinator {
   /**
    * Applies a fact reported from outside the JVM's own slots (a worker host's report, its
    * registration, loss or departure) and returns the refusal, or null. A refused completion is
-   * counted as stale, as any.
+   * stale, as a local one is.
    */
   public PoolError report(PoolEvent fact) {
     Transition t = apply(fact);

@@ -139,31 +139,7 @@ public final class RequestDecoder {
     if (hasResult == hasError) {
       throw new BadRequest("result/error: exactly one of them is required");
     }
-    JobError error = null;
-    if (hasError) {
-      if (!(json.getValue("error") instanceof JsonObject e)) {
-        throw new BadRequest("error: must be an object {\"code\": int, \"message\": str,"
-            + " \"type\"?: str}");
-      }
-      only(e, Set.of("code", "message", "type"), "error.");
-      Object code = e.getValue("code");
-      if (!(code instanceof Integer)) {
-        throw new BadRequest("error.code: must be an integer (was " + render(code) + ")");
-      }
-      Object message = e.getValue("message");
-      if (!(message instanceof String text)) {
-        throw new BadRequest("error.message: must be a string (was " + render(message) + ")");
-      }
-      Object type = e.getValue("type");
-      if (type != null && !(type instanceof String)) {
-        throw new BadRequest("error.type: must be a string, the exception's class name (was "
-            + render(type) + ")");
-      }
-      if ("".equals(type)) {
-        throw new BadRequest("error.type: must not be empty (leave it out when there is none)");
-      }
-      error = new JobError((Integer) code, text, (String) type);
-    }
+    JobError error = hasError ? JobErrorJson.decode(json.getValue("error"), "error.") : null;
     return new Requests.Completed(worker, ((Number) assignment).longValue(),
         json.getValue("result"), error);
   }

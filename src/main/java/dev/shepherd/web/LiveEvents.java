@@ -1,5 +1,6 @@
 package dev.shepherd.web;
 
+import dev.shepherd.runtime.EventJson;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
@@ -113,9 +114,7 @@ final class LiveEvents {
             ws.close((short) 1011, "the pool did not answer");
             return;
           }
-          send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
-              .put("at", clock.wallMs())
-              .put("snapshot", ar.result()), fullSince);
+          send(ws, EventJson.snapshot(pool.name(), ar.result(), clock.wallMs()), fullSince);
           if (history.result() != null) {
             send(ws, history.result(), fullSince);
           }
