@@ -21,11 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A pool coordinator's worker hosts (H2-H7): it turns what hosts say (registration, heartbeat,
- * reports, departure) and what the cluster says (a node left) into the pool's events, keeps each
- * host's lease, gives the pool a {@link RemoteSlot} for each slot a host brings, and asks a host
- * the pool does not know (any more) to register again. The pool decides; the directory follows
- * its published host states. Confined to the coordinator's context.
+ * A pool coordinator's worker hosts (H2-H7 in docs/rules.md): it turns what hosts say
+ * (registration, heartbeat, reports, departure) and what the cluster says (a node left) into the
+ * pool's events, keeps each host's lease, gives the pool a {@link RemoteSlot} for each slot a host
+ * brings, and asks a host the pool does not know (any more) to register again. The pool decides;
+ * the directory follows its published host states. Confined to the coordinator's context.
  *
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
  * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
@@ -69,9 +69,9 @@ final class HostDirectory implements PoolObserver {
   // ---- what hosts say ------------------------------------------------------------------------
 
   /**
-   * A registration (H1, H2, H7): null when the pool took it (or already had it from that node),
-   * else why not: {@code 409 DUPLICATE_HOST} (or another of the pool's refusals), or {@code 503
-   * SHUTTING_DOWN} when the pool no longer runs.
+   * A registration (H1, H2, H7 in docs/rules.md): null when the pool took it (or already had it
+   * from that node), else why not: {@code 409 DUPLICATE_HOST} (or another of the pool's refusals),
+   * or {@code 503 SHUTTING_DOWN} when the pool no longer runs.
    */
   PoolErrorException register(HostMessages.Register r) {
     if (coordinator.state() != PoolState.RUNNING) {

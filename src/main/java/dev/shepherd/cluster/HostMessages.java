@@ -23,7 +23,10 @@ public final class HostMessages {
     }
   }
 
-  /** One slot of a host; {@code maxConcurrency} null means unknown (never selected, C1). */
+  /**
+   * One slot of a host; {@code maxConcurrency} null means unknown (never selected, C1 in
+   * docs/rules.md).
+   */
   public record SlotOffer(String id, Integer maxConcurrency) {
     public SlotOffer {
       Objects.requireNonNull(id, "id");

@@ -21,13 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker-host side of a pool's coordinator (H2-H7), as {@code docs/protocol.md} ("Worker
- * hosts") describes it: it consumes {@code <prefix>.register}, {@code .heartbeat}, {@code
- * .deregister} and the batch form of {@code .completed}, decodes each body with {@link HostCodec}
- * ({@code fail(400, …)} naming the field, nothing changed), and hands it to the pool's {@link
- * HostDirectory}; it watches the cluster's membership for nodes that leave. Every pool on a
- * clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with no
- * configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
+ * The worker-host side of a pool's coordinator (H2-H7 in docs/rules.md), as {@code
+ * docs/protocol.md} ("Worker hosts") describes it: it consumes {@code <prefix>.register}, {@code
+ * .heartbeat}, {@code .deregister} and the batch form of {@code .completed}, decodes each body with
+ * {@link HostCodec} ({@code fail(400, …)} naming the field, nothing changed), and hands it to the
+ * pool's {@link HostDirectory}; it watches the cluster's membership for nodes that leave. Every
+ * pool on a clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with
+ * no configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
  * cluster), and the pool's addresses are exactly those of protocol v1.
  */
 public final class PoolHosts implements PoolExtension {

@@ -39,8 +39,8 @@
  *   <dt>host</dt>
  *   <dd>Another node that runs incarnations of some of the pool's slots ({@code <host>/w-N}) while
  *       the pool's supervisor decides everything about them. A host whose node leaves or whose
- *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns or
- *       its grace runs out (then they retire HOST_LOST).</dd>
+ *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns
+ * or its grace runs out (then they retire HOST_LOST).</dd>
  *   <dt>term</dt>
  *   <dd>The generation of a pool's coordinator under HA: each new leader's is higher, and its
  *       assignment tokens carry it, so a completion of an older term is stale (its token matches no
@@ -57,7 +57,7 @@
  *
  * <h2>High availability</h2>
  *
- * <p>A durable pool (section 8.5) emits, in the transition that makes each change, a {@link
+ * <p>A durable pool (section 8.5 in docs/rules.md) emits, in the transition that makes each change, a {@link
  * dev.shepherd.core.DurableRecord}: a job accepted (with its backlog position and every submit
  * field), assigned (attempt, slot), requeued (new position, why), answered (with the outcome); a
  * binding made, moved or forgotten; a host known. The runtime writes them to a replicated store

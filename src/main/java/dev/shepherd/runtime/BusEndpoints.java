@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pool's event-bus protocol v1 (section 6): one consumer per address, each decoding its body
- * ({@code fail(400, …)} naming the field when malformed, state unchanged), calling the
- * coordinator, and replying (a state-machine refusal through {@link Refusals}).
+ * The pool's event-bus protocol v1 (section 6 in docs/rules.md): one consumer per address, each
+ * decoding its body ({@code fail(400, …)} naming the field when malformed, state unchanged),
+ * calling the coordinator, and replying (a state-machine refusal through {@link Refusals}).
  */
 final class BusEndpoints {
   private final Coordinator coordinator;

@@ -15,10 +15,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
 
 /**
- * A pool reached over the event bus with protocol v1 (section 6), for a pool coordinated by
- * another Vert.x instance or another node of the cluster. Replies are checked before they are
- * believed: one that is not what the protocol says fails the call instead of throwing on the
- * caller's context.
+ * A pool reached over the event bus with protocol v1 (section 6 in docs/rules.md), for a pool
+ * coordinated by another Vert.x instance or another node of the cluster. Replies are checked before
+ * they are believed: one that is not what the protocol says fails the call instead of throwing on
+ * the caller's context.
  */
 public final class BusPoolHandle implements PoolHandle {
   /** How long a cancel, rebalance or status waits for the pool when nothing else is said. */
@@ -49,7 +49,7 @@ public final class BusPoolHandle implements PoolHandle {
    * As above, but a submit that waits for its outcome carries {@code replies} as its {@code
    * replyTo} (null: plain request/reply). The outcome then reaches the caller from whichever
    * coordinator holds the job by then, so it outlives a failover of the one that admitted it
-   * (A4); {@code replies}' own timeout bounds the wait.
+   * (A4 in docs/rules.md); {@code replies}' own timeout bounds the wait.
    */
   public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
       long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies) {
@@ -69,9 +69,10 @@ public final class BusPoolHandle implements PoolHandle {
   }
 
   /**
-   * This handle for a highly available pool (A1): a submit, cancel, rebalance or revive that
-   * finds no coordinator at the pool's address (a failover under way) is sent again for up to
-   * {@code waitMs} ({@link LeaderWait}); a status is not (it answers at once that no node leads).
+   * This handle for a highly available pool (A1 in docs/rules.md): a submit, cancel, rebalance or
+   * revive that finds no coordinator at the pool's address (a failover under way) is sent again for
+   * up to {@code waitMs} ({@link LeaderWait}); a status is not (it answers at once that no node
+   * leads).
    */
   public BusPoolHandle awaitingLeader(long waitMs) {
     return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,

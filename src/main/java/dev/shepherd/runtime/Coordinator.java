@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The coordinator of a highly available pool ({@link #lead}) lets its effects out through a
  * {@link DurableGate}: each waits until the records before it are written to the cluster under
- * this coordinator's term (A3); a failed write makes it step down, and {@link #abandon} stops it.
+ * this coordinator's term (A3 in docs/rules.md); a failed write makes it step down, and {@link
+ * #abandon} stops it.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -56,14 +57,19 @@ public final class Coordinator {
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
   private final LocalPoolHandle handle;
-  /** Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6). */
+  /**
+   * Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6 in
+   * docs/rules.md).
+   */
   private final LookupsAndDeadLetters jobs;
   /** The throwables behind failures of local slots, until their jobs are answered. */
   private final FailureCauses causes = new FailureCauses();
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
-  /** What lets a highly available pool's effects out (A3); null for other pools. */
+  /**
+   * What lets a highly available pool's effects out (A3 in docs/rules.md); null for other pools.
+   */
   private DurableLeader leader;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -141,7 +147,7 @@ public final class Coordinator {
     return jobs;
   }
 
-  /** Callers waiting for held jobs' outcomes (J6). */
+  /** Callers waiting for held jobs' outcomes (J6 in docs/rules.md). */
   JobWaiters waiters() {
     return jobs.waiters();
   }
@@ -169,7 +175,9 @@ public final class Coordinator {
     return transition;
   }
 
-  /** Runs effects now, or, for a durable pool, once their records are written (A3). */
+  /**
+   * Runs effects now, or, for a durable pool, once their records are written (A3 in docs/rules.md).
+   */
   private void run(List<Effect> effects) {
     if (leader == null) {
       interpreter.run(effects);
@@ -201,17 +209,17 @@ public final class Coordinator {
   }
 
   /**
-   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}
-   * (see {@link DurableLeader#recover}).
+   * Rebuilds the pool from what an earlier coordinator left (A3 in docs/rules.md), right after
+   * {@link #start} (see {@link DurableLeader#recover}).
    */
   void recover(DurableLog.Recovered recovered) {
     leader.recover(recovered);
   }
 
   /**
-   * Stops acting at once (A2): nothing leaves any more, timers stop, and this node's own
-   * incarnations are undeployed; the pool's state stays behind, unused. For a leader that stepped
-   * down, or a node that stops and leaves the pool to a standby.
+   * Stops acting at once (A2 in docs/rules.md): nothing leaves any more, timers stop, and this
+   * node's own incarnations are undeployed; the pool's state stays behind, unused. For a leader
+   * that stepped down, or a node that stops and leaves the pool to a standby.
    */
   void abandon() {
     if (leader != null) {
@@ -252,7 +260,10 @@ public final class Coordinator {
     });
   }
 
-  /** Graceful stop (P16); completes once every job is answered and every incarnation is gone. */
+  /**
+   * Graceful stop (P16 in docs/rules.md); completes once every job is answered and every
+   * incarnation is gone.
+   */
   Future<Void> stop() {
     apply(new PoolEvent.StopRequested(now()));
     return stopped.future();
@@ -307,8 +318,9 @@ public final class Coordinator {
 
   /**
    * Submits on the coordinator's context; {@code responder} receives the answers. The submit's
-   * own retries (J3) are resolved here against the pool's, field by field; its delay was checked
-   * against {@code maxDelayMs} by whoever handed it in ({@link RequestDecoder#checkForPool}).
+   * own retries (J3 in docs/rules.md) are resolved here against the pool's, field by field; its
+   * delay was checked against {@code maxDelayMs} by whoever handed it in ({@link
+   * RequestDecoder#checkForPool}).
    */
   void submit(Requests.Submit request, Responder responder) {
     FailureRetry retry = request.retry() == null ? null

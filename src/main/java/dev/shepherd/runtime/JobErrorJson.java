@@ -10,9 +10,9 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
- * The one JSON codec of a job's {@link JobError} (J1), wherever it crosses JSON: a submit's
- * answer, a worker's completion over the bus, a worker host's report, an event, a lookup, the
- * dead-letter set and the journal. Its form is {@code {"code": int, "message": str, "type"?:
+ * The one JSON codec of a job's {@link JobError} (J1 in docs/rules.md), wherever it crosses JSON: a
+ * submit's answer, a worker's completion over the bus, a worker host's report, an event, a lookup,
+ * the dead-letter set and the journal. Its form is {@code {"code": int, "message": str, "type"?:
  * str}}, {@code type} (the exception's class name) written only when known.
  */
 public final class JobErrorJson {

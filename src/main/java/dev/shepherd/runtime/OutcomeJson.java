@@ -10,7 +10,9 @@ import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
-/** The JSON form of outcomes and interruptions (protocol v1, section 6), both ways. */
+/**
+ * The JSON form of outcomes and interruptions (protocol v1, section 6 in docs/rules.md), both ways.
+ */
 public final class OutcomeJson {
   // The wire names of an outcome (protocol section 6) and of an interruption, its reason.
   static final String TYPE = "type";

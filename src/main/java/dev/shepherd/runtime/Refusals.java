@@ -6,11 +6,11 @@ import io.vertx.core.eventbus.ReplyException;
 import java.util.regex.Pattern;
 
 /**
- * The one codec of a pool's refusals on the event bus (protocol section 6): a refusal is a
- * failed reply whose code is the refusal's ({@link PoolErrorException#code()}) and whose message
- * is {@code "NAME: details"}, {@code NAME} being the protocol's error name. Every endpoint that
- * refuses writes through {@link #fail}, and every client that reads a refusal back goes through
- * {@link #parse}, so the two sides cannot drift apart.
+ * The one codec of a pool's refusals on the event bus (protocol section 6 in docs/rules.md): a
+ * refusal is a failed reply whose code is the refusal's ({@link PoolErrorException#code()}) and
+ * whose message is {@code "NAME: details"}, {@code NAME} being the protocol's error name. Every
+ * endpoint that refuses writes through {@link #fail}, and every client that reads a refusal back
+ * goes through {@link #parse}, so the two sides cannot drift apart.
  */
 public final class Refusals {
   /**

@@ -8,10 +8,10 @@ import java.util.Set;
 /**
  * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
  * whose message names the field: not an object, unknown or missing fields, wrong types, and the
- * limits of section 7 ({@code job}/{@code key} 1–256 characters, {@code timeoutMs} a positive
- * integer), section 10's {@code delayMs} (an integer from 0, J4) and {@code retry} ({@link
- * RetryJson}, J3), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code null}
- * for an optional field means absent.
+ * limits of section 7 in docs/rules.md ({@code job}/{@code key} 1–256 characters, {@code timeoutMs}
+ * a positive integer), section 10's {@code delayMs} (an integer from 0, J4) and {@code retry}
+ * ({@link RetryJson}, J3), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code
+ * null} for an optional field means absent.
  *
  * <p>A submit that arrives as bytes (an HTTP body, a bus message holding text or a buffer) keeps
  * its payload in those bytes ({@link RawJson}, read by {@link RawSubmitReader}); one that arrives
@@ -20,11 +20,11 @@ import java.util.Set;
 public final class RequestDecoder {
   static final int MAX_ID_LENGTH = 256;
   static final long MAX_TIMEOUT_MS = Integer.MAX_VALUE;
-  /** The longest a lookup may wait for a job's outcome (J6): an hour. */
+  /** The longest a lookup may wait for a job's outcome (J6 in docs/rules.md): an hour. */
   public static final long MAX_WAIT_MS = 3_600_000;
   /** How long a lookup waits when it says nothing: as long as a waiting submit over the bus. */
   public static final long DEFAULT_WAIT_MS = PoolClient.DEFAULT_REQUEST_TIMEOUT_MS;
-  /** The most dead letters one page holds (J5). */
+  /** The most dead letters one page holds (J5 in docs/rules.md). */
   public static final int MAX_PAGE = 500;
   /** A page's size when it says nothing. */
   public static final int DEFAULT_PAGE = 50;
@@ -94,8 +94,8 @@ public final class RequestDecoder {
   }
 
   /**
-   * {@code delayMs} (J4): an integer from 0 (null = 0). Its limit is the pool's {@code
-   * maxDelayMs}, which only the pool knows ({@link #checkForPool}).
+   * {@code delayMs} (J4 in docs/rules.md): an integer from 0 (null = 0). Its limit is the pool's
+   * {@code maxDelayMs}, which only the pool knows ({@link #checkForPool}).
    */
   private static long delay(Object value) {
     if (value == null) {
@@ -113,9 +113,9 @@ public final class RequestDecoder {
   }
 
   /**
-   * Checks what only the pool can: a {@code delayMs} within its {@code maxDelayMs} (J4). Called
-   * where the pool takes a submit (its bus address, its in-JVM handle), so a submit that went
-   * through another node's HTTP layer is judged by the pool itself.
+   * Checks what only the pool can: a {@code delayMs} within its {@code maxDelayMs} (J4 in
+   * docs/rules.md). Called where the pool takes a submit (its bus address, its in-JVM handle), so a
+   * submit that went through another node's HTTP layer is judged by the pool itself.
    */
   static void checkForPool(Requests.Submit request, PoolConfig pool) {
     long max = pool.settings().jobs().maxDelayMs();
@@ -164,8 +164,9 @@ public final class RequestDecoder {
   }
 
   /**
-   * A lookup (J6): {@code {"job": str, "wait"?: bool, "timeoutMs"?: int}}; {@code timeoutMs}
-   * (1 to {@link #MAX_WAIT_MS}, default {@link #DEFAULT_WAIT_MS}) only with {@code wait}.
+   * A lookup (J6 in docs/rules.md): {@code {"job": str, "wait"?: bool, "timeoutMs"?: int}}; {@code
+   * timeoutMs} (1 to {@link #MAX_WAIT_MS}, default {@link #DEFAULT_WAIT_MS}) only with {@code
+   * wait}.
    */
   public static Requests.Lookup lookup(Object body) {
     JsonObject json = object(body);
@@ -199,8 +200,8 @@ public final class RequestDecoder {
   }
 
   /**
-   * A page of the dead-letter set (J5): {@code {"offset"?: int, "limit"?: int}}, offset 0 or
-   * more (default 0), limit 1 to {@link #MAX_PAGE} (default {@link #DEFAULT_PAGE}).
+   * A page of the dead-letter set (J5 in docs/rules.md): {@code {"offset"?: int, "limit"?: int}},
+   * offset 0 or more (default 0), limit 1 to {@link #MAX_PAGE} (default {@link #DEFAULT_PAGE}).
    */
   public static Requests.DeadLetters deadLetters(Object body) {
     JsonObject json = body == null ? new JsonObject() : object(body);
@@ -220,7 +221,7 @@ public final class RequestDecoder {
     return new Requests.DeadLetters((int) offset, (int) limit);
   }
 
-  /** A dead-lettered job to read, replay or discard (J5): {@code {"job": str}}. */
+  /** A dead-lettered job to read, replay or discard (J5 in docs/rules.md): {@code {"job": str}}. */
   public static Requests.DeadJob deadJob(Object body) {
     JsonObject json = object(body);
     only(json, Set.of("job"));

@@ -135,7 +135,7 @@ public final class SnapshotJson {
         (int) number(json, "deadLetters"));
   }
 
-  /** The {@code ha} block (A1), or null for a pool without one. */
+  /** The {@code ha} block (A1 in docs/rules.md), or null for a pool without one. */
   private static HaStatus ha(JsonObject json) {
     if (json.getValue("ha") == null) {
       return null;

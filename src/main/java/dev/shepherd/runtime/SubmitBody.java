@@ -4,10 +4,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The {@code <prefix>.submit} body (section 6) of a decoded submit, for a pool reached over the
- * bus. A payload still in the bytes it arrived in ({@link RawJson}, e.g. from an HTTP body) is
- * copied in byte for byte and sent as a buffer, never decoded on the way; any other payload goes
- * as a JSON object.
+ * The {@code <prefix>.submit} body (section 6 in docs/rules.md) of a decoded submit, for a pool
+ * reached over the bus. A payload still in the bytes it arrived in ({@link RawJson}, e.g. from an
+ * HTTP body) is copied in byte for byte and sent as a buffer, never decoded on the way; any other
+ * payload goes as a JSON object.
  */
 final class SubmitBody {
   private SubmitBody() {}
