@@ -127,7 +127,7 @@ public final class PoolHosts implements PoolExtension {
     HostMessages.Heartbeat heartbeat = HostCodec.decodeHeartbeat(message.body());
     directory.heartbeat(heartbeat);
     if (message.replyAddress() != null) {
-      message.reply(new JsonObject().put("host", heartbeat.host()));
+      message.reply(new JsonObject().put(HostWire.HOST, heartbeat.host()));
     }
   }
 
@@ -135,8 +135,8 @@ public final class PoolHosts implements PoolExtension {
     HostReport.Batch batch = HostCodec.decodeReports(message.body());
     int refused = directory.reports(batch);
     if (message.replyAddress() != null) {
-      message.reply(new JsonObject().put("host", batch.host())
-          .put("items", batch.items().size()).put("stale", refused));
+      message.reply(new JsonObject().put(HostWire.HOST, batch.host())
+          .put(HostWire.ITEMS, batch.items().size()).put(HostWire.STALE, refused));
     }
   }
 
