@@ -87,14 +87,15 @@ final class BusEndpoints {
   /** The batch form of a worker host names its host and carries items; the single form neither. */
   private static boolean isBatch(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    return json.containsKey("host") || json.containsKey("items");
+    return json.containsKey(BusWire.HOST) || json.containsKey(BusWire.ITEMS);
   }
 
   private void rebalance(Message<Object> message) {
     Requests.Rebalance request = RequestDecoder.rebalance(message.body());
     PoolError error = coordinator.rebalance(request);
     if (error == null) {
-      message.reply(new JsonObject().put("key", request.key()).put("worker", request.worker()));
+      message.reply(new JsonObject().put(BusWire.KEY, request.key())
+          .put(BusWire.WORKER, request.worker()));
     } else {
       Refusals.fail(message, error);
     }
@@ -103,15 +104,16 @@ final class BusEndpoints {
   private void cancel(Message<Object> message) {
     Requests.Cancel request = RequestDecoder.cancel(message.body());
     boolean cancelled = coordinator.cancel(request);
-    message.reply(new JsonObject().put("job", request.job()).put("cancelled", cancelled));
+    message.reply(new JsonObject().put(BusWire.JOB, request.job())
+        .put(BusWire.CANCELLED, cancelled));
   }
 
   private void revive(Message<Object> message) {
     Requests.Revive request = RequestDecoder.revive(message.body());
     coordinator.revive(request).onComplete(ar -> {
       if (ar.succeeded()) {
-        message.reply(new JsonObject().put("worker", request.worker())
-            .put("incarnation", ar.result()));
+        message.reply(new JsonObject().put(BusWire.WORKER, request.worker())
+            .put(BusWire.INCARNATION, ar.result()));
       } else {
         Refusals.fail(message, (PoolErrorException) ar.cause());
       }
@@ -186,7 +188,7 @@ final class BusEndpoints {
     Requests.DeadJob request = RequestDecoder.deadJob(message.body());
     PoolError error = coordinator.jobs().discard(request.job());
     if (error == null) {
-      message.reply(new JsonObject().put("job", request.job()).put("discarded", true));
+      message.reply(new JsonObject().put(BusWire.JOB, request.job()).put(BusWire.DISCARDED, true));
     } else {
       Refusals.fail(message, error);
     }

@@ -141,23 +141,23 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<Boolean> cancel(String job) {
-    return control(addresses.cancel(), new JsonObject().put("job", job),
+    return control(addresses.cancel(), new JsonObject().put(BusWire.JOB, job),
         leaderWaitMs)
-        .map(reply -> reply.getBoolean("cancelled", false));
+        .map(reply -> reply.getBoolean(BusWire.CANCELLED, false));
   }
 
   @Override
   public Future<Void> rebalance(String key, String worker) {
-    return control(addresses.rebalance(), new JsonObject().put("key", key).put("worker", worker),
-        leaderWaitMs)
+    return control(addresses.rebalance(),
+        new JsonObject().put(BusWire.KEY, key).put(BusWire.WORKER, worker), leaderWaitMs)
         .mapEmpty();
   }
 
   @Override
   public Future<Integer> revive(String worker) {
-    return control(addresses.revive(), new JsonObject().put("worker", worker),
+    return control(addresses.revive(), new JsonObject().put(BusWire.WORKER, worker),
         leaderWaitMs)
-        .compose(reply -> reply.getValue("incarnation") instanceof Integer incarnation
+        .compose(reply -> reply.getValue(BusWire.INCARNATION) instanceof Integer incarnation
             ? Future.succeededFuture(incarnation)
             : Future.failedFuture(new IllegalStateException("pool " + name
                 + " answered a revive without its incarnation")));
@@ -165,17 +165,17 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JobView> lookup(String job) {
-    return control(addresses.job(), new JsonObject().put("job", job), 0)
+    return control(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0)
         .compose(reply -> decoded("a lookup", () -> JobViewJson.decode(reply)));
   }
 
   @Override
   public Future<Awaited> await(String job, long timeoutMs) {
-    JsonObject body = new JsonObject().put("job", job).put("wait", true)
-        .put("timeoutMs", timeoutMs);
+    JsonObject body = new JsonObject().put(BusWire.JOB, job).put(BusWire.WAIT, true)
+        .put(BusWire.TIMEOUT_MS, timeoutMs);
     // The pool answers by the end of the wait; the request allows a control call's time more.
     return control(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
-        .compose(reply -> decoded("a wait", () -> reply.containsKey("type")
+        .compose(reply -> decoded("a wait", () -> reply.containsKey(OutcomeJson.TYPE)
             ? Awaited.answered(terminal(OutcomeJson.decode(reply)))
             : Awaited.pending(JobViewJson.decode(reply))));
   }
@@ -183,26 +183,26 @@ public final class BusPoolHandle implements PoolHandle {
   @Override
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
     return control(addresses.deadLetters(),
-        new JsonObject().put("offset", offset).put("limit", limit), 0)
+        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0)
         .compose(reply -> decoded("a dead-letter page",
             () -> DeadLetterJson.decodePage(reply)));
   }
 
   @Override
   public Future<DeadLetter> deadLetter(String job) {
-    return control(addresses.deadLetter(), new JsonObject().put("job", job), 0)
+    return control(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0)
         .compose(reply -> decoded("a dead letter", () -> DeadLetterJson.decode(reply)));
   }
 
   @Override
   public Future<Outcome> replay(String job) {
-    return control(addresses.replayDead(), new JsonObject().put("job", job), leaderWaitMs)
+    return control(addresses.replayDead(), new JsonObject().put(BusWire.JOB, job), leaderWaitMs)
         .compose(reply -> decoded("a replay", () -> admission(OutcomeJson.decode(reply))));
   }
 
   @Override
   public Future<Void> discard(String job) {
-    return control(addresses.discardDead(), new JsonObject().put("job", job), leaderWaitMs)
+    return control(addresses.discardDead(), new JsonObject().put(BusWire.JOB, job), leaderWaitMs)
         .mapEmpty();
   }
 

@@ -227,7 +227,7 @@ public final class ReplyAddress {
     Outcome outcome;
     try {
       JsonObject json = RequestDecoder.object(body);
-      if (!(json.getValue("job") instanceof String)) {
+      if (!(json.getValue(BusWire.JOB) instanceof String)) {
         ignore(body, "job: must be a string");
         return;
       }

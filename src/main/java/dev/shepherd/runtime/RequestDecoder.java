@@ -67,14 +67,15 @@ public final class RequestDecoder {
     } else {
       json = object(body);
     }
-    only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs", "delayMs", "retry"));
-    if (!json.containsKey("payload")) {
+    only(json, Set.of(BusWire.JOB, BusWire.PAYLOAD, BusWire.KEY, BusWire.REPLY_TO,
+        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY));
+    if (!json.containsKey(BusWire.PAYLOAD)) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
-    String job = id(json, "job", false);
-    String key = id(json, "key", false);
-    String replyTo = string(json, "replyTo", false, MAX_ID_LENGTH);
-    Object timeout = json.getValue("timeoutMs");
+    String job = id(json, BusWire.JOB, false);
+    String key = id(json, BusWire.KEY, false);
+    String replyTo = string(json, BusWire.REPLY_TO, false, MAX_ID_LENGTH);
+    Object timeout = json.getValue(BusWire.TIMEOUT_MS);
     long timeoutMs = 0;
     if (timeout != null) {
       if (!(timeout instanceof Integer || timeout instanceof Long)) {
@@ -86,9 +87,9 @@ public final class RequestDecoder {
             + timeoutMs + ")");
       }
     }
-    long delayMs = delay(json.getValue("delayMs"));
-    RetryOverride retry = RetryJson.decode(json.getValue("retry"));
-    Object payload = json.getValue("payload");
+    long delayMs = delay(json.getValue(BusWire.DELAY_MS));
+    RetryOverride retry = RetryJson.decode(json.getValue(BusWire.RETRY));
+    Object payload = json.getValue(BusWire.PAYLOAD);
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
     return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
   }
@@ -127,40 +128,40 @@ public final class RequestDecoder {
 
   public static Requests.Completed completed(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("worker", "assignment", "result", "error"));
-    String worker = id(json, "worker", true);
-    Object assignment = json.getValue("assignment");
+    only(json, Set.of(BusWire.WORKER, BusWire.ASSIGNMENT, BusWire.RESULT, BusWire.ERROR));
+    String worker = id(json, BusWire.WORKER, true);
+    Object assignment = json.getValue(BusWire.ASSIGNMENT);
     if (!(assignment instanceof Integer || assignment instanceof Long)) {
       throw new BadRequest("assignment: is required, an integer token (was "
           + render(assignment) + ")");
     }
-    boolean hasResult = json.containsKey("result");
-    boolean hasError = json.getValue("error") != null;
+    boolean hasResult = json.containsKey(BusWire.RESULT);
+    boolean hasError = json.getValue(BusWire.ERROR) != null;
     if (hasResult == hasError) {
       throw new BadRequest("result/error: exactly one of them is required");
     }
-    JobError error = hasError ? JobErrorJson.decode(json.getValue("error"), "error.") : null;
+    JobError error = hasError ? JobErrorJson.decode(json.getValue(BusWire.ERROR), "error.") : null;
     return new Requests.Completed(worker, ((Number) assignment).longValue(),
-        json.getValue("result"), error);
+        json.getValue(BusWire.RESULT), error);
   }
 
   public static Requests.Rebalance rebalance(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("key", "worker"));
-    return new Requests.Rebalance(id(json, "key", true), id(json, "worker", true));
+    only(json, Set.of(BusWire.KEY, BusWire.WORKER));
+    return new Requests.Rebalance(id(json, BusWire.KEY, true), id(json, BusWire.WORKER, true));
   }
 
   public static Requests.Cancel cancel(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job"));
-    return new Requests.Cancel(id(json, "job", true));
+    only(json, Set.of(BusWire.JOB));
+    return new Requests.Cancel(id(json, BusWire.JOB, true));
   }
 
   /** An operator's revive: {@code {"worker": str}}. */
   public static Requests.Revive revive(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("worker"));
-    return new Requests.Revive(id(json, "worker", true));
+    only(json, Set.of(BusWire.WORKER));
+    return new Requests.Revive(id(json, BusWire.WORKER, true));
   }
 
   /**
@@ -170,14 +171,14 @@ public final class RequestDecoder {
    */
   public static Requests.Lookup lookup(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job", "wait", "timeoutMs"));
-    String job = id(json, "job", true);
-    Object wait = json.getValue("wait");
+    only(json, Set.of(BusWire.JOB, BusWire.WAIT, BusWire.TIMEOUT_MS));
+    String job = id(json, BusWire.JOB, true);
+    Object wait = json.getValue(BusWire.WAIT);
     if (wait != null && !(wait instanceof Boolean)) {
       throw new BadRequest("wait: must be true or false (was " + render(wait) + ")");
     }
     boolean waits = Boolean.TRUE.equals(wait);
-    Object timeout = json.getValue("timeoutMs");
+    Object timeout = json.getValue(BusWire.TIMEOUT_MS);
     if (timeout == null) {
       return new Requests.Lookup(job, waits, DEFAULT_WAIT_MS);
     }
@@ -205,8 +206,8 @@ public final class RequestDecoder {
    */
   public static Requests.DeadLetters deadLetters(Object body) {
     JsonObject json = body == null ? new JsonObject() : object(body);
-    only(json, Set.of("offset", "limit"));
-    return page(integer(json, "offset", 0), integer(json, "limit", DEFAULT_PAGE));
+    only(json, Set.of(BusWire.OFFSET, BusWire.LIMIT));
+    return page(integer(json, BusWire.OFFSET, 0), integer(json, BusWire.LIMIT, DEFAULT_PAGE));
   }
 
   /** A page's bounds, checked: offset 0 or more, limit 1 to {@link #MAX_PAGE}. */
@@ -224,8 +225,8 @@ public final class RequestDecoder {
   /** A dead-lettered job to read, replay or discard (J5 in docs/rules.md): {@code {"job": str}}. */
   public static Requests.DeadJob deadJob(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job"));
-    return new Requests.DeadJob(id(json, "job", true));
+    only(json, Set.of(BusWire.JOB));
+    return new Requests.DeadJob(id(json, BusWire.JOB, true));
   }
 
   private static long integer(JsonObject json, String field, long absent) {
