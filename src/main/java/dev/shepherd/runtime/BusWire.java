@@ -12,37 +12,37 @@ public final class BusWire {
   public static final String JOB = "job";
   /** What a submit asks the worker to do, any JSON value. */
   public static final String PAYLOAD = "payload";
-  /** The affinity key of a submit (P4). */
+  /** The affinity key of a submit. */
   public static final String KEY = "key";
-  /** A submit's job timeout (P14), or how long a lookup waits (J6). */
+  /** A submit's job timeout, or how long a lookup waits for an outcome. */
   public static final String TIMEOUT_MS = "timeoutMs";
   /** Where a submit's outcome is sent, when not in the reply. */
   public static final String REPLY_TO = "replyTo";
-  /** How long a submit waits before it may run (J4). */
+  /** How long a submit waits before it may run. */
   public static final String DELAY_MS = "delayMs";
-  /** A submit's own retry of failures (J3). */
+  /** A submit's own retry of failures. */
   public static final String RETRY = "retry";
   /** A slot's id. */
   public static final String WORKER = "worker";
-  /** An assignment's token (P6, P8). */
+  /** An assignment's token. */
   public static final String ASSIGNMENT = "assignment";
   /** A completion's result. */
   public static final String RESULT = "result";
   /** A completion's error ({@link JobErrorJson}). */
   public static final String ERROR = "error";
-  /** Whether a lookup waits for the outcome (J6). */
+  /** Whether a lookup waits for the outcome. */
   public static final String WAIT = "wait";
-  /** The first dead letter of a page (J5). */
+  /** The first dead letter of a page. */
   public static final String OFFSET = "offset";
-  /** How many dead letters a page holds at most (J5). */
+  /** How many dead letters a page holds at most. */
   public static final String LIMIT = "limit";
-  /** Whether a cancel found the job (P17). */
+  /** Whether a cancel found the job. */
   public static final String CANCELLED = "cancelled";
-  /** That a dead letter was discarded (J5). */
+  /** That a dead letter was discarded. */
   public static final String DISCARDED = "discarded";
-  /** A revived slot's new incarnation (J7). */
+  /** A revived slot's new incarnation. */
   public static final String INCARNATION = "incarnation";
-  /** A lookup's view when its wait ended first (J6). */
+  /** A lookup's view when its wait ended first. */
   public static final String WAITED = "waited";
   /** The worker host of a completion batch. */
   public static final String HOST = "host";
