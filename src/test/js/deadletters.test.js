@@ -5,14 +5,18 @@ import assert from 'node:assert/strict';
 import { DEAD_LIMIT, deadList, deadPath, discardResult, listError, listPath, listWords, replayResult, rowWords }
   from '../../../webroot/js/deadletters.js';
 import { MIN_GAP_MS, createDeadFeed } from '../../../webroot/js/deadfeed.js';
-import { T0 } from './frames.js';
+import { T0, golden as goldenFrames } from './frames.js';
 
-const entry = (job, reason, fields = {}) => ({ job, key: null, reason, payload: { crash: true }, bytes: 40,
-  timeoutMs: 30000, attempts: [
-    { attempt: 1, worker: 'w-0', incarnation: 1, startedAt: 1, endedAt: 2, ended: 'CRASH', detail: 'boom 1' },
-    { attempt: 2, worker: 'w-1', incarnation: 3, startedAt: 3, endedAt: 4, ended: 'CRASH', detail: 'boom 2' }],
-  answer: { type: 'interrupted', job, attempts: 2, reason: { kind: reason } }, at: T0, ...fields });
-const page = (entries, fields = {}) => ({ pool: 'jobs', size: entries.length, evicted: 0, offset: 0, limit: DEAD_LIMIT,
+const golden = goldenFrames.deadLetters;
+const entry = (job, reason, fields = {}) => {
+  const real = structuredClone(golden.entry);
+  return { ...real, job, key: null, reason, payload: { crash: true }, bytes: 40, attempts: [
+    { ...real.attempts[0], startedAt: 1, endedAt: 2, detail: 'boom 1' },
+    { ...real.attempts[1], incarnation: 3, startedAt: 3, endedAt: 4, detail: 'boom 2' }],
+  answer: { ...real.answer, job, payload: { crash: true }, reason: { ...real.answer.reason, kind: reason } },
+  at: T0, ...fields };
+};
+const page = (entries, fields = {}) => ({ ...structuredClone(golden.page), size: entries.length, limit: DEAD_LIMIT,
   entries, ...fields });
 
 /** A fetch that answers from `answers` (a function of url and init) and records each call. */

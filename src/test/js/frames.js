@@ -1,50 +1,66 @@
-// Frames of a pool's event stream, shaped as the server sends them (docs/protocol.md,
-// EventJson, SnapshotJson), for the live view's model tests.
+// Frames of a pool's event stream for the live view's model tests, built on the golden frames
+// that the real encoders wrote (golden/*.json, by GoldenFramesTest: EventJson, SnapshotJson,
+// DeadLetterJson, PoolHistory). A builder only sets values; every field, and its shape, is the
+// server's, so a fixture cannot drift from what the page is sent (golden.test.js holds that).
+import { readFileSync } from 'node:fs';
 
-export const T0 = Date.UTC(2025, 0, 2, 3, 4, 5); // a whole second
+const read = (name) => JSON.parse(readFileSync(new URL(`./golden/${name}`, import.meta.url), 'utf8'));
+const copy = (value) => structuredClone(value);
+
+export const golden = {
+  snapshots: read('snapshots.json'),
+  events: read('events.json'),
+  jobs: read('jobs.json'),
+  deadLetters: read('dead-letters.json'),
+  history: read('history.json'),
+};
+
+export const T0 = golden.snapshots.snapshot.at; // 2025-01-02T03:04:05Z, a whole second
+
+const plainBody = golden.snapshots.snapshot.snapshot;
 
 export function slot(id, fields = {}) {
-  return { id, phase: 'IDLE', capacity: 1, inFlight: 0, assignments: [], incarnation: 1, restarts: 0,
-    retirement: null, backoffUntil: null, ...fields };
+  return { ...copy(plainBody.slots[0]), id, ...fields };
 }
 
 export function counters(fields = {}) {
-  return { accepted: 0, rejected: 0, completed: 0, failed: 0, interrupted: 0, cancelled: 0, retried: 0,
-    restarts: 0, staleCompletions: 0, budgetRefusals: 0, ignoredFacts: 0, ...fields };
+  return { ...copy(plainBody.counters), ...fields };
 }
 
 export function snapshotBody(fields = {}) {
-  return { name: 'jobs', state: 'RUNNING', backlog: { length: 0, capacity: 1000 },
-    slots: [slot('w-0'), slot('w-1')], counters: counters(),
-    budget: { restartsInWindow: 0, maxRestarts: 5, windowMs: 10000 }, ...fields };
+  return { ...copy(plainBody), slots: [slot('w-0'), slot('w-1')], counters: counters(), ...fields };
 }
 
-export const snapshot = (body = snapshotBody(), at = T0) => ({ type: 'snapshot', pool: 'jobs', at, snapshot: body });
-export const stats = (body, at) => ({ type: 'stats', pool: 'jobs', at, snapshot: body });
+const event = (name, at, fields) => ({ ...copy(golden.events[name]), at, ...fields });
+
+export const snapshot = (body = snapshotBody(), at = T0) => ({ ...copy(golden.snapshots.snapshot), at, snapshot: body });
+export const stats = (body, at) => ({ ...copy(golden.snapshots.stats), at, snapshot: body });
 
 export const phase = (worker, ph, incarnation, at, extra = {}) =>
-  ({ type: 'phase', pool: 'jobs', at, worker, phase: ph, incarnation, backoffUntil: null, retirement: null, ...extra });
+  event('phase', at, { worker, phase: ph, incarnation, backoffUntil: null, retirement: null, ...extra });
 
 export const retired = (worker, retirement, incarnation, at) =>
-  ({ type: 'retired', pool: 'jobs', at, worker, phase: 'RETIRED', incarnation, backoffUntil: null, retirement });
+  event('retired', at, { worker, incarnation, retirement });
 
 export const restart = (worker, exit, replaced, at, extra = {}) =>
-  ({ type: 'restart', pool: 'jobs', at, worker, exit, cause: null, replaced, delayMs: 0, ...extra });
+  event('restart', at, { worker, exit, cause: null, replaced, delayMs: 0, ...extra });
 
 export const budget = (worker, restartsInWindow, replacementsRequested, maximumRestarts, at, extra = {}) =>
-  ({ type: 'budget', pool: 'jobs', at, worker, restartsInWindow, replacementsRequested, maximumRestarts,
-    reaction: 'RETIRE_WORKER', exit: 'CRASH', cause: 'boom', jobs: ['job-17'], slotRestarts: 1, ...extra });
+  event('budget', at, { worker, restartsInWindow, replacementsRequested, maximumRestarts, ...extra });
 
 export const deadLettered = (job, reason, worker, attempts, size, at) =>
-  ({ type: 'deadLettered', pool: 'jobs', at, job, reason, worker, attempts, size });
+  event('deadLettered', at, { job, reason, worker, attempts, size });
 export const deadLetterRemoved = (job, why, size, at) =>
-  ({ type: 'deadLetterRemoved', pool: 'jobs', at, job, why, size });
+  event('deadLetterRemoved', at, { job, why, size });
 
-export const job = (outcome, at) => ({ type: 'job', pool: 'jobs', at, outcome });
+export const job = (outcome, at) => ({ ...copy(golden.jobs.completed), at, outcome });
 
-export const state = (s, at) => ({ type: 'state', pool: 'jobs', at, state: s });
+export const state = (s, at) => event('state', at, { state: s });
 
 export const revive = (worker, incarnation, by, at, was = 'REPLACEMENT_UNAVAILABLE') =>
-  ({ type: 'revive', pool: 'jobs', at, worker, incarnation, was, by });
+  event('revive', at, { worker, incarnation, was, by });
 export const recovered = (term, previousTerm, jobs, interrupted, at) =>
-  ({ type: 'recovered', pool: 'jobs', at, term, previousTerm, jobs, interrupted });
+  event('recovered', at, { term, previousTerm, jobs, interrupted });
+
+export const history = (events, at = T0, extra = {}) =>
+  ({ ...copy(golden.history.empty), at, events, ...extra });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyModel, reduce, slotOf } from '../../../webroot/js/model.js';
 import { tileView } from '../../../webroot/js/slotview.js';
-import { T0, budget, job, phase, restart, retired, slot, snapshot, snapshotBody } from './frames.js';
+import { T0, budget, history as goldenHistory, job, phase, restart, retired, slot, snapshot, snapshotBody } from './frames.js';
 
 const fold = (frames, model = emptyModel('jobs')) => frames.reduce(reduce, model);
 const texts = (model) => model.log.lines.map((l) => l.text);
@@ -22,9 +22,7 @@ const incident = [
 const now = snapshotBody({ slots: [slot('w-0', { phase: 'RETIRED', retirement: 'REPLACEMENT_UNAVAILABLE',
   incarnation: 2, restarts: 1 }), slot('w-1')] });
 
-function history(events, extra = {}) {
-  return { type: 'history', pool: 'jobs', at: T0, events, series: [], lastExits: {}, ...extra };
-}
+const history = (events, extra = {}) => goldenHistory(events, T0, extra);
 
 const words = 'the pool\'s restart budget is spent (5 of 5 restarts in the last 10 s across all slots;'
   + ' w-0 itself restarted 1 time)';

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * HostAgent} per worker host (children, so on shutdown pools drain and hosts leave first), and
  * the HTTP server unless {@code http.enabled} is false (owned here, so it keeps answering until
  * every pool has answered every waiting caller). On a clustered Vert.x the server serves every
- * pool of the cluster ({@link ClusterPoolDirectory}, section 8.4), otherwise the pools of this
- * node. Logs one line when all of it is up.
+ * pool of the cluster ({@link ClusterPoolDirectory}, section 8.4 in docs/rules.md), otherwise the
+ * pools of this node. Logs one line when all of it is up.
  */
 public final class ShepherdVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ShepherdVerticle.class);
@@ -37,7 +37,10 @@ public final class ShepherdVerticle extends VerticleBase {
     this(e -> { });
   }
 
-  /** {@code onHostRefused} hears when a pool refuses a host's id (H1: the launcher exits). */
+  /**
+   * {@code onHostRefused} hears when a pool refuses a host's id (H1 in docs/rules.md: the launcher
+   * exits).
+   */
   public ShepherdVerticle(Handler<ConfigException> onHostRefused) {
     this.onHostRefused = onHostRefused;
   }

@@ -22,8 +22,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The core's cost per job (P7): one submit → dispatch → complete cycle on one thread, against a
- * pool whose slots are all busy and whose backlog is pre-filled.
+ * The core's cost per job (P7 in docs/rules.md): one submit → dispatch → complete cycle on one
+ * thread, against a pool whose slots are all busy and whose backlog is pre-filled.
  *
  * <p>One operation picks a key (uniformly among the bound keys) or, unkeyed, the next slot in
  * turn; completes the job running on that key's slot, which frees it and dispatches the slot's

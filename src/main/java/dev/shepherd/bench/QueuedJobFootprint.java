@@ -11,12 +11,12 @@ import java.lang.management.MemoryMXBean;
 import java.util.List;
 
 /**
- * Heap bytes the pool holds per queued job at a backlog of 1,000,000 (P7's memory side): one slot
- * busy, then a million unkeyed submits with one shared payload and replyTo. Used heap is measured
- * after forced collections before and after the fill, over several rounds, twice: with the job id
- * strings allocated before the first measurement (the pool's own bytes per job) and with the ids
- * allocated during the fill (what a caller's short ids add); and once with ids the pool generates
- * ({@code job-N}, the common case for submitters that do not name their jobs).
+ * Heap bytes the pool holds per queued job at a backlog of 1,000,000 (the memory side of P7 in
+ * docs/rules.md): one slot busy, then a million unkeyed submits with one shared payload and
+ * replyTo. Used heap is measured after forced collections before and after the fill, over several rounds, twice:
+ * with the job id strings allocated before the first measurement (the pool's own bytes per job) and
+ * with the ids allocated during the fill (what a caller's short ids add); and once with ids the
+ * pool generates ({@code job-N}, the common case for submitters that do not name their jobs).
  *
  * <p>With {@code payloads} it measures instead what a queued job costs with a 1 MiB payload (a
  * string, and an array of empty objects {@code [{},{},…]}) held the two ways the pool can hold

@@ -23,12 +23,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The core's cost per job with {@code waiting} jobs held back for a due time (J3, J4): one
- * operation is one millisecond of simulated time in which the running job completes, the due
- * timer fires and releases the one job due now, which is dispatched, and one new job is
- * submitted with a delay of {@code waiting} ms, so exactly {@code waiting} jobs wait throughout.
- * {@code waiting} 0 is the control: the same cycle with undelayed submits and no timer. {@code
- * rules} is NONE (section 10 off but for the delays) or DEFAULT (recent outcomes remembered,
+ * The core's cost per job with {@code waiting} jobs held back for a due time (J3, J4 in
+ * docs/rules.md): one operation is one millisecond of simulated time in which the running job
+ * completes, the due timer fires and releases the one job due now, which is dispatched, and one new
+ * job is submitted with a delay of {@code waiting} ms, so exactly {@code waiting} jobs wait
+ * throughout. {@code waiting} 0 is the control: the same cycle with undelayed submits and no timer.
+ * {@code rules} is NONE (section 10 off but for the delays) or DEFAULT (recent outcomes remembered,
  * dead letters kept).
  *
  * <p>The waiting jobs sit in a binary heap by due time, so adding and releasing one cost O(log

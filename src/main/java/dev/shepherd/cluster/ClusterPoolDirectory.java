@@ -34,14 +34,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every pool of the cluster, wherever its coordinator runs (section 8.4): the pools of this Vert.x
- * instance through their in-JVM handles, and those other nodes announce ({@link
- * PoolAnnouncement}) through {@link BusPoolHandle}s. It listens on the announcement address, asks
- * every coordinator to announce at once when it starts, forgets a pool that is announced gone,
- * whose node leaves the cluster (Hazelcast's membership, so a killed node's pools go within a
- * second) or that has been silent for {@link PoolAnnouncement#SILENCES} announcements (a node
- * that hangs). Its table lives on the context that started it; readers on any thread see the
- * latest immutable view.
+ * Every pool of the cluster, wherever its coordinator runs (section 8.4 in docs/rules.md): the
+ * pools of this Vert.x instance through their in-JVM handles, and those other nodes announce
+ * ({@link PoolAnnouncement}) through {@link BusPoolHandle}s. It listens on the announcement
+ * address, asks every coordinator to announce at once when it starts, forgets a pool that is
+ * announced gone, whose node leaves the cluster (Hazelcast's membership, so a killed node's pools
+ * go within a second) or that has been silent for {@link PoolAnnouncement#SILENCES} announcements
+ * (a node that hangs). Its table lives on the context that started it; readers on any thread see
+ * the latest immutable view.
  *
  * <p>Why announcements rather than a cluster-wide map: entries of a map outlive a node that is
  * killed (someone must clean them, and a node that is cut off cannot), reading a map is a call
@@ -69,8 +69,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   /**
    * This node's reply address for each pool it reaches over the bus: a submit that waits for its
    * outcome (an HTTP caller's) is answered there by whichever coordinator holds the job by then,
-   * so it outlives a failover (A4), and a handle replaced meanwhile does not strand it. One per
-   * pool name for the directory's life, closed with it.
+   * so it outlives a failover (A4 in docs/rules.md), and a handle replaced meanwhile does not
+   * strand it. One per pool name for the directory's life, closed with it.
    */
   private final Map<String, ReplyAddress> replies = new ConcurrentHashMap<>();
   /** Handles on the pools this node stands by for, while no node leads them. */

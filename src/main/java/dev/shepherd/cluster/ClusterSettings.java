@@ -7,10 +7,10 @@ import java.util.Map;
 
 /**
  * Where this node's Hazelcast member binds and which members it joins, as the environment of
- * section 8.1 sets them: {@code SHEPHERD_CLUSTER_MEMBERS} (comma-separated {@code host[:port]},
- * default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_HOST} (the address bound and announced,
- * default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_NAME} (default {@code shepherd}) and {@code
- * SHEPHERD_CLUSTER_PORT} (the first port this node tries, default 5701), and {@code
+ * section 8.1 (docs/rules.md) sets them: {@code SHEPHERD_CLUSTER_MEMBERS} (comma-separated {@code
+ * host[:port]}, default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_HOST} (the address bound and
+ * announced, default {@code 127.0.0.1}), {@code SHEPHERD_CLUSTER_NAME} (default {@code shepherd})
+ * and {@code SHEPHERD_CLUSTER_PORT} (the first port this node tries, default 5701), and {@code
  * SHEPHERD_CLUSTER_MAJORITY}: how many members make a majority of the cluster, below which a
  * side of a split may neither lead a highly available pool nor write its store (A2; default 2,
  * the majority of three members).

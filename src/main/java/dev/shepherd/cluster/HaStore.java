@@ -9,12 +9,12 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The replicated, fenced store of highly available pools (A2, A3): one entry per pool in the
- * {@value #MAP} map, which {@code conf/cluster.xml} gives a synchronous backup and majority
- * split-brain protection, so that a member on the minority side of a split can neither claim nor
- * write. Every change is an entry processor, atomic per key: a claim takes the pool's leader
- * lock and the next term and reads the log in one step; a write appends a batch only under the
- * current term, so a deposed leader's late writes fail.
+ * The replicated, fenced store of highly available pools (A2, A3 in docs/rules.md): one entry per
+ * pool in the {@value #MAP} map, which {@code conf/cluster.xml} gives a synchronous backup and
+ * majority split-brain protection, so that a member on the minority side of a split can neither
+ * claim nor write. Every change is an entry processor, atomic per key: a claim takes the pool's
+ * leader lock and the next term and reads the log in one step; a write appends a batch only under
+ * the current term, so a deposed leader's late writes fail.
  */
 final class HaStore {
   /** The map of the pools' entries. */
@@ -47,7 +47,7 @@ final class HaStore {
     return map.submitToKey(pool, new Resign(node, term));
   }
 
-  /** A2: the lock and the next term, with the log, in one atomic step. */
+  /** A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. */
   record Claim(String node, Set<String> members)
       implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {
     @Override
@@ -64,7 +64,7 @@ final class HaStore {
     }
   }
 
-  /** A3: one batch (or a checkpoint), only under the current term. */
+  /** A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. */
   record Write(long term, String batch, String base)
       implements EntryProcessor<String, HaEntry, Boolean> {
     @Override

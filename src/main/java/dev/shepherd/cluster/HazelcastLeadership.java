@@ -31,13 +31,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leadership of a highly available pool on Hazelcast (A1, A2): the node stands by, trying every
- * {@link #RETRY_MS} (and at once when a member leaves) to claim the pool's next term from the
- * {@link HaStore}, which succeeds only when no live member holds the pool's lock and a majority
- * of the cluster is there. The leader steps down at once when its member starts merging back
- * into a cluster (it was cut off and may have been replaced) or when the cluster falls below the
- * majority; a write that fails makes its coordinator step down by itself. A claim's moment, which
- * starts the lease, is read on the node's monotonic clock.
+ * Leadership of a highly available pool on Hazelcast (A1, A2 in docs/rules.md): the node stands by,
+ * trying every {@link #RETRY_MS} (and at once when a member leaves) to claim the pool's next term
+ * from the {@link HaStore}, which succeeds only when no live member holds the pool's lock and a
+ * majority of the cluster is there. The leader steps down at once when its member starts merging
+ * back into a cluster (it was cut off and may have been replaced) or when the cluster falls below
+ * the majority; a write that fails makes its coordinator step down by itself. A claim's moment,
+ * which starts the lease, is read on the node's monotonic clock.
  */
 public final class HazelcastLeadership implements Leadership {
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
@@ -45,7 +45,10 @@ public final class HazelcastLeadership implements Leadership {
   static final long RETRY_MS = 250;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
   static final String MAJORITY = "shepherd-majority";
-  /** The fewest members with which HA is available (A1): three, a majority of two and one more. */
+  /**
+   * The fewest members with which HA is available (A1 in docs/rules.md): three, a majority of two
+   * and one more.
+   */
   static final int AVAILABLE_MEMBERS = 3;
 
   private Vertx vertx;

@@ -27,10 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A worker host (H1-H4): runs the slots of one {@code hosts} entry for a pool coordinated on
- * another node, as {@code docs/protocol.md} ("Worker hosts") describes. It registers (every
- * second until answered), carries out the pool's commands on the incarnations they name (fenced
- * by incarnation and by term), reports completions and facts in one message per turn, sends
+ * A worker host (H1-H4 in docs/rules.md): runs the slots of one {@code hosts} entry for a pool
+ * coordinated on another node, as {@code docs/protocol.md} ("Worker hosts") describes. It registers
+ * (every second until answered), carries out the pool's commands on the incarnations they name
+ * (fenced by incarnation and by term), reports completions and facts in one message per turn, sends
  * heartbeats, registers again when told to, and deregisters when it stops. It decides nothing
  * itself: restarts, timeouts and dispatch are the pool's.
  *
@@ -207,7 +207,7 @@ public final class HostAgent extends VerticleBase {
     }
   }
 
-  /** Carries out one command; false when it is ignored (stale, or for an unknown slot). */
+  /** Carries out one command; false when it is ignored (of an older term, or for an unknown slot). */
   private boolean carryOut(HostCommand command) {
     if (command instanceof HostCommand.Reregister reregister) {
       if (reregister.round() != 0 && reregister.round() != membership.round()) {

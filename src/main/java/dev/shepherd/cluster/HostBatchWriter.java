@@ -1,7 +1,10 @@
 package dev.shepherd.cluster;
 
+import static dev.shepherd.cluster.HostWire.*;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.shepherd.runtime.JobErrorJson;
 import dev.shepherd.runtime.JsonValues;
 import dev.shepherd.runtime.RawJson;
 import io.vertx.core.buffer.Buffer;
@@ -24,13 +27,13 @@ public final class HostBatchWriter {
 
   private HostBatchWriter() {}
 
-  /** {@code {"term": …, "items": [command, …]}}. */
+  /** {@code {TERM: …, ITEMS: [command, …]}}. */
   public static Buffer write(HostCommand.Batch batch) {
     Buffer out = Buffer.buffer(64 + 160 * batch.items().size());
     try (JsonGenerator json = FACTORY.createGenerator(new BufferOutput(out))) {
       json.writeStartObject();
-      json.writeNumberField("term", batch.term());
-      json.writeArrayFieldStart("items");
+      json.writeNumberField(TERM, batch.term());
+      json.writeArrayFieldStart(ITEMS);
       for (HostCommand command : batch.items()) {
         write(json, command);
       }
@@ -42,13 +45,13 @@ public final class HostBatchWriter {
     return out;
   }
 
-  /** {@code {"host": …, "items": [report, …]}}. */
+  /** {@code {HOST: …, ITEMS: [report, …]}}. */
   public static Buffer write(HostReport.Batch batch) {
     Buffer out = Buffer.buffer(64 + 96 * batch.items().size());
     try (JsonGenerator json = FACTORY.createGenerator(new BufferOutput(out))) {
       json.writeStartObject();
-      json.writeStringField("host", batch.host());
-      json.writeArrayFieldStart("items");
+      json.writeStringField(HOST, batch.host());
+      json.writeArrayFieldStart(ITEMS);
       for (HostReport report : batch.items()) {
         write(json, report);
       }
@@ -63,33 +66,36 @@ public final class HostBatchWriter {
   private static void write(JsonGenerator json, HostCommand command) throws IOException {
     json.writeStartObject();
     if (command instanceof HostCommand.Assign a) {
-      json.writeStringField("op", "assign");
-      json.writeStringField("worker", a.worker());
-      json.writeNumberField("incarnation", a.incarnation());
-      json.writeNumberField("assignment", a.assignment());
-      json.writeStringField("job", a.job());
-      json.writeFieldName("payload");
+      json.writeStringField(OP, OP_ASSIGN);
+      json.writeStringField(WORKER, a.worker());
+      json.writeNumberField(INCARNATION, a.incarnation());
+      json.writeNumberField(ASSIGNMENT, a.assignment());
+      json.writeStringField(JOB, a.job());
+      json.writeFieldName(PAYLOAD);
       value(json, a.payload());
-      json.writeNumberField("attempt", a.attempt());
+      json.writeNumberField(ATTEMPT, a.attempt());
       if (a.key() != null) {
-        json.writeStringField("key", a.key());
+        json.writeStringField(KEY, a.key());
       }
     } else if (command instanceof HostCommand.Deploy d) {
-      json.writeStringField("op", "deploy");
-      json.writeStringField("worker", d.worker());
-      json.writeNumberField("incarnation", d.incarnation());
+      json.writeStringField(OP, OP_DEPLOY);
+      json.writeStringField(WORKER, d.worker());
+      json.writeNumberField(INCARNATION, d.incarnation());
     } else if (command instanceof HostCommand.Stop s) {
-      json.writeStringField("op", "stop");
-      json.writeStringField("worker", s.worker());
-      json.writeNumberField("incarnation", s.incarnation());
-      json.writeStringField("reason", s.reason().name());
+      json.writeStringField(OP, OP_STOP);
+      json.writeStringField(WORKER, s.worker());
+      json.writeNumberField(INCARNATION, s.incarnation());
+      json.writeStringField(REASON, s.reason().name());
     } else if (command instanceof HostCommand.Cancel c) {
-      json.writeStringField("op", "cancel");
-      json.writeStringField("worker", c.worker());
-      json.writeNumberField("incarnation", c.incarnation());
-      json.writeNumberField("assignment", c.assignment());
-    } else if (command instanceof HostCommand.Reregister) {
-      json.writeStringField("op", "reregister");
+      json.writeStringField(OP, OP_CANCEL);
+      json.writeStringField(WORKER, c.worker());
+      json.writeNumberField(INCARNATION, c.incarnation());
+      json.writeNumberField(ASSIGNMENT, c.assignment());
+    } else if (command instanceof HostCommand.Reregister r) {
+      json.writeStringField(OP, OP_REREGISTER);
+      if (r.round() != 0) {
+        json.writeNumberField(ROUND, r.round());
+      }
     } else {
       throw new AssertionError("unhandled " + command);
     }
@@ -98,36 +104,31 @@ public final class HostBatchWriter {
 
   private static void write(JsonGenerator json, HostReport report) throws IOException {
     json.writeStartObject();
-    json.writeStringField("worker", report.worker());
+    json.writeStringField(WORKER, report.worker());
     if (report instanceof HostReport.Completion c) {
-      json.writeNumberField("assignment", c.assignment());
+      json.writeNumberField(ASSIGNMENT, c.assignment());
       if (c.error() == null) {
-        json.writeFieldName("result");
+        json.writeFieldName(RESULT);
         value(json, c.result());
       } else {
-        json.writeObjectFieldStart("error");
-        json.writeNumberField("code", c.error().code());
-        json.writeStringField("message", c.error().message());
-        if (c.error().type() != null) {
-          json.writeStringField("type", c.error().type());
-        }
-        json.writeEndObject();
+        json.writeFieldName(ERROR);
+        JobErrorJson.write(json, c.error());
       }
     } else if (report instanceof HostReport.Created c) {
-      json.writeNumberField("incarnation", c.incarnation());
-      json.writeStringField("fact", "created");
+      json.writeNumberField(INCARNATION, c.incarnation());
+      json.writeStringField(FACT, FACT_CREATED);
     } else if (report instanceof HostReport.CreationFailed f) {
-      json.writeNumberField("incarnation", f.incarnation());
-      json.writeStringField("fact", "failed");
+      json.writeNumberField(INCARNATION, f.incarnation());
+      json.writeStringField(FACT, FACT_FAILED);
       if (f.cause() != null) {
-        json.writeStringField("cause", f.cause());
+        json.writeStringField(CAUSE, f.cause());
       }
     } else if (report instanceof HostReport.Stopped s) {
-      json.writeNumberField("incarnation", s.incarnation());
-      json.writeStringField("fact", "stopped");
-      json.writeStringField("exit", s.exit().name());
+      json.writeNumberField(INCARNATION, s.incarnation());
+      json.writeStringField(FACT, FACT_STOPPED);
+      json.writeStringField(EXIT, s.exit().name());
       if (s.cause() != null) {
-        json.writeStringField("cause", s.cause());
+        json.writeStringField(CAUSE, s.cause());
       }
     } else {
       throw new AssertionError("unhandled " + report);

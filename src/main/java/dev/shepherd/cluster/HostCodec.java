@@ -1,10 +1,11 @@
 package dev.shepherd.cluster;
 
+import static dev.shepherd.cluster.HostWire.*;
+
 import dev.shepherd.core.Exit;
-import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.JobErrorJson;
 import dev.shepherd.runtime.JsonValues;
-import dev.shepherd.runtime.OutcomeJson;
 import dev.shepherd.runtime.RequestDecoder;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -32,22 +33,21 @@ public final class HostCodec {
   private static final Set<Exit> HOST_EXITS = Set.of(Exit.CRASH, Exit.NORMAL);
   private static final Set<Exit> ALL_EXITS = Set.of(Exit.values());
   // The fields each body and item may have, made once: batches are decoded item by item.
-  private static final Set<String> COMMAND_BATCH_FIELDS = Set.of("term", "items");
-  private static final Set<String> ASSIGN_FIELDS = Set.of("op", "worker", "incarnation",
-      "assignment", "job", "payload", "attempt", "key");
-  private static final Set<String> DEPLOY_FIELDS = Set.of("op", "worker", "incarnation");
-  private static final Set<String> STOP_FIELDS = Set.of("op", "worker", "incarnation", "reason");
+  private static final Set<String> COMMAND_BATCH_FIELDS = Set.of(TERM, ITEMS);
+  private static final Set<String> ASSIGN_FIELDS = Set.of(OP, WORKER, INCARNATION,
+      ASSIGNMENT, JOB, PAYLOAD, ATTEMPT, KEY);
+  private static final Set<String> DEPLOY_FIELDS = Set.of(OP, WORKER, INCARNATION);
+  private static final Set<String> STOP_FIELDS = Set.of(OP, WORKER, INCARNATION, REASON);
   private static final Set<String> CANCEL_FIELDS =
-      Set.of("op", "worker", "incarnation", "assignment");
-  private static final Set<String> REPORT_BATCH_FIELDS = Set.of("host", "items");
+      Set.of(OP, WORKER, INCARNATION, ASSIGNMENT);
+  private static final Set<String> REPORT_BATCH_FIELDS = Set.of(HOST, ITEMS);
   private static final Set<String> COMPLETION_FIELDS =
-      Set.of("worker", "assignment", "result", "error");
-  private static final Set<String> CREATED_FIELDS = Set.of("worker", "incarnation", "fact");
+      Set.of(WORKER, ASSIGNMENT, RESULT, ERROR);
+  private static final Set<String> CREATED_FIELDS = Set.of(WORKER, INCARNATION, FACT);
   private static final Set<String> FAILED_FIELDS =
-      Set.of("worker", "incarnation", "fact", "cause");
+      Set.of(WORKER, INCARNATION, FACT, CAUSE);
   private static final Set<String> STOPPED_FIELDS =
-      Set.of("worker", "incarnation", "fact", "exit", "cause");
-  private static final Set<String> ERROR_FIELDS = Set.of("code", "message", "type");
+      Set.of(WORKER, INCARNATION, FACT, EXIT, CAUSE);
 
   private HostCodec() {}
 
@@ -56,24 +56,24 @@ public final class HostCodec {
   public static JsonObject encode(HostMessages.Register register) {
     JsonArray slots = new JsonArray();
     for (HostMessages.SlotOffer slot : register.slots()) {
-      JsonObject json = new JsonObject().put("id", slot.id());
+      JsonObject json = new JsonObject().put(ID, slot.id());
       if (slot.maxConcurrency() != null) {
-        json.put("maxConcurrency", slot.maxConcurrency());
+        json.put(MAX_CONCURRENCY, slot.maxConcurrency());
       }
       slots.add(json);
     }
-    return new JsonObject().put("host", register.host()).put("node", register.node())
-        .put("address", register.address()).put("slots", slots)
-        .put("heartbeatMs", register.heartbeatMs());
+    return new JsonObject().put(HOST, register.host()).put(NODE, register.node())
+        .put(ADDRESS, register.address()).put(SLOTS, slots)
+        .put(HEARTBEAT_MS, register.heartbeatMs());
   }
 
   public static HostMessages.Register decodeRegister(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host", "node", "address", "slots", "heartbeatMs");
+    only(json, "", HOST, NODE, ADDRESS, SLOTS, HEARTBEAT_MS);
     String host = host(json);
-    String node = id(json, "", "node", true);
-    String address = id(json, "", "address", true);
-    Object value = json.getValue("slots");
+    String node = id(json, "", NODE, true);
+    String address = id(json, "", ADDRESS, true);
+    Object value = json.getValue(SLOTS);
     if (!(value instanceof JsonArray array) || array.isEmpty()) {
       throw new BadRequest("slots: is required, a non-empty array of {\"id\", \"maxConcurrency\"}"
           + " (was " + render(value) + ")");
@@ -82,9 +82,9 @@ public final class HostCodec {
     List<String> ids = new ArrayList<>(array.size());
     for (int i = 0; i < array.size(); i++) {
       String path = "slots[" + i + "].";
-      JsonObject slot = item(array, i, "slots");
-      only(slot, path, "id", "maxConcurrency");
-      String id = id(slot, path, "id", true);
+      JsonObject slot = item(array, i, SLOTS);
+      only(slot, path, ID, MAX_CONCURRENCY);
+      String id = id(slot, path, ID, true);
       if (!id.startsWith(host + "/") || id.length() == host.length() + 1) {
         throw new BadRequest(path + "id: must be \"" + host + "/<slot>\" (was \"" + clip(id)
             + "\")");
@@ -96,52 +96,52 @@ public final class HostCodec {
       }
       ids.add(id);
       Integer capacity = null;
-      if (slot.getValue("maxConcurrency") != null) {
-        capacity = (int) number(slot, path, "maxConcurrency", 1, Integer.MAX_VALUE);
+      if (slot.getValue(MAX_CONCURRENCY) != null) {
+        capacity = (int) number(slot, path, MAX_CONCURRENCY, 1, Integer.MAX_VALUE);
       }
       slots.add(new HostMessages.SlotOffer(id, capacity));
     }
-    long heartbeatMs = number(json, "", "heartbeatMs", 1, Integer.MAX_VALUE);
+    long heartbeatMs = number(json, "", HEARTBEAT_MS, 1, Integer.MAX_VALUE);
     return new HostMessages.Register(host, node, address, slots, heartbeatMs);
   }
 
   public static JsonObject encode(HostMessages.Registered registered) {
-    return new JsonObject().put("host", registered.host()).put("term", registered.term())
-        .put("heartbeatTimeoutMs", registered.heartbeatTimeoutMs());
+    return new JsonObject().put(HOST, registered.host()).put(TERM, registered.term())
+        .put(HEARTBEAT_TIMEOUT_MS, registered.heartbeatTimeoutMs());
   }
 
   public static HostMessages.Registered decodeRegistered(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host", "term", "heartbeatTimeoutMs");
-    return new HostMessages.Registered(host(json), number(json, "", "term", 0, Long.MAX_VALUE),
-        number(json, "", "heartbeatTimeoutMs", 1, Integer.MAX_VALUE));
+    only(json, "", HOST, TERM, HEARTBEAT_TIMEOUT_MS);
+    return new HostMessages.Registered(host(json), number(json, "", TERM, 0, Long.MAX_VALUE),
+        number(json, "", HEARTBEAT_TIMEOUT_MS, 1, Integer.MAX_VALUE));
   }
 
   // ---- heartbeat / deregister ----------------------------------------------------------------
 
   public static JsonObject encode(HostMessages.Heartbeat heartbeat) {
-    JsonObject json = new JsonObject().put("host", heartbeat.host()).put("node", heartbeat.node())
-        .put("address", heartbeat.address());
-    return heartbeat.round() == 0 ? json : json.put("round", heartbeat.round());
+    JsonObject json = new JsonObject().put(HOST, heartbeat.host()).put(NODE, heartbeat.node())
+        .put(ADDRESS, heartbeat.address());
+    return heartbeat.round() == 0 ? json : json.put(ROUND, heartbeat.round());
   }
 
   public static HostMessages.Heartbeat decodeHeartbeat(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host", "node", "address", "round");
-    int round = json.getValue("round") == null ? 0
-        : (int) number(json, "", "round", 0, Integer.MAX_VALUE);
-    return new HostMessages.Heartbeat(host(json), id(json, "", "node", true),
-        id(json, "", "address", true), round);
+    only(json, "", HOST, NODE, ADDRESS, ROUND);
+    int round = json.getValue(ROUND) == null ? 0
+        : (int) number(json, "", ROUND, 0, Integer.MAX_VALUE);
+    return new HostMessages.Heartbeat(host(json), id(json, "", NODE, true),
+        id(json, "", ADDRESS, true), round);
   }
 
   /** A deregistration, and the coordinator's answer to it (the same body). */
   public static JsonObject encode(HostMessages.Deregister deregister) {
-    return new JsonObject().put("host", deregister.host());
+    return new JsonObject().put(HOST, deregister.host());
   }
 
   public static HostMessages.Deregister decodeDeregister(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    only(json, "", "host");
+    only(json, "", HOST);
     return new HostMessages.Deregister(host(json));
   }
 
@@ -152,28 +152,28 @@ public final class HostCodec {
     for (HostCommand command : batch.items()) {
       items.add(encode(command));
     }
-    return new JsonObject().put("term", batch.term()).put("items", items);
+    return new JsonObject().put(TERM, batch.term()).put(ITEMS, items);
   }
 
   static JsonObject encode(HostCommand command) {
     if (command instanceof HostCommand.Assign a) {
-      JsonObject json = new JsonObject().put("op", "assign").put("worker", a.worker())
-          .put("incarnation", a.incarnation()).put("assignment", a.assignment())
-          .put("job", a.job()).put("payload", JsonValues.toJson(a.payload()))
-          .put("attempt", a.attempt());
-      return a.key() == null ? json : json.put("key", a.key());
+      JsonObject json = new JsonObject().put(OP, OP_ASSIGN).put(WORKER, a.worker())
+          .put(INCARNATION, a.incarnation()).put(ASSIGNMENT, a.assignment())
+          .put(JOB, a.job()).put(PAYLOAD, JsonValues.toJson(a.payload()))
+          .put(ATTEMPT, a.attempt());
+      return a.key() == null ? json : json.put(KEY, a.key());
     } else if (command instanceof HostCommand.Deploy d) {
-      return new JsonObject().put("op", "deploy").put("worker", d.worker())
-          .put("incarnation", d.incarnation());
+      return new JsonObject().put(OP, OP_DEPLOY).put(WORKER, d.worker())
+          .put(INCARNATION, d.incarnation());
     } else if (command instanceof HostCommand.Stop s) {
-      return new JsonObject().put("op", "stop").put("worker", s.worker())
-          .put("incarnation", s.incarnation()).put("reason", s.reason().name());
+      return new JsonObject().put(OP, OP_STOP).put(WORKER, s.worker())
+          .put(INCARNATION, s.incarnation()).put(REASON, s.reason().name());
     } else if (command instanceof HostCommand.Cancel c) {
-      return new JsonObject().put("op", "cancel").put("worker", c.worker())
-          .put("incarnation", c.incarnation()).put("assignment", c.assignment());
+      return new JsonObject().put(OP, OP_CANCEL).put(WORKER, c.worker())
+          .put(INCARNATION, c.incarnation()).put(ASSIGNMENT, c.assignment());
     } else if (command instanceof HostCommand.Reregister r) {
-      JsonObject json = new JsonObject().put("op", "reregister");
-      return r.round() == 0 ? json : json.put("round", r.round());
+      JsonObject json = new JsonObject().put(OP, OP_REREGISTER);
+      return r.round() == 0 ? json : json.put(ROUND, r.round());
     }
     throw new AssertionError("unhandled " + command);
   }
@@ -181,41 +181,41 @@ public final class HostCodec {
   public static HostCommand.Batch decodeCommands(Object body) {
     JsonObject json = batchObject(body);
     only(json, "", COMMAND_BATCH_FIELDS);
-    long term = number(json, "", "term", 0, Long.MAX_VALUE);
-    JsonArray array = array(json, "items");
+    long term = number(json, "", TERM, 0, Long.MAX_VALUE);
+    JsonArray array = array(json, ITEMS);
     List<HostCommand> items = new ArrayList<>(array.size());
     for (int i = 0; i < array.size(); i++) {
-      items.add(command(item(array, i, "items"), "items[" + i + "]."));
+      items.add(command(item(array, i, ITEMS), "items[" + i + "]."));
     }
     return new HostCommand.Batch(term, items);
   }
 
   private static HostCommand command(JsonObject json, String path) {
-    Object op = json.getValue("op");
-    if ("assign".equals(op)) {
+    Object op = json.getValue(OP);
+    if (OP_ASSIGN.equals(op)) {
       only(json, path, ASSIGN_FIELDS);
-      if (!json.containsKey("payload")) {
+      if (!json.containsKey(PAYLOAD)) {
         throw new BadRequest(path + "payload: is required (any JSON value)");
       }
-      return new HostCommand.Assign(id(json, path, "worker", true), incarnation(json, path),
-          number(json, path, "assignment", 0, Long.MAX_VALUE), id(json, path, "job", true),
-          json.getValue("payload"), (int) number(json, path, "attempt", 1, Integer.MAX_VALUE),
-          id(json, path, "key", false));
-    } else if ("deploy".equals(op)) {
+      return new HostCommand.Assign(id(json, path, WORKER, true), incarnation(json, path),
+          number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE), id(json, path, JOB, true),
+          json.getValue(PAYLOAD), (int) number(json, path, ATTEMPT, 1, Integer.MAX_VALUE),
+          id(json, path, KEY, false));
+    } else if (OP_DEPLOY.equals(op)) {
       only(json, path, DEPLOY_FIELDS);
-      return new HostCommand.Deploy(id(json, path, "worker", true), incarnation(json, path));
-    } else if ("stop".equals(op)) {
+      return new HostCommand.Deploy(id(json, path, WORKER, true), incarnation(json, path));
+    } else if (OP_STOP.equals(op)) {
       only(json, path, STOP_FIELDS);
-      return new HostCommand.Stop(id(json, path, "worker", true), incarnation(json, path),
-          exit(json, path, "reason", ALL_EXITS));
-    } else if ("cancel".equals(op)) {
+      return new HostCommand.Stop(id(json, path, WORKER, true), incarnation(json, path),
+          exit(json, path, REASON, ALL_EXITS));
+    } else if (OP_CANCEL.equals(op)) {
       only(json, path, CANCEL_FIELDS);
-      return new HostCommand.Cancel(id(json, path, "worker", true), incarnation(json, path),
-          number(json, path, "assignment", 0, Long.MAX_VALUE));
-    } else if ("reregister".equals(op)) {
-      only(json, path, "op", "round");
-      return new HostCommand.Reregister(json.getValue("round") == null ? 0
-          : (int) number(json, path, "round", 0, Integer.MAX_VALUE));
+      return new HostCommand.Cancel(id(json, path, WORKER, true), incarnation(json, path),
+          number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE));
+    } else if (OP_REREGISTER.equals(op)) {
+      only(json, path, OP, ROUND);
+      return new HostCommand.Reregister(json.getValue(ROUND) == null ? 0
+          : (int) number(json, path, ROUND, 0, Integer.MAX_VALUE));
     }
     throw new BadRequest(path + "op: must be one of [assign, cancel, deploy, reregister, stop] (was "
         + render(op) + ")");
@@ -228,25 +228,25 @@ public final class HostCodec {
     for (HostReport report : batch.items()) {
       items.add(encode(report));
     }
-    return new JsonObject().put("host", batch.host()).put("items", items);
+    return new JsonObject().put(HOST, batch.host()).put(ITEMS, items);
   }
 
   static JsonObject encode(HostReport report) {
-    JsonObject json = new JsonObject().put("worker", report.worker());
+    JsonObject json = new JsonObject().put(WORKER, report.worker());
     if (report instanceof HostReport.Completion c) {
-      json.put("assignment", c.assignment());
+      json.put(ASSIGNMENT, c.assignment());
       if (c.error() == null) {
-        return json.put("result", JsonValues.toJson(c.result()));
+        return json.put(RESULT, JsonValues.toJson(c.result()));
       }
-      return json.put("error", OutcomeJson.error(c.error()));
+      return json.put(ERROR, JobErrorJson.encode(c.error()));
     } else if (report instanceof HostReport.Created c) {
-      return json.put("incarnation", c.incarnation()).put("fact", "created");
+      return json.put(INCARNATION, c.incarnation()).put(FACT, FACT_CREATED);
     } else if (report instanceof HostReport.CreationFailed f) {
-      json.put("incarnation", f.incarnation()).put("fact", "failed");
-      return f.cause() == null ? json : json.put("cause", f.cause());
+      json.put(INCARNATION, f.incarnation()).put(FACT, FACT_FAILED);
+      return f.cause() == null ? json : json.put(CAUSE, f.cause());
     } else if (report instanceof HostReport.Stopped s) {
-      json.put("incarnation", s.incarnation()).put("fact", "stopped").put("exit", s.exit().name());
-      return s.cause() == null ? json : json.put("cause", s.cause());
+      json.put(INCARNATION, s.incarnation()).put(FACT, FACT_STOPPED).put(EXIT, s.exit().name());
+      return s.cause() == null ? json : json.put(CAUSE, s.cause());
     }
     throw new AssertionError("unhandled " + report);
   }
@@ -255,62 +255,42 @@ public final class HostCodec {
     JsonObject json = batchObject(body);
     only(json, "", REPORT_BATCH_FIELDS);
     String host = host(json);
-    JsonArray array = array(json, "items");
+    JsonArray array = array(json, ITEMS);
     List<HostReport> items = new ArrayList<>(array.size());
     for (int i = 0; i < array.size(); i++) {
-      items.add(report(item(array, i, "items"), "items[" + i + "]."));
+      items.add(report(item(array, i, ITEMS), "items[" + i + "]."));
     }
     return new HostReport.Batch(host, items);
   }
 
   private static HostReport report(JsonObject json, String path) {
-    if (!json.containsKey("fact")) {
+    if (!json.containsKey(FACT)) {
       only(json, path, COMPLETION_FIELDS);
-      String worker = id(json, path, "worker", true);
-      long assignment = number(json, path, "assignment", 0, Long.MAX_VALUE);
-      boolean hasResult = json.containsKey("result");
-      boolean hasError = json.getValue("error") != null;
+      String worker = id(json, path, WORKER, true);
+      long assignment = number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE);
+      boolean hasResult = json.containsKey(RESULT);
+      boolean hasError = json.getValue(ERROR) != null;
       if (hasResult == hasError) {
         throw new BadRequest(path + "result/error: exactly one of them is required");
       }
-      return new HostReport.Completion(worker, assignment, json.getValue("result"),
-          hasError ? jobError(json.getValue("error"), path + "error.") : null);
+      return new HostReport.Completion(worker, assignment, json.getValue(RESULT),
+          hasError ? JobErrorJson.decode(json.getValue(ERROR), path + "error.") : null);
     }
-    Object fact = json.getValue("fact");
-    if ("created".equals(fact)) {
+    Object fact = json.getValue(FACT);
+    if (FACT_CREATED.equals(fact)) {
       only(json, path, CREATED_FIELDS);
-      return new HostReport.Created(id(json, path, "worker", true), incarnation(json, path));
-    } else if ("failed".equals(fact)) {
+      return new HostReport.Created(id(json, path, WORKER, true), incarnation(json, path));
+    } else if (FACT_FAILED.equals(fact)) {
       only(json, path, FAILED_FIELDS);
-      return new HostReport.CreationFailed(id(json, path, "worker", true),
-          incarnation(json, path), text(json, path, "cause"));
-    } else if ("stopped".equals(fact)) {
+      return new HostReport.CreationFailed(id(json, path, WORKER, true),
+          incarnation(json, path), text(json, path, CAUSE));
+    } else if (FACT_STOPPED.equals(fact)) {
       only(json, path, STOPPED_FIELDS);
-      return new HostReport.Stopped(id(json, path, "worker", true), incarnation(json, path),
-          exit(json, path, "exit", HOST_EXITS), text(json, path, "cause"));
+      return new HostReport.Stopped(id(json, path, WORKER, true), incarnation(json, path),
+          exit(json, path, EXIT, HOST_EXITS), text(json, path, CAUSE));
     }
     throw new BadRequest(path + "fact: must be one of [created, failed, stopped] (was "
         + render(fact) + ")");
-  }
-
-  private static JobError jobError(Object value, String path) {
-    if (!(value instanceof JsonObject error)) {
-      throw new BadRequest(path.substring(0, path.length() - 1)
-          + ": must be an object {\"code\": int, \"message\": str, \"type\"?: str} (was "
-          + render(value) + ")");
-    }
-    only(error, path, ERROR_FIELDS);
-    int code = (int) number(error, path, "code", Integer.MIN_VALUE, Integer.MAX_VALUE);
-    Object message = error.getValue("message");
-    if (!(message instanceof String text)) {
-      throw new BadRequest(path + "message: must be a string (was " + render(message) + ")");
-    }
-    Object type = error.getValue("type");
-    if (type != null && !(type instanceof String name && !name.isEmpty())) {
-      throw new BadRequest(path + "type: must be a non-empty string, the exception's class name"
-          + " (was " + render(type) + ")");
-    }
-    return new JobError(code, text, (String) type);
   }
 
   /**
@@ -334,7 +314,7 @@ public final class HostCodec {
   // ---- field readers -------------------------------------------------------------------------
 
   private static String host(JsonObject json) {
-    String host = id(json, "", "host", true);
+    String host = id(json, "", HOST, true);
     if (!HOST_PATTERN.matcher(host).matches()) {
       throw new BadRequest("host: must be 1-64 letters, digits, '.', '_' or '-' (was \""
           + clip(host) + "\")");
@@ -343,7 +323,7 @@ public final class HostCodec {
   }
 
   private static int incarnation(JsonObject json, String path) {
-    return (int) number(json, path, "incarnation", 1, Integer.MAX_VALUE);
+    return (int) number(json, path, INCARNATION, 1, Integer.MAX_VALUE);
   }
 
   private static Exit exit(JsonObject json, String path, String field, Set<Exit> allowed) {

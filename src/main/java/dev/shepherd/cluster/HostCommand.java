@@ -43,8 +43,9 @@ public sealed interface HostCommand {
   }
 
   /**
-   * The job of {@code assignment} was cancelled while running (P17): the incarnation is told, and
-   * a worker that looks can stop early. Its answer, whatever it is, is stale.
+   * The job of {@code assignment} was cancelled while running (P17 in docs/rules.md): the
+   * incarnation is told, and a worker that looks can stop early. Its answer, whatever it is, is
+   * stale.
    */
   record Cancel(String worker, int incarnation, long assignment) implements HostCommand {
     public Cancel {

@@ -8,7 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One {@code hosts} entry of a node's configuration (H1), validated: this node runs slots {@code
+ * One {@code hosts} entry of a node's configuration (H1 in docs/rules.md), validated: this node
+ * runs slots {@code
  * <id>/w-0 … <id>/w-(n-1)} for {@code pool}, coordinated on another node.
  *
  * @param path where the entry is in the configuration ({@code hosts[0]}), for messages about it

@@ -9,6 +9,7 @@ import dev.shepherd.core.PoolState;
 import dev.shepherd.core.SlotSpec;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolObserver;
 import dev.shepherd.runtime.ResultCheck;
 import io.vertx.core.Vertx;
@@ -20,11 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A pool coordinator's worker hosts (H2-H7): it turns what hosts say (registration, heartbeat,
- * reports, departure) and what the cluster says (a node left) into the pool's events, keeps each
- * host's lease, gives the pool a {@link RemoteSlot} for each slot a host brings, and asks a host
- * the pool does not know (any more) to register again. The pool decides; the directory follows
- * its published host states. Confined to the coordinator's context.
+ * A pool coordinator's worker hosts (H2-H7 in docs/rules.md): it turns what hosts say
+ * (registration, heartbeat, reports, departure) and what the cluster says (a node left) into the
+ * pool's events, keeps each host's lease, gives the pool a {@link RemoteSlot} for each slot a host
+ * brings, and asks a host the pool does not know (any more) to register again. The pool decides;
+ * the directory follows its published host states. Confined to the coordinator's context.
  *
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
  * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
@@ -67,18 +68,15 @@ final class HostDirectory implements PoolObserver {
 
   // ---- what hosts say ------------------------------------------------------------------------
 
-  /** Why a registration was not taken: the event-bus failure code and message to answer with. */
-  record Refusal(int code, String message) {}
-
   /**
-   * A registration (H1, H2, H7): null when the pool took it (or already had it from that node),
-   * else why not: {@code 409 DUPLICATE_HOST} (or another of the pool's refusals), or {@code 503
-   * SHUTTING_DOWN} when the pool no longer runs.
+   * A registration (H1, H2, H7 in docs/rules.md): null when the pool took it (or already had it
+   * from that node), else why not: {@code 409 DUPLICATE_HOST} (or another of the pool's refusals),
+   * or {@code 503 SHUTTING_DOWN} when the pool no longer runs.
    */
-  Refusal register(HostMessages.Register r) {
+  PoolErrorException register(HostMessages.Register r) {
     if (coordinator.state() != PoolState.RUNNING) {
-      return new Refusal(503, "SHUTTING_DOWN: pool '" + pool() + "' is " + coordinator.state()
-          + " and takes no host");
+      return new PoolErrorException(PoolErrorException.SHUTTING_DOWN, "pool '" + pool() + "' is "
+          + coordinator.state() + " and takes no host");
     }
     long now = coordinator.now();
     RemoteHost host = hosts.get(r.host());
@@ -124,7 +122,7 @@ final class HostDirectory implements PoolObserver {
       }
       LOG.info("pool {}: refused host {} from node {}: {}", pool(), LogText.quote(r.host()),
           LogText.quote(r.node()), refusal.message());
-      return new Refusal(409, refusal.name() + ": " + refusal.message());
+      return new PoolErrorException(refusal);
     }
     // Taken, or a repeat from the same node (the pool checked it runs, above): the pool has the
     // host UP now. The notice that says so may still wait for its durable write (A3, a highly
@@ -156,8 +154,8 @@ final class HostDirectory implements PoolObserver {
   /**
    * A host's reports, in the order they happened, each one event of the pool. What the pool
    * refuses (a completion or fact about an assignment or incarnation it no longer holds, or
-   * about a slot that is not the host's) is stale: counted, changing nothing. Returns how many
-   * were refused.
+   * about a slot that is not the host's) is ignored: counted, changing nothing (a completion so
+   * refused is stale). Returns how many were refused.
    */
   int reports(HostReport.Batch batch) {
     long now = coordinator.now();
@@ -176,7 +174,7 @@ final class HostDirectory implements PoolObserver {
       }
     }
     if (refused > 0) {
-      LOG.debug("pool {}: {} of {} reports from host {} were stale", pool(), refused,
+      LOG.debug("pool {}: {} of {} reports from host {} were refused", pool(), refused,
           batch.items().size(), LogText.quote(batch.host()));
     }
     return refused;

@@ -2,6 +2,7 @@ package dev.shepherd.cluster;
 
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.Refusals;
 import dev.shepherd.runtime.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -170,8 +171,7 @@ final class HostMembership {
   private void failed(Throwable cause, int thisRound) {
     if (cause instanceof ReplyException reply
         && reply.failureType() == ReplyFailure.RECIPIENT_FAILURE
-        && reply.failureCode() == 409
-        && String.valueOf(reply.getMessage()).startsWith("DUPLICATE_HOST")) {
+        && Refusals.named(reply, "DUPLICATE_HOST")) {
       moveTo(Phase.REFUSED);
       cancelTimers();
       onRefused.handle(reply.getMessage());

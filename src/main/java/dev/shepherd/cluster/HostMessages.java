@@ -23,7 +23,10 @@ public final class HostMessages {
     }
   }
 
-  /** One slot of a host; {@code maxConcurrency} null means unknown (never selected, C1). */
+  /**
+   * One slot of a host; {@code maxConcurrency} null means unknown (never selected, C1 in
+   * docs/rules.md).
+   */
   public record SlotOffer(String id, Integer maxConcurrency) {
     public SlotOffer {
       Objects.requireNonNull(id, "id");
@@ -31,7 +34,7 @@ public final class HostMessages {
   }
 
   /**
-   * The pool's answer to a registration: its term (commands of a lower term are stale) and how
+   * The pool's answer to a registration: its term (commands of a lower term are ignored) and how
    * long it waits for a heartbeat before it declares the host lost.
    */
   public record Registered(String host, long term, long heartbeatTimeoutMs) {

@@ -44,7 +44,7 @@ final class HostReports {
     bus.send(address, HostBatchWriter.write(new HostReport.Batch(host, items)));
   }
 
-  /** Drops what is queued (the host left its pool: it is stale to the pool). */
+  /** Drops what is queued (the host left its pool, which would ignore it). */
   void drop() {
     pending.clear();
   }

@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 
 /**
  * Which Vert.x nodes are in the cluster, as a pool's coordinator needs to know it for its worker
- * hosts (H5): whether a node is still a member, and word when one leaves. Nodes are Vert.x node
- * ids (a new one each time a JVM starts).
+ * hosts (H5 in docs/rules.md): whether a node is still a member, and word when one leaves. Nodes
+ * are Vert.x node ids (a new one each time a JVM starts).
  */
 interface Membership {
   /** The cluster manager of vertx-hazelcast, named so that no other path loads the class. */

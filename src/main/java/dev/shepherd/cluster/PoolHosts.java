@@ -5,7 +5,9 @@ import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
 import dev.shepherd.runtime.Coordinator;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolExtension;
+import dev.shepherd.runtime.Refusals;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -19,13 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker-host side of a pool's coordinator (H2-H7), as {@code docs/protocol.md} ("Worker
- * hosts") describes it: it consumes {@code <prefix>.register}, {@code .heartbeat}, {@code
- * .deregister} and the batch form of {@code .completed}, decodes each body with {@link HostCodec}
- * ({@code fail(400, …)} naming the field, nothing changed), and hands it to the pool's {@link
- * HostDirectory}; it watches the cluster's membership for nodes that leave. Every pool on a
- * clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with no
- * configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
+ * The worker-host side of a pool's coordinator (H2-H7 in docs/rules.md), as {@code
+ * docs/protocol.md} ("Worker hosts") describes it: it consumes {@code <prefix>.register}, {@code
+ * .heartbeat}, {@code .deregister} and the batch form of {@code .completed}, decodes each body with
+ * {@link HostCodec} ({@code fail(400, …)} naming the field, nothing changed), and hands it to the
+ * pool's {@link HostDirectory}; it watches the cluster's membership for nodes that leave. Every
+ * pool on a clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with
+ * no configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
  * cluster), and the pool's addresses are exactly those of protocol v1.
  */
 public final class PoolHosts implements PoolExtension {
@@ -112,9 +114,9 @@ public final class PoolHosts implements PoolExtension {
           + directory.heartbeatTimeoutMs() + " ms, or the host is lost between two heartbeats"
           + " (was " + register.heartbeatMs() + ")");
     }
-    HostDirectory.Refusal refusal = directory.register(register);
+    PoolErrorException refusal = directory.register(register);
     if (refusal != null) {
-      message.fail(refusal.code(), refusal.message());
+      Refusals.fail(message, refusal);
       return;
     }
     message.reply(HostCodec.encode(new HostMessages.Registered(register.host(),
@@ -125,7 +127,7 @@ public final class PoolHosts implements PoolExtension {
     HostMessages.Heartbeat heartbeat = HostCodec.decodeHeartbeat(message.body());
     directory.heartbeat(heartbeat);
     if (message.replyAddress() != null) {
-      message.reply(new JsonObject().put("host", heartbeat.host()));
+      message.reply(new JsonObject().put(HostWire.HOST, heartbeat.host()));
     }
   }
 
@@ -133,8 +135,8 @@ public final class PoolHosts implements PoolExtension {
     HostReport.Batch batch = HostCodec.decodeReports(message.body());
     int refused = directory.reports(batch);
     if (message.replyAddress() != null) {
-      message.reply(new JsonObject().put("host", batch.host())
-          .put("items", batch.items().size()).put("stale", refused));
+      message.reply(new JsonObject().put(HostWire.HOST, batch.host())
+          .put(HostWire.ITEMS, batch.items().size()).put(HostWire.STALE, refused));
     }
   }
 
@@ -142,7 +144,7 @@ public final class PoolHosts implements PoolExtension {
     HostMessages.Deregister deregister = HostCodec.decodeDeregister(message.body());
     PoolError refusal = directory.deregister(deregister);
     if (refusal != null) {
-      message.fail(409, refusal.name() + ": " + refusal.message());
+      Refusals.fail(message, refusal);
       return;
     }
     message.reply(HostCodec.encode(deregister));

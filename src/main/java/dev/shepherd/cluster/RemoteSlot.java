@@ -6,11 +6,11 @@ import dev.shepherd.runtime.SlotHandle;
 import io.vertx.core.Future;
 
 /**
- * A slot whose incarnations run on a worker host (H3, H4): deploying, stopping and assigning are
- * commands to the host, batched with the rest of the coordinator's turn; the host's reports come
- * back through {@code <prefix>.completed}. Assignments name the incarnation last deployed, so a
- * host drops what was meant for an incarnation it no longer runs. Confined to the coordinator's
- * context.
+ * A slot whose incarnations run on a worker host (H3, H4 in docs/rules.md): deploying, stopping and
+ * assigning are commands to the host, batched with the rest of the coordinator's turn; the host's
+ * reports come back through {@code <prefix>.completed}. Assignments name the incarnation last
+ * deployed, so a host drops what was meant for an incarnation it no longer runs. Confined to the
+ * coordinator's context.
  */
 final class RemoteSlot implements SlotHandle {
   private final String id;
@@ -55,7 +55,9 @@ final class RemoteSlot implements SlotHandle {
     host.send(HostCommand.Assign.of(assignment, incarnation));
   }
 
-  /** A running job was cancelled (P17): the host tells the incarnation running it. */
+  /**
+   * A running job was cancelled (P17 in docs/rules.md): the host tells the incarnation running it.
+   */
   @Override
   public void cancel(long assignment) {
     host.send(new HostCommand.Cancel(id, incarnation, assignment));

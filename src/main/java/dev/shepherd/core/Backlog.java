@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The bounded FIFO backlog of jobs ready to run, split into {@link Lane}s for O(1) dispatch (P7):
- * untargeted jobs, and per slot the jobs targeted at it; each once for ordinary jobs and once for
- * suspects (J2), which run only on an idle slot. Every job carries an {@link Job#order}: appended
- * jobs get increasing orders and jobs put back at the front decreasing ones, so each lane stays
- * sorted and the earliest job eligible for a slot is the smallest of four lane heads.
+ * The bounded FIFO backlog of jobs ready to run, split into {@link Lane}s for O(1) dispatch (P7 in
+ * docs/rules.md): untargeted jobs, and per slot the jobs targeted at it; each once for ordinary
+ * jobs and once for suspects (J2), which run only on an idle slot. Every job carries an {@link
+ * Job#order}: appended jobs get increasing orders and jobs put back at the front decreasing ones,
+ * so each lane stays sorted and the earliest job eligible for a slot is the smallest of four lane
+ * heads.
  *
  * <p>A slot whose earliest eligible job is a suspect takes nothing until it is idle, so a suspect
  * is never passed over and never starves (J2). Cancelled jobs stay in their lane as tombstones
@@ -51,26 +52,33 @@ final class Backlog {
     return job.suspect() ? job.target.suspects : job.target.targeted;
   }
 
-  /** Takes the next order at the back for a job that does not queue yet (a delayed one, J4). */
+  /**
+   * Takes the next order at the back for a job that does not queue yet (a delayed one, J4 in
+   * docs/rules.md).
+   */
   long nextOrder() {
     return nextBack++;
   }
 
-  /** Keeps later orders clear of {@code order}, which a recovered waiting job holds (A3). */
+  /**
+   * Keeps later orders clear of {@code order}, which a recovered waiting job holds (A3 in
+   * docs/rules.md).
+   */
   void reserve(long order) {
     nextBack = Math.max(nextBack, order + 1);
     nextFront = Math.min(nextFront, order - 1);
   }
 
-  /** Appends a job (P3, P4; and a delayed job at its due time, J4). */
+  /** Appends a job (P3, P4 in docs/rules.md; and a delayed job at its due time, J4). */
   void append(Job job) {
     job.order = nextBack++;
     enqueue(job, false);
   }
 
   /**
-   * Puts a recovered job back at its own {@code order} (A3). Jobs must come in increasing order,
-   * before anything else is queued; later appends go behind them, later requeues before them.
+   * Puts a recovered job back at its own {@code order} (A3 in docs/rules.md). Jobs must come in
+   * increasing order, before anything else is queued; later appends go behind them, later requeues
+   * before them.
    */
   void restore(Job job, long order) {
     job.order = order;
@@ -79,7 +87,7 @@ final class Backlog {
     nextFront = Math.min(nextFront, order - 1);
   }
 
-  /** Puts interrupted jobs back at the front, keeping their given order (P9). */
+  /** Puts interrupted jobs back at the front, keeping their given order (P9 in docs/rules.md). */
   void putFront(List<Job> jobs) {
     for (int i = jobs.size() - 1; i >= 0; i--) {
       Job job = jobs.get(i);
@@ -100,7 +108,7 @@ final class Backlog {
     bytes += job.bytes;
   }
 
-  /** Removes and returns the job {@code slot} takes next (P6, J2), or null. */
+  /** Removes and returns the job {@code slot} takes next (P6, J2 in docs/rules.md), or null. */
   Job takeFor(Slot slot) {
     Job job = peekFor(slot);
     if (job == null) {
@@ -197,7 +205,7 @@ final class Backlog {
     return held[0];
   }
 
-  /** J6: how many queued jobs are ahead of {@code job} (O(backlog)). */
+  /** J6 (docs/rules.md): how many queued jobs are ahead of {@code job} (O(backlog)). */
   int ahead(Job job, List<Slot> slots) {
     int count = untargeted.countBefore(job.order) + suspects.countBefore(job.order);
     for (Slot slot : slots) {

@@ -1,9 +1,9 @@
 package dev.shepherd.core;
 
 /**
- * A growing delay (J3): the n-th wait is {@code min(maxMs, initialMs * multiplier^(n-1))}, spread
- * by {@code ±jitter} (a fraction) drawn from the pool's seeded source, so runs replay exactly, and
- * never more than {@code maxMs}.
+ * A growing delay (J3 in docs/rules.md): the n-th wait is {@code min(maxMs, initialMs *
+ * multiplier^(n-1))}, spread by {@code ±jitter} (a fraction) drawn from the pool's seeded source,
+ * so runs replay exactly, and never more than {@code maxMs}.
  * {@code initialMs} 0 means no wait at all.
  */
 public record Backoff(long initialMs, double multiplier, long maxMs, double jitter) {

@@ -1,10 +1,10 @@
 package dev.shepherd.core;
 
 /**
- * Restart backoff (S5): the n-th consecutive replacement of a slot waits {@code min(maxMs,
- * initialMs * multiplier^(n-1))}, spread by {@code ±jitter} (a fraction) drawn from a source seeded
- * with {@code seed}, so runs are reproducible, and never more than {@code maxMs}. A slot that ran {@code resetAfterMs} without
- * stopping starts again from {@code initialMs}.
+ * Restart backoff (S5 in docs/rules.md): the n-th consecutive replacement of a slot waits {@code
+ * min(maxMs, initialMs * multiplier^(n-1))}, spread by {@code ±jitter} (a fraction) drawn from a
+ * source seeded with {@code seed}, so runs are reproducible, and never more than {@code maxMs}. A
+ * slot that ran {@code resetAfterMs} without stopping starts again from {@code initialMs}.
  */
 public record BackoffSettings(
     long initialMs, long maxMs, double multiplier, double jitter, long resetAfterMs, long seed) {

@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Affinity bindings, key to slot (P4, P5), bounded in memory (see {@link PoolLimits}).
+ * Affinity bindings, key to slot (P4, P5 in docs/rules.md), bounded in memory (see {@link
+ * PoolLimits}).
  *
  * <p>A binding counts the jobs of its key that the pool holds (queued or running). While that
  * count is above zero the binding is in use and never forgotten. When it drops to zero the
@@ -113,8 +114,8 @@ final class Bindings {
   }
 
   /**
-   * A binding rebuilt from a durable image (A3): made, not recorded again, and not yet idle;
-   * {@link #idleRestored} puts the ones without a job on their idle lists.
+   * A binding rebuilt from a durable image (A3 in docs/rules.md): made, not recorded again, and not
+   * yet idle; {@link #idleRestored} puts the ones without a job on their idle lists.
    */
   void restore(String key, Slot slot, boolean rebalanced) {
     Binding b = inUse(key, slot);
@@ -142,7 +143,7 @@ final class Bindings {
     }
   }
 
-  /** P5: binds {@code key} to {@code slot} for later submissions. */
+  /** P5 (docs/rules.md): binds {@code key} to {@code slot} for later submissions. */
   void rebalance(String key, Slot slot) {
     Binding b = inUse(key, slot);
     b.slot = slot;

@@ -2,9 +2,9 @@ package dev.shepherd.core;
 
 /**
  * Totals since the pool started. {@code staleCompletions} counts completions refused as stale or
- * for a slot holding nothing (P8): the one figure a refused event moves. {@code poisoned} counts
- * jobs answered POISON (J2), {@code deadLettered} jobs kept in the dead-letter set and {@code
- * deadLetterEvicted} those pushed out of it (J5).
+ * for a slot holding nothing (P8 in docs/rules.md): the one figure a refused event moves. {@code
+ * poisoned} counts jobs answered POISON (J2), {@code deadLettered} jobs kept in the dead-letter set
+ * and {@code deadLetterEvicted} those pushed out of it (J5).
  */
 public record Counters(
     long accepted,

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dead-letter set (J5): jobs that will not run again by themselves, by id, oldest first,
- * bounded in count and payload bytes; the oldest are evicted (and counted) to make room. A job
- * kept again replaces its earlier entry.
+ * The dead-letter set (J5 in docs/rules.md): jobs that will not run again by themselves, by id,
+ * oldest first, bounded in count and payload bytes; the oldest are evicted (and counted) to make
+ * room. A job kept again replaces its earlier entry.
  */
 final class DeadLetters {
   private final KeptByAge<DeadLetter> kept;
@@ -43,7 +43,7 @@ final class DeadLetters {
     return out;
   }
 
-  /** Puts a recovered entry back (A3), without evicting. */
+  /** Puts a recovered entry back (A3 in docs/rules.md), without evicting. */
   void restore(DeadLetter entry) {
     kept.restore(entry.job(), entry);
   }

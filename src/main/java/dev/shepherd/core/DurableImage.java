@@ -4,13 +4,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a durable pool's coordinator leaves behind for the next one (A3): every accepted,
- * unanswered job with its place (queued at {@code order}, waiting until {@code dueAt}, or running
- * on {@code worker}), every key binding, every worker host with its slots, the highest generated
- * job number accepted, the dead-letter set (J5) and the recent outcomes (J6), both oldest first.
- * {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from records;
- * {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover} rebuilds
- * a pool from one. Jobs are in backlog order, bindings by key, hosts in registration order.
+ * What a durable pool's coordinator leaves behind for the next one (A3 in docs/rules.md): every
+ * accepted, unanswered job with its place (queued at {@code order}, waiting until {@code dueAt}, or
+ * running on {@code worker}), every key binding, every worker host with its slots, the highest
+ * generated job number accepted, the dead-letter set (J5) and the recent outcomes (J6), both oldest
+ * first. {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
+ * records; {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover}
+ * rebuilds a pool from one. Jobs are in backlog order, bindings by key, hosts in registration
+ * order.
  */
 public record DurableImage(long term, long generated, List<JobImage> jobs,
     List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
@@ -38,9 +39,9 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
   /**
    * One job: the fields of its submit, its backlog position, its dispatches so far, the slot it
    * runs on (null unless running), the interruption it carries (null if never interrupted); and
-   * for section 10: {@code dueAt} (above 0 while it waits; then {@code front}: it goes to the
-   * front when due, as a retry, rather than the back, as a delayed submit), its {@code stops}
-   * (J2), its failed attempts and its own failure retries (J3, null: the pool's).
+   * for section 10 (docs/rules.md): {@code dueAt} (above 0 while it waits; then {@code front}: it
+   * goes to the front when due, as a retry, rather than the back, as a delayed submit), its {@code
+   * stops} (J2), its failed attempts and its own failure retries (J3, null: the pool's).
    */
   public record JobImage(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,

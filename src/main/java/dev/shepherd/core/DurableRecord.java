@@ -4,20 +4,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One change of what must survive a durable pool's coordinator (HA, A3), emitted as {@link
- * Effect.Persist} in the transition that makes it. Replayed in order by a {@link Ledger}, a pool's
- * records rebuild exactly its {@link DurableImage}: the accepted, unanswered jobs (where each is,
- * with its attempts, stops and due time), the key bindings, the worker hosts, the dead-letter set
- * and the recent outcomes. A record names slots, jobs and keys by id only, so it outlives the pool
- * that wrote it.
+ * One change of what must survive a durable pool's coordinator (HA, A3 in docs/rules.md), emitted
+ * as {@link Effect.Persist} in the transition that makes it. Replayed in order by a {@link Ledger},
+ * a pool's records rebuild exactly its {@link DurableImage}: the accepted, unanswered jobs (where
+ * each is, with its attempts, stops and due time), the key bindings, the worker hosts, the
+ * dead-letter set and the recent outcomes. A record names slots, jobs and keys by id only, so it
+ * outlives the pool that wrote it.
  */
 public sealed interface DurableRecord {
 
   /**
    * A job was accepted at backlog position {@code order}; {@code generated} is the {@code N} of a
    * generated id {@code job-N} (0 for a caller's id), {@code target} its affinity slot or null;
-   * {@code dueAt} above 0: it waits until then, to be appended (J4); {@code retry} its own
-   * failure retries, or null.
+   * {@code dueAt} above 0: it waits until then, to be appended (J4 in docs/rules.md); {@code retry}
+   * its own failure retries, or null.
    */
   record Accepted(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry)
@@ -42,10 +42,10 @@ public sealed interface DurableRecord {
   }
 
   /**
-   * A job went back (P9, J3): into the backlog at {@code order} ({@code dueAt} 0), or to wait
-   * until {@code dueAt} and then go to the front; it carries why it was last interrupted, its
-   * stops (J2) and failed attempts (J3). A waiting job whose time came is recorded the same way,
-   * at its new {@code order}.
+   * A job went back (P9, J3 in docs/rules.md): into the backlog at {@code order} ({@code dueAt} 0),
+   * or to wait until {@code dueAt} and then go to the front; it carries why it was last
+   * interrupted, its stops (J2) and failed attempts (J3). A waiting job whose time came is recorded
+   * the same way, at its new {@code order}.
    */
   record Requeued(String job, long order, Interruption interruption, int stops, int failures,
       long dueAt) implements DurableRecord {
@@ -62,7 +62,7 @@ public sealed interface DurableRecord {
   /**
    * The job was answered terminally (a cancel included): it leaves the image. The outcome and
    * where it went ride along, so a runtime that lost the answer on its way can send it again;
-   * {@code remembered}, when not null, joins the recent outcomes (J6).
+   * {@code remembered}, when not null, joins the recent outcomes (J6 in docs/rules.md).
    */
   record Answered(String job, Object replyTo, Outcome outcome, RecentOutcome remembered)
       implements DurableRecord {
@@ -77,28 +77,37 @@ public sealed interface DurableRecord {
     }
   }
 
-  /** J6: the oldest recent outcome, which is {@code job}'s, was forgotten to make room. */
+  /**
+   * J6 (docs/rules.md): the oldest recent outcome, which is {@code job}'s, was forgotten to make
+   * room.
+   */
   record Forgotten(String job) implements DurableRecord {
     public Forgotten {
       Objects.requireNonNull(job, "job");
     }
   }
 
-  /** J5: {@code entry} joined the dead-letter set (replacing any earlier entry of its job). */
+  /**
+   * J5 (docs/rules.md): {@code entry} joined the dead-letter set (replacing any earlier entry of
+   * its job).
+   */
   record DeadLettered(DeadLetter entry) implements DurableRecord {
     public DeadLettered {
       Objects.requireNonNull(entry, "entry");
     }
   }
 
-  /** J5: {@code job} left the dead-letter set (replayed, discarded or evicted). */
+  /** J5 (docs/rules.md): {@code job} left the dead-letter set (replayed, discarded or evicted). */
   record DeadRemoved(String job) implements DurableRecord {
     public DeadRemoved {
       Objects.requireNonNull(job, "job");
     }
   }
 
-  /** {@code key} is bound to {@code worker}: by the selector, or by a rebalance (P4, P5). */
+  /**
+   * {@code key} is bound to {@code worker}: by the selector, or by a rebalance (P4, P5 in
+   * docs/rules.md).
+   */
   record Bound(String key, String worker, boolean rebalanced) implements DurableRecord {
     public Bound {
       Objects.requireNonNull(key, "key");

@@ -34,15 +34,15 @@ public sealed interface Effect {
   record CancelTimer(Timer timer) implements Effect {}
 
   /**
-   * P17: the job of assignment {@code assignment} was cancelled while running; tell its
-   * incarnation, so a handler that looks can stop early. Its completion is still awaited.
+   * P17 (docs/rules.md): the job of assignment {@code assignment} was cancelled while running; tell
+   * its incarnation, so a handler that looks can stop early. Its completion is still awaited.
    */
   record CancelRunning(String worker, long assignment, String job) implements Effect {}
 
   /**
    * A durable pool (HA) changed what must survive its coordinator: the runtime writes {@code
    * record} to its replicated store, in order, and releases the effects that follow it (answers,
-   * assignments) only once the store has it (A3).
+   * assignments) only once the store has it (A3 in docs/rules.md).
    */
   record Persist(DurableRecord record) implements Effect {
     public Persist {

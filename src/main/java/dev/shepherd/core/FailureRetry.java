@@ -3,10 +3,10 @@ package dev.shepherd.core;
 import java.util.Objects;
 
 /**
- * Retries of jobs that ran and failed (J3): a job whose attempt failed is run again, after {@code
- * backoff}, while it has had fewer than {@code maxAttempts} attempts; its last failure is
- * answered {@code failed}. {@code maxAttempts} 1 (the default) never retries a failure: a
- * failure is the handler's answer, as P8 reads it.
+ * Retries of jobs that ran and failed (J3 in docs/rules.md): a job whose attempt failed is run
+ * again, after {@code backoff}, while it has had fewer than {@code maxAttempts} attempts; its last
+ * failure is answered {@code failed}. {@code maxAttempts} 1 (the default) never retries a failure:
+ * a failure is the handler's answer, as P8 reads it.
  */
 public record FailureRetry(int maxAttempts, Backoff backoff) {
 

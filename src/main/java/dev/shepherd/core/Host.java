@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A worker host as the pool knows it: a node that runs incarnations of its slots for this pool
- * (section 8.2). Internal and mutable; the pool is its only writer.
+ * (section 8.2 in docs/rules.md). Internal and mutable; the pool is its only writer.
  */
 final class Host {
   final String id;

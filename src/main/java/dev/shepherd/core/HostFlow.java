@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The host path (section 8.2-8.3): worker hosts registering their slots (H1, H2, H7), being lost
- * (H5) and retiring their slots after the grace (H6), and leaving on purpose.
+ * The host path (section 8.2 (docs/rules.md)-8.3): worker hosts registering their slots (H1, H2,
+ * H7), being lost (H5) and retiring their slots after the grace (H6), and leaving on purpose.
  */
 final class HostFlow {
   private final PoolData d;
@@ -21,11 +21,11 @@ final class HostFlow {
   }
 
   /**
-   * H1, H2, H7: an unknown host's slots join the pool, INSTALLING, after every slot it has; a
-   * returning host's LOST slots, and those retired HOST_LOST or departed with it, come back with
-   * a new incarnation; each is deployed. A slot retired by the supervisor stays retired. A live
-   * host is refused when it registers from another node, and a repeat from its own node changes
-   * nothing.
+   * H1, H2, H7 (docs/rules.md): an unknown host's slots join the pool, INSTALLING, after every slot
+   * it has; a returning host's LOST slots, and those retired HOST_LOST or departed with it, come
+   * back with a new incarnation; each is deployed. A slot retired by the supervisor stays retired.
+   * A live host is refused when it registers from another node, and a repeat from its own node
+   * changes nothing.
    */
   PoolError registered(PoolEvent.HostRegistered e) {
     PoolError invalid = validate(e);
@@ -95,7 +95,7 @@ final class HostFlow {
     return null;
   }
 
-  /** Whether a known slot of a registering host is revived (H7). */
+  /** Whether a known slot of a registering host is revived (H7 in docs/rules.md). */
   private static boolean comesBack(Slot slot) {
     return slot.life == Slot.Life.LOST || slot.departed
         || (slot.retired() && slot.retirement == Retirement.HOST_LOST);
@@ -121,9 +121,9 @@ final class HostFlow {
   }
 
   /**
-   * H5: every slot of the host that is not retired becomes LOST: what it ran is interrupted with
-   * exit NODE_LOST (P9; RETRY jobs run elsewhere), nothing is charged to the restart budget, and
-   * the grace of H6 starts.
+   * H5 (docs/rules.md): every slot of the host that is not retired becomes LOST: what it ran is
+   * interrupted with exit NODE_LOST (P9; RETRY jobs run elsewhere), nothing is charged to the
+   * restart budget, and the grace of H6 starts.
    */
   PoolError lost(PoolEvent.HostLost e) {
     Host host = d.hosts.get(e.host());
@@ -187,8 +187,8 @@ final class HostFlow {
   }
 
   /**
-   * H6: the grace of a host lost at {@code since} is over: if it is still lost since then, its
-   * LOST slots retire with HOST_LOST (P10, P11).
+   * H6 (docs/rules.md): the grace of a host lost at {@code since} is over: if it is still lost
+   * since then, its LOST slots retire with HOST_LOST (P10, P11).
    */
   void graceOver(Timer.HostGrace timer, long now) {
     Host host = d.hosts.get(timer.host());

@@ -1,9 +1,9 @@
 package dev.shepherd.core;
 
 /**
- * How a pool treats worker hosts on other nodes (section 8). Any pool accepts hosts (H2); these
- * settings only say whether it may start with no slot of its own, and how long a lost host's
- * slots wait for it before they retire.
+ * How a pool treats worker hosts on other nodes (section 8 in docs/rules.md). Any pool accepts
+ * hosts (H2); these settings only say whether it may start with no slot of its own, and how long a
+ * lost host's slots wait for it before they retire.
  *
  * @param hostsOnly the pool may have no configured slot and run only hosts' slots (H2); until one
  *     registers, submits are queued in the bounded backlog

@@ -8,7 +8,10 @@ public sealed interface Interruption {
   /** The protocol's name of this kind, as sent on the wire. */
   String kind();
 
-  /** The incarnation running the job stopped (P9), or was replaced as a sibling (S3). */
+  /**
+   * The incarnation running the job stopped (P9 in docs/rules.md), or was replaced as a sibling
+   * (S3).
+   */
   record WorkerStopped(String worker, Exit exit, String cause) implements Interruption {
     public WorkerStopped {
       Objects.requireNonNull(worker, "worker");
@@ -21,7 +24,7 @@ public sealed interface Interruption {
     }
   }
 
-  /** The job was queued for a slot that retired (P10). */
+  /** The job was queued for a slot that retired (P10 in docs/rules.md). */
   record AffinityRetired(String worker, Retirement retirement) implements Interruption {
     @Override
     public String kind() {
@@ -29,7 +32,7 @@ public sealed interface Interruption {
     }
   }
 
-  /** Every slot retired while the job was queued (P11). */
+  /** Every slot retired while the job was queued (P11 in docs/rules.md). */
   record NoRecoverableWorkers() implements Interruption {
     @Override
     public String kind() {
@@ -37,7 +40,10 @@ public sealed interface Interruption {
     }
   }
 
-  /** A RETRY job was interrupted {@code attempts} times, the last time for {@code last} (P13). */
+  /**
+   * A RETRY job was interrupted {@code attempts} times, the last time for {@code last} (P13 in
+   * docs/rules.md).
+   */
   record AttemptsExhausted(int attempts, Interruption last) implements Interruption {
     @Override
     public String kind() {
@@ -46,8 +52,9 @@ public sealed interface Interruption {
   }
 
   /**
-   * J2: the incarnations running the job stopped {@code stops} times (exit CRASH or TIMEOUT), the
-   * last time for {@code last}: the job is not run again, and it is kept in the dead-letter set.
+   * J2 (docs/rules.md): the incarnations running the job stopped {@code stops} times (exit CRASH or
+   * TIMEOUT), the last time for {@code last}: the job is not run again, and it is kept in the
+   * dead-letter set.
    */
   record Poison(int stops, WorkerStopped last) implements Interruption {
     public Poison {
@@ -60,7 +67,7 @@ public sealed interface Interruption {
     }
   }
 
-  /** The pool stopped while it held the job (P16, S4). */
+  /** The pool stopped while it held the job (P16, S4 in docs/rules.md). */
   record PoolStopped() implements Interruption {
     @Override
     public String kind() {

@@ -13,7 +13,7 @@ final class Job {
   /** Where the job is. */
   enum Place {
     QUEUED,
-    /** Held back until {@link #dueAt} (J3, J4). */
+    /** Held back until {@link #dueAt} (J3, J4 in docs/rules.md). */
     WAITING,
     RUNNING,
     /** Answered {@code cancelled} while running: its completion will be discarded. */
@@ -48,23 +48,26 @@ final class Job {
   long token;
   long startedAt;
   /**
-   * What section 10 knows of a job that failed, stopped its worker, waits or has retries of its
-   * own; null for the many jobs that never do, so they cost nothing more to hold.
+   * What section 10 (docs/rules.md) knows of a job that failed, stopped its worker, waits or has
+   * retries of its own; null for the many jobs that never do, so they cost nothing more to hold.
    */
   Fate fate;
 
-  /** Section 10's state of one job (see {@link #fate}). */
+  /** The state of one job under section 10 (docs/rules.md) (see {@link #fate}). */
   static final class Fate {
-    /** Retries of failed attempts for this job (J3), or null for the pool's. */
+    /** Retries of failed attempts for this job (J3 in docs/rules.md), or null for the pool's. */
     FailureRetry retry;
-    /** Attempts that failed (J3). */
+    /** Attempts that failed (J3 in docs/rules.md). */
     int failures;
     /**
-     * Stops of the incarnations that were running it with exit CRASH or TIMEOUT (J2); above 0 it
-     * is a suspect and runs alone.
+     * Stops of the incarnations that were running it with exit CRASH or TIMEOUT (J2 in
+     * docs/rules.md); above 0 it is a suspect and runs alone.
      */
     int stops;
-    /** Whether its last interruption was one of those stops (its retry then waits, J3). */
+    /**
+     * Whether its last interruption was one of those stops (its retry then waits, J3 in
+     * docs/rules.md).
+     */
     boolean stoppedRunningIt;
     /** While WAITING: when it may run, the order it began waiting in, and where it goes then. */
     long dueAt;
@@ -123,7 +126,10 @@ final class Job {
     return fate.dueAt;
   }
 
-  /** Its deadline while running, given the pool's job timeout (P14); MAX_VALUE for none. */
+  /**
+   * Its deadline while running, given the pool's job timeout (P14 in docs/rules.md); MAX_VALUE for
+   * none.
+   */
   long deadline(long poolTimeoutMs) {
     long timeout = timeoutMs > 0 ? timeoutMs : poolTimeoutMs;
     return timeout > 0 ? startedAt + timeout : Long.MAX_VALUE;
@@ -133,14 +139,14 @@ final class Job {
     return place == Place.QUEUED;
   }
 
-  /** J2: it was running when its incarnation crashed or hung. */
+  /** J2 (docs/rules.md): it was running when its incarnation crashed or hung. */
   boolean suspect() {
     return fate != null && fate.stops > 0;
   }
 
   /**
-   * Records how the attempt under way ended (J5), while {@link #slot} still holds it: the slot's
-   * current incarnation is the one that ran it.
+   * Records how the attempt under way ended (J5 in docs/rules.md), while {@link #slot} still holds
+   * it: the slot's current incarnation is the one that ran it.
    */
   void attemptEnded(long now, String ended, String detail) {
     Fate f = fate();

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The job path: admission (P3, P4, P15, J4), completion (P8, J3), cancel (P17), rebalance (P5),
- * and the dead-letter set's replay and discard (J5).
+ * The job path: admission (P3, P4, P15, J4 in docs/rules.md), completion (P8, J3), cancel (P17),
+ * rebalance (P5), and the dead-letter set's replay and discard (J5).
  */
 final class JobFlow {
   private final PoolData d;
@@ -96,9 +96,9 @@ final class JobFlow {
   }
 
   /**
-   * Why a job of {@code bytes} cannot wait in the backlog (P3): it holds {@code backlogCapacity}
-   * jobs, or the job's payload would take the queued bytes past {@code backlogMaxBytes}; null
-   * when there is room.
+   * Why a job of {@code bytes} cannot wait in the backlog (P3 in docs/rules.md): it holds {@code
+   * backlogCapacity} jobs, or the job's payload would take the queued bytes past {@code
+   * backlogMaxBytes}; null when there is room.
    */
   private String noRoom(long bytes) {
     if (d.held() >= d.settings.backlogCapacity()) {
@@ -170,9 +170,9 @@ final class JobFlow {
   }
 
   /**
-   * J3: a failed attempt runs again while the job's failure retries allow (after their backoff,
-   * first in line), unless the pool is stopping; the last failure is answered and, unless
-   * turned off, dead-lettered (J5).
+   * J3 (docs/rules.md): a failed attempt runs again while the job's failure retries allow (after
+   * their backoff, first in line), unless the pool is stopping; the last failure is answered and,
+   * unless turned off, dead-lettered (J5).
    */
   private void failed(Job job, Slot slot, JobError error) {
     job.fate().failures++;

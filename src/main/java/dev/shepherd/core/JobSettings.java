@@ -3,7 +3,7 @@ package dev.shepherd.core;
 import java.util.Objects;
 
 /**
- * How a pool treats jobs that fail, wait and come back (section 10, J2-J6).
+ * How a pool treats jobs that fail, wait and come back (section 10, J2-J6 in docs/rules.md).
  *
  * @param poisonAfter stops of the incarnations running a job (exit CRASH or TIMEOUT) after which
  *     it is answered {@code interrupted(POISON)} and dead-lettered, whatever {@code maxAttempts}
@@ -31,8 +31,8 @@ public record JobSettings(
     long seed) {
 
   /**
-   * None of section 10: no suspects or poison, no retry delay, failures answered at once, no
-   * delayed submits, nothing kept. What a pool built from the seed's rules alone does.
+   * None of section 10 (docs/rules.md): no suspects or poison, no retry delay, failures answered at
+   * once, no delayed submits, nothing kept. What a pool built from the seed's rules alone does.
    */
   public static final JobSettings NONE = new JobSettings(0, Backoff.NONE, FailureRetry.NONE, 0,
       Retention.NONE, false, Retention.NONE, 0);
@@ -61,7 +61,7 @@ public record JobSettings(
     Objects.requireNonNull(recentOutcomes, "recentOutcomes");
   }
 
-  /** Whether jobs are judged by the stops they cause (J2). */
+  /** Whether jobs are judged by the stops they cause (J2 in docs/rules.md). */
   public boolean judgesJobs() {
     return poisonAfter > 0;
   }

@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Accepted, unanswered jobs by id (P15 duplicates, P17 cancel). Caller-chosen ids live in a hash
- * map. Generated ids ({@code job-N}) live in a ring indexed by {@code N}: they are made in order
- * and mostly answered in order, so at a long backlog answering one touches the ring near its head
- * instead of a cold map node and id string (the cost that otherwise dominates a cycle at a backlog
- * of a million). A straggler that holds the ring open while it grows long is moved to the map.
+ * Accepted, unanswered jobs by id (P15 (docs/rules.md) duplicates, P17 cancel). Caller-chosen ids
+ * live in a hash map. Generated ids ({@code job-N}) live in a ring indexed by {@code N}: they are
+ * made in order and mostly answered in order, so at a long backlog answering one touches the ring
+ * near its head instead of a cold map node and id string (the cost that otherwise dominates a cycle
+ * at a backlog of a million). A straggler that holds the ring open while it grows long is moved to
+ * the map.
  */
 final class JobTable {
   static final String PREFIX = "job-";
@@ -52,7 +53,7 @@ final class JobTable {
     return number;
   }
 
-  /** After a recovery: generated numbers continue past {@code number} (A3). */
+  /** After a recovery: generated numbers continue past {@code number} (A3 in docs/rules.md). */
   void continueAfter(long number) {
     nextNumber = Math.max(nextNumber, number + 1);
   }

@@ -1,8 +1,8 @@
 package dev.shepherd.core;
 
 /**
- * Where a job is (J6), as {@link Pool#lookup} finds it. Fields that do not apply to the state
- * are null.
+ * Where a job is (J6 in docs/rules.md), as {@link Pool#lookup} finds it. Fields that do not apply
+ * to the state are null.
  *
  * @param position QUEUED: how many queued jobs are ahead of it
  * @param dueAt WAITING: when it may run again (on the events' clock; the runtime hands views out

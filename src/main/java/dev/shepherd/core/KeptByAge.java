@@ -10,7 +10,8 @@ import java.util.function.ToLongFunction;
 /**
  * Entries kept by id, oldest first, within a {@link Retention} (count and bytes): a new entry
  * for an id already kept replaces it as the newest, and the oldest are pushed out to make room.
- * What the dead-letter set (J5) and the recent outcomes (J6) are made of. O(1) per entry.
+ * What the dead-letter set (J5 in docs/rules.md) and the recent outcomes (J6) are made of. O(1) per
+ * entry.
  */
 final class KeptByAge<V> {
   private final Retention limits;
@@ -58,7 +59,7 @@ final class KeptByAge<V> {
     return out;
   }
 
-  /** Puts a recovered entry back (A3), oldest first, without pushing any out. */
+  /** Puts a recovered entry back (A3 in docs/rules.md), oldest first, without pushing any out. */
   void restore(String id, V entry) {
     entries.put(id, entry);
     bytes += cost.applyAsLong(entry);

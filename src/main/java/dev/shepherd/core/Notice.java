@@ -16,7 +16,8 @@ public sealed interface Notice {
   /**
    * The supervisor replaces {@code replaced} (slot order) because {@code worker} stopped with
    * {@code exit} while running {@code jobs}; the replacements are deployed after {@code delayMs}.
-   * {@code charged} is false when a suspect was running (J2): the pool's budget did not count it.
+   * {@code charged} is false when a suspect was running (J2 in docs/rules.md): the pool's budget
+   * did not count it.
    */
   record RestartDecided(String worker, Exit exit, String cause, List<String> replaced,
       long delayMs, List<String> jobs, boolean charged) implements Notice {
@@ -33,10 +34,10 @@ public sealed interface Notice {
   }
 
   /**
-   * S2, J8: a decision to replace {@code replacementsRequested} slots was refused by the pool's
-   * budget, which already held {@code restartsInWindow} of its {@code maximumRestarts} in its
-   * window; {@code worker} had stopped with {@code exit} ({@code cause}) while running {@code
-   * jobs}, and had been restarted {@code slotRestarts} times itself.
+   * S2, J8 (docs/rules.md): a decision to replace {@code replacementsRequested} slots was refused
+   * by the pool's budget, which already held {@code restartsInWindow} of its {@code
+   * maximumRestarts} in its window; {@code worker} had stopped with {@code exit} ({@code cause})
+   * while running {@code jobs}, and had been restarted {@code slotRestarts} times itself.
    */
   record BudgetExceeded(
       String worker,
@@ -55,9 +56,9 @@ public sealed interface Notice {
   }
 
   /**
-   * J5: job {@code job} was answered {@code reason} ({@code POISON}, {@code ATTEMPTS_EXHAUSTED}
-   * or {@code FAILED}) after {@code attempts} attempts, the last on {@code worker}, and is kept in
-   * the dead-letter set, which now holds {@code size} jobs.
+   * J5 (docs/rules.md): job {@code job} was answered {@code reason} ({@code POISON}, {@code
+   * ATTEMPTS_EXHAUSTED} or {@code FAILED}) after {@code attempts} attempts, the last on {@code
+   * worker}, and is kept in the dead-letter set, which now holds {@code size} jobs.
    */
   record DeadLettered(String job, String reason, String worker, int attempts, int size)
       implements Notice {}
@@ -72,7 +73,10 @@ public sealed interface Notice {
     EVICTED
   }
 
-  /** J5: job {@code job} left the dead-letter set, which now holds {@code size} jobs. */
+  /**
+   * J5 (docs/rules.md): job {@code job} left the dead-letter set, which now holds {@code size}
+   * jobs.
+   */
   record DeadLetterRemoved(String job, DeadLetterRemoval why, int size) implements Notice {}
 
   /**
@@ -84,13 +88,13 @@ public sealed interface Notice {
 
   /**
    * A worker host registered (UP), was lost (LOST: {@code cause} says how it was found out), or
-   * left (GONE) (H5, H7); {@code cause} is null but for LOST.
+   * left (GONE) (H5, H7 in docs/rules.md); {@code cause} is null but for LOST.
    */
   record HostChanged(String host, String node, HostState state, String cause) implements Notice {}
 
   /**
-   * The pool took over from the coordinator of {@code previousTerm} (A3): it rebuilt {@code jobs}
-   * accepted jobs, of which {@code interrupted} had been running.
+   * The pool took over from the coordinator of {@code previousTerm} (A3 in docs/rules.md): it
+   * rebuilt {@code jobs} accepted jobs, of which {@code interrupted} had been running.
    */
   record Recovered(long term, long previousTerm, int jobs, int interrupted) implements Notice {}
 

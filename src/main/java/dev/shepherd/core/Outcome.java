@@ -31,6 +31,6 @@ public sealed interface Outcome {
   record Interrupted(String job, Object payload, int attempts, Interruption reason)
       implements Outcome {}
 
-  /** The job was cancelled by request (P17). */
+  /** The job was cancelled by request (P17 in docs/rules.md). */
   record Cancelled(String job) implements Outcome {}
 }

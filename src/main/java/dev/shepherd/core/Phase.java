@@ -13,8 +13,8 @@ public enum Phase {
   /** Permanently out of service. */
   RETIRED,
   /**
-   * Its host left the cluster or stopped sending heartbeats (H5): not dispatchable, not retired,
-   * not charged to the restart budget; keyed jobs bound to it wait (H6).
+   * Its host left the cluster or stopped sending heartbeats (H5 in docs/rules.md): not
+   * dispatchable, not retired, not charged to the restart budget; keyed jobs bound to it wait (H6).
    */
   LOST
 }

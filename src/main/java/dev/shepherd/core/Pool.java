@@ -34,7 +34,7 @@ public final class Pool {
     this.recovery = new RecoveryFlow(d);
   }
 
-  /** A pool whose configured slots are all INSTALLING (P2). */
+  /** A pool whose configured slots are all INSTALLING (P2 in docs/rules.md). */
   public static Pool create(PoolSettings settings) {
     return new Pool(settings);
   }
@@ -109,7 +109,7 @@ public final class Pool {
     throw new AssertionError("unhandled " + event);
   }
 
-  /** A timer fired: each kind goes to its flow, which ignores (and counts) a stale one. */
+  /** A timer fired: each kind goes to its flow, which ignores (and counts) one of a past generation. */
   private void fired(Timer timer, long now) {
     if (timer instanceof Timer.JobDeadline t) {
       slots.deadline(t, now);
@@ -140,16 +140,16 @@ public final class Pool {
     return d.state;
   }
 
-  /** Jobs held in the backlog's bound: queued ones and waiting ones (P3, J3). */
+  /** Jobs held in the backlog's bound: queued ones and waiting ones (P3, J3 in docs/rules.md). */
   public int backlogLength() {
     return d.held();
   }
 
   /**
-   * J6: where job {@code job} is, or null when it was never accepted or is forgotten: held
-   * (queued with its position, waiting with its due time, running with its slot), dead-lettered,
-   * or among the recent outcomes (the later job when both know the id). O(backlog) for a
-   * queued job, O(1) otherwise.
+   * J6 (docs/rules.md): where job {@code job} is, or null when it was never accepted or is
+   * forgotten: held (queued with its position, waiting with its due time, running with its slot),
+   * dead-lettered, or among the recent outcomes (the later job when both know the id). O(backlog)
+   * for a queued job, O(1) otherwise.
    */
   public JobView lookup(String job) {
     Job held = d.jobs.get(job);
@@ -202,7 +202,10 @@ public final class Pool {
     return null;
   }
 
-  /** J5: up to {@code limit} dead-lettered jobs, newest first, after skipping {@code offset}. */
+  /**
+   * J5 (docs/rules.md): up to {@code limit} dead-lettered jobs, newest first, after skipping {@code
+   * offset}.
+   */
   public List<DeadLetter> deadLetters(int offset, int limit) {
     if (offset < 0 || limit < 0) {
       throw new IllegalArgumentException("offset and limit must not be negative");
@@ -210,12 +213,12 @@ public final class Pool {
     return d.dead.newestFirst(offset, limit);
   }
 
-  /** J5: the dead-lettered job {@code job}, or null. */
+  /** J5 (docs/rules.md): the dead-lettered job {@code job}, or null. */
   public DeadLetter deadLetter(String job) {
     return d.dead.get(job);
   }
 
-  /** J5: how many jobs the dead-letter set holds. */
+  /** J5 (docs/rules.md): how many jobs the dead-letter set holds. */
   public int deadLetterCount() {
     return d.dead.size();
   }
@@ -265,9 +268,9 @@ public final class Pool {
   }
 
   /**
-   * What must survive this pool's coordinator, computed from its state (A3): equal to what its
-   * records, replayed by a {@link Ledger} from the image it started from, build. A runtime writes
-   * it as a checkpoint. O(state).
+   * What must survive this pool's coordinator, computed from its state (A3 in docs/rules.md): equal
+   * to what its records, replayed by a {@link Ledger} from the image it started from, build. A
+   * runtime writes it as a checkpoint. O(state).
    */
   public DurableImage durableImage() {
     List<Job> held = d.jobs.values();

@@ -16,8 +16,8 @@ import java.util.Map;
  * known and not reached, no suspect running), {@link #freeWithTargeted} (free and with queued
  * jobs targeted at it), {@link #idle} (free and running nothing) and {@link #idleWithSuspects}
  * (idle, with suspects targeted at it). While untargeted jobs are queued every free slot has
- * work, otherwise only the second set does; suspects (J2) go to idle slots only. Dispatch
- * therefore touches only slots that take a job, plus a few word scans per slot-64 (P7).
+ * work, otherwise only the second set does; suspects (J2 in docs/rules.md) go to idle slots only.
+ * Dispatch therefore touches only slots that take a job, plus a few word scans per slot-64 (P7).
  *
  * <p>{@link #now} is the time of the event being applied, set by {@link Pool#apply}: the core's
  * only notion of time.
@@ -28,7 +28,7 @@ final class PoolData implements SlotView {
   final Map<String, Slot> slotsById = new HashMap<>();
   /** Worker hosts that registered, in first-registration order. */
   final Map<String, Host> hosts = new java.util.LinkedHashMap<>();
-  /** Accepted jobs not yet answered terminally, by id (P15, P17). */
+  /** Accepted jobs not yet answered terminally, by id (P15, P17 in docs/rules.md). */
   final JobTable jobs = new JobTable();
   final Bindings bindings;
   final Backlog backlog = new Backlog();
@@ -37,21 +37,27 @@ final class PoolData implements SlotView {
   final BitSet freeWithTargeted = new BitSet();
   final BitSet idle = new BitSet();
   final BitSet idleWithSuspects = new BitSet();
-  /** Jobs held back until a due time (J3, J4). */
+  /** Jobs held back until a due time (J3, J4 in docs/rules.md). */
   final Waiting waiting = new Waiting();
-  /** The dead-letter set (J5). */
+  /** The dead-letter set (J5 in docs/rules.md). */
   final DeadLetters dead;
-  /** Recently answered jobs (J6). */
+  /** Recently answered jobs (J6 in docs/rules.md). */
   final RecentOutcomes recent;
-  /** The retry jitter source (J3). */
+  /** The retry jitter source (J3 in docs/rules.md). */
   final Jitter retryJitter;
-  /** Where interrupted and failed jobs go next, and when waiting ones come back (J2-J4). */
+  /**
+   * Where interrupted and failed jobs go next, and when waiting ones come back (J2-J4 in
+   * docs/rules.md).
+   */
   final Requeues requeues = new Requeues(this);
   /** The time of the event being applied. */
   long now;
 
   PoolState state = PoolState.RUNNING;
-  /** Whether this pool was rebuilt from a durable image (A3); a pool recovers at most once. */
+  /**
+   * Whether this pool was rebuilt from a durable image (A3 in docs/rules.md); a pool recovers at
+   * most once.
+   */
   boolean recovered;
   /** The highest generated job number accepted (or recovered): what a durable image keeps. */
   long generatedAccepted;
@@ -74,12 +80,12 @@ final class PoolData implements SlotView {
   long budgetRefusals;
   long ignoredFacts;
   long revives;
-  /** Completions refused as stale or for a slot holding nothing (P8). */
+  /** Completions refused as stale or for a slot holding nothing (P8 in docs/rules.md). */
   long staleCompletions;
   long poisoned;
   long deadLettered;
 
-  /** Records that a recent outcome was forgotten (durable pools, J6). */
+  /** Records that a recent outcome was forgotten (durable pools, J6 in docs/rules.md). */
   private final java.util.function.Consumer<String> forgetting =
       job -> this.out.add(new Effect.Persist(new DurableRecord.Forgotten(job)));
 
@@ -123,8 +129,8 @@ final class PoolData implements SlotView {
   }
 
   /**
-   * P11 as H8 reads it: every slot the pool has is retired, and it has at least one (a pool of
-   * hosts only queues work until a host arrives; LOST slots are recoverable).
+   * P11 (docs/rules.md) as H8 reads it: every slot the pool has is retired, and it has at least one
+   * (a pool of hosts only queues work until a host arrives; LOST slots are recoverable).
    */
   boolean noRecoverableWorkers() {
     return notRetired == 0 && visible > 0;
@@ -151,8 +157,8 @@ final class PoolData implements SlotView {
   }
 
   /**
-   * Ends a job with a terminal outcome that costs {@code bytes} to remember (J6): it leaves the
-   * id table, is never answered again, and is remembered among the recent outcomes.
+   * Ends a job with a terminal outcome that costs {@code bytes} to remember (J6 in docs/rules.md):
+   * it leaves the id table, is never answered again, and is remembered among the recent outcomes.
    */
   void finish(Job job, Outcome outcome, long bytes) {
     job.place = Job.Place.DONE;
@@ -192,8 +198,8 @@ final class PoolData implements SlotView {
   }
 
   /**
-   * J5: keeps an answered job in the dead-letter set (when it keeps anything), evicting the oldest
-   * to make room.
+   * J5 (docs/rules.md): keeps an answered job in the dead-letter set (when it keeps anything),
+   * evicting the oldest to make room.
    */
   void deadLetter(Job job, Outcome answer) {
     if (!dead.enabled()) {
@@ -228,7 +234,7 @@ final class PoolData implements SlotView {
     finish(job, new Outcome.Interrupted(job.id, job.payload, job.attempts, why));
   }
 
-  /** The interruption a job already carries, or {@code fallback} (P10, P11). */
+  /** The interruption a job already carries, or {@code fallback} (P10, P11 in docs/rules.md). */
   static Interruption carried(Job job, Interruption fallback) {
     return job.interruption != null ? job.interruption : fallback;
   }
@@ -253,7 +259,7 @@ final class PoolData implements SlotView {
     idleWithSuspects.set(slot.index, isIdle && slot.suspects.live > 0);
   }
 
-  /** Jobs held in the backlog's bound: queued and waiting (P3, J3). */
+  /** Jobs held in the backlog's bound: queued and waiting (P3, J3 in docs/rules.md). */
   int held() {
     return backlog.length() + waiting.size();
   }
@@ -265,8 +271,8 @@ final class PoolData implements SlotView {
 
   /**
    * Whether a job that could run on {@code slot} would be dispatched there at once: the slot is
-   * free and no queued job comes first for it (by C3 only a suspect, J2, can wait for a free
-   * slot: one for it, or an untargeted one, which no slot is idle to take).
+   * free and no queued job comes first for it (by C3 (docs/rules.md) only a suspect, J2, can wait
+   * for a free slot: one for it, or an untargeted one, which no slot is idle to take).
    */
   boolean takesNow(Slot slot) {
     return free.get(slot.index) && slot.suspects.live == 0 && !backlog.hasSuspects();
@@ -335,7 +341,7 @@ final class PoolData implements SlotView {
     }
   }
 
-  /** An assignment ended: its job timeout (P14) no longer applies. */
+  /** An assignment ended: its job timeout (P14 in docs/rules.md) no longer applies. */
   void assignmentEnded(Slot slot, Job job) {
     if (job.deadline(settings.jobTimeoutMs()) != Long.MAX_VALUE) {
       out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));

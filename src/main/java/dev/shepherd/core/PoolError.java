@@ -14,7 +14,7 @@ public sealed interface PoolError {
   /** A one-line human description with the details. */
   String message();
 
-  /** No slot has this id (P5, P8). */
+  /** No slot has this id (P5, P8 in docs/rules.md). */
   record UnknownWorker(String worker) implements PoolError {
     @Override
     public String name() {
@@ -27,7 +27,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A completion arrived for a slot that holds no live assignment at all (P8). */
+  /** A completion arrived for a slot that holds no live assignment at all (P8 in docs/rules.md). */
   record CompletionForUnavailableWorker(String worker, Phase phase) implements PoolError {
     @Override
     public String name() {
@@ -40,7 +40,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A completion carried a token the slot does not hold (P8). */
+  /** A completion carried a token the slot does not hold (P8 in docs/rules.md). */
   record StaleCompletion(String worker, List<Long> expected, long received) implements PoolError {
     @Override
     public String name() {
@@ -53,7 +53,10 @@ public sealed interface PoolError {
     }
   }
 
-  /** A stop was reported for a slot that is installing, backing off or retired (P9). */
+  /**
+   * A stop was reported for a slot that is installing, backing off or retired (P9 in
+   * docs/rules.md).
+   */
   record WorkerStoppedWhileUnavailable(String worker, Phase phase) implements PoolError {
     @Override
     public String name() {
@@ -66,7 +69,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A creation result arrived for a slot that is not installing (P12). */
+  /** A creation result arrived for a slot that is not installing (P12 in docs/rules.md). */
   record CreationResolvedWhileUnavailable(String worker, Phase phase) implements PoolError {
     @Override
     public String name() {
@@ -79,7 +82,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A rebalance named a retired slot (P5). */
+  /** A rebalance named a retired slot (P5 in docs/rules.md). */
   record RebalanceToRetiredWorker(String worker, Retirement retirement) implements PoolError {
     @Override
     public String name() {
@@ -118,7 +121,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A host registered under an id that a live host on another node holds (H1). */
+  /** A host registered under an id that a live host on another node holds (H1 in docs/rules.md). */
   record DuplicateHost(String host, String node) implements PoolError {
     @Override
     public String name() {
@@ -170,7 +173,7 @@ public sealed interface PoolError {
     }
   }
 
-  /** A capacity of zero was advertised (C1). */
+  /** A capacity of zero was advertised (C1 in docs/rules.md). */
   record InvalidCapacity(String worker, int maxConcurrency) implements PoolError {
     @Override
     public String name() {
@@ -184,7 +187,10 @@ public sealed interface PoolError {
     }
   }
 
-  /** A recovery (A3) that cannot apply: the pool is not fresh or not newer, or the image is bad. */
+  /**
+   * A recovery (A3 in docs/rules.md) that cannot apply: the pool is not fresh or not newer, or the
+   * image is bad.
+   */
   record RecoveryRefused(String reason) implements PoolError {
     @Override
     public String name() {
@@ -197,7 +203,10 @@ public sealed interface PoolError {
     }
   }
 
-  /** J5, J6: no job {@code job} {@code where} (in the dead-letter set, or known at all). */
+  /**
+   * J5, J6 (docs/rules.md): no job {@code job} {@code where} (in the dead-letter set, or known at
+   * all).
+   */
   record UnknownJob(String job, String where) implements PoolError {
     @Override
     public String name() {

@@ -19,7 +19,7 @@ public sealed interface PoolEvent {
    * {@code timeoutMs} 0 (the pool's default). {@code replyTo} is opaque to the core: it comes back
    * on every {@link Effect.Respond} for this job. {@code bytes} is what the payload costs while
    * queued, as the runtime measures it; it counts against {@link PoolSettings#backlogMaxBytes()}.
-   * {@code delayMs} above 0 holds the job back that long (J4; at most {@link
+   * {@code delayMs} above 0 holds the job back that long (J4 in docs/rules.md; at most {@link
    * JobSettings#maxDelayMs()}, more is held that long); {@code retry} overrides the pool's
    * {@link JobSettings#retryFailures()} for this job (null: the pool's).
    */
@@ -52,7 +52,8 @@ public sealed interface PoolEvent {
 
   /**
    * A worker finished an assignment: {@code error} null means it returned {@code result}. {@code
-   * bytes} is what the result costs to remember (J6), as the runtime measures it (0: nothing).
+   * bytes} is what the result costs to remember (J6 in docs/rules.md), as the runtime measures it
+   * (0: nothing).
    */
   record Completed(String worker, long assignment, Object result, JobError error, long bytes,
       long now) implements PoolEvent {
@@ -69,7 +70,7 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** Bind {@code key} to {@code worker} for later submissions (P5). */
+  /** Bind {@code key} to {@code worker} for later submissions (P5 in docs/rules.md). */
   record Rebalance(String key, String worker, long now) implements PoolEvent {
     public Rebalance {
       Objects.requireNonNull(key, "key");
@@ -77,21 +78,21 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** Cancel a queued or running job (P17). */
+  /** Cancel a queued or running job (P17 in docs/rules.md). */
   record Cancel(String job, long now) implements PoolEvent {
     public Cancel {
       Objects.requireNonNull(job, "job");
     }
   }
 
-  /** The slot's incarnation deployed successfully (P2). */
+  /** The slot's incarnation deployed successfully (P2 in docs/rules.md). */
   record WorkerCreated(String worker, int incarnation, long now) implements PoolEvent {
     public WorkerCreated {
       Objects.requireNonNull(worker, "worker");
     }
   }
 
-  /** The slot's incarnation failed to deploy (P2): the slot retires. */
+  /** The slot's incarnation failed to deploy (P2 in docs/rules.md): the slot retires. */
   record CreationFailed(String worker, int incarnation, String cause, long now)
       implements PoolEvent {
     public CreationFailed {
@@ -99,7 +100,10 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** The slot's incarnation stopped (P9); the supervisor decides what follows (section 4). */
+  /**
+   * The slot's incarnation stopped (P9 in docs/rules.md); the supervisor decides what follows
+   * (section 4).
+   */
   record WorkerStopped(String worker, int incarnation, Exit exit, String cause, long now)
       implements PoolEvent {
     public WorkerStopped {
@@ -108,14 +112,17 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** A remote worker joined; {@code maxConcurrency} null means its capacity is unknown (C1). */
+  /**
+   * A remote worker joined; {@code maxConcurrency} null means its capacity is unknown (C1 in
+   * docs/rules.md).
+   */
   record WorkerRegistered(String worker, Integer maxConcurrency, long now) implements PoolEvent {
     public WorkerRegistered {
       Objects.requireNonNull(worker, "worker");
     }
   }
 
-  /** A worker announced how many assignments it runs at once (C1). */
+  /** A worker announced how many assignments it runs at once (C1 in docs/rules.md). */
   record CapacityAdvertised(String worker, int maxConcurrency, long now) implements PoolEvent {
     public CapacityAdvertised {
       Objects.requireNonNull(worker, "worker");
@@ -130,9 +137,9 @@ public sealed interface PoolEvent {
   }
 
   /**
-   * A worker host (another node) registered its slots, in slot order (H1, H2, H7). An unknown
-   * host's slots join the pool INSTALLING and are deployed; a lost host's slots come back with a
-   * new incarnation. {@code node} is the cluster member it runs on.
+   * A worker host (another node) registered its slots, in slot order (H1, H2, H7 in docs/rules.md).
+   * An unknown host's slots join the pool INSTALLING and are deployed; a lost host's slots come
+   * back with a new incarnation. {@code node} is the cluster member it runs on.
    */
   record HostRegistered(String host, String node, List<SlotSpec> slots, long now)
       implements PoolEvent {
@@ -144,8 +151,8 @@ public sealed interface PoolEvent {
   }
 
   /**
-   * A host's node left the cluster or its heartbeats stopped (H5): its slots are LOST. {@code
-   * cause} says which, for the interrupted jobs' reason.
+   * A host's node left the cluster or its heartbeats stopped (H5 in docs/rules.md): its slots are
+   * LOST. {@code cause} says which, for the interrupted jobs' reason.
    */
   record HostLost(String host, String cause, long now) implements PoolEvent {
     public HostLost {
@@ -162,9 +169,9 @@ public sealed interface PoolEvent {
   }
 
   /**
-   * A timer the pool started has expired: a job timeout (P14), a backoff end (S5), the drain
-   * deadline (P16), a lost host's grace (H6), a revive, or waiting jobs' due time (J3, J4). A fire that no longer applies changes
-   * nothing.
+   * A timer the pool started has expired: a job timeout (P14 in docs/rules.md), a backoff end (S5),
+   * the drain deadline (P16), a lost host's grace (H6), a revive, or waiting jobs' due time (J3,
+   * J4). A fire that no longer applies changes nothing.
    */
   record TimerFired(Timer timer, long now) implements PoolEvent {
     public TimerFired {
@@ -183,10 +190,10 @@ public sealed interface PoolEvent {
   }
 
   /**
-   * J5: an operator submits a dead-lettered job again: a new submission of its payload, key and
-   * timeout under its own id, admitted like any submit (its admission goes to {@code replyTo}).
-   * Once accepted it leaves the dead-letter set; rejected, it stays. An id not in the set is
-   * refused ({@code UNKNOWN_JOB}).
+   * J5 (docs/rules.md): an operator submits a dead-lettered job again: a new submission of its
+   * payload, key and timeout under its own id, admitted like any submit (its admission goes to
+   * {@code replyTo}). Once accepted it leaves the dead-letter set; rejected, it stays. An id not in
+   * the set is refused ({@code UNKNOWN_JOB}).
    */
   record ReplayDead(String job, Object replyTo, long now) implements PoolEvent {
     public ReplayDead {
@@ -194,7 +201,9 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** J5: an operator discards a dead-lettered job; an id not in the set is refused. */
+  /**
+   * J5 (docs/rules.md): an operator discards a dead-lettered job; an id not in the set is refused.
+   */
   record DiscardDead(String job, long now) implements PoolEvent {
     public DiscardDead {
       Objects.requireNonNull(job, "job");
@@ -202,11 +211,11 @@ public sealed interface PoolEvent {
   }
 
   /**
-   * A durable pool takes over from a coordinator of an older term (A3): it rebuilds what {@code
-   * image} holds. Queued jobs keep their backlog order; jobs that were running are interrupted
-   * {@code WORKER_STOPPED} with exit {@code NODE_LOST} (P9 decides); the hosts' slots are LOST
-   * until their hosts register again (H7); bindings hold. Only a fresh pool (nothing accepted, no
-   * host) of a newer term may recover.
+   * A durable pool takes over from a coordinator of an older term (A3 in docs/rules.md): it
+   * rebuilds what {@code image} holds. Queued jobs keep their backlog order; jobs that were running
+   * are interrupted {@code WORKER_STOPPED} with exit {@code NODE_LOST} (P9 decides); the hosts'
+   * slots are LOST until their hosts register again (H7); bindings hold. Only a fresh pool (nothing
+   * accepted, no host) of a newer term may recover.
    */
   record Recover(DurableImage image, long now) implements PoolEvent {
     public Recover {
@@ -214,6 +223,9 @@ public sealed interface PoolEvent {
     }
   }
 
-  /** Graceful stop (P16): refuse new work, interrupt queued jobs, drain running ones. */
+  /**
+   * Graceful stop (P16 in docs/rules.md): refuse new work, interrupt queued jobs, drain running
+   * ones.
+   */
   record StopRequested(long now) implements PoolEvent {}
 }

@@ -31,7 +31,9 @@ public final class PoolInvariants {
     keptSetsStayWithinTheirBounds(d);
   }
 
-  /** J2: a slot running a suspect runs nothing else, and counts its suspects right. */
+  /**
+   * J2 (docs/rules.md): a slot running a suspect runs nothing else, and counts its suspects right.
+   */
   static void suspectsRunAlone(PoolData d) {
     for (Slot slot : d.slots) {
       int suspects = 0;
@@ -48,7 +50,9 @@ public final class PoolInvariants {
     }
   }
 
-  /** J5, J6: the dead-letter set and the recent outcomes hold no more than they may. */
+  /**
+   * J5, J6 (docs/rules.md): the dead-letter set and the recent outcomes hold no more than they may.
+   */
   static void keptSetsStayWithinTheirBounds(PoolData d) {
     JobSettings rules = d.settings.jobs();
     long deadBytes = 0;
@@ -125,7 +129,7 @@ public final class PoolInvariants {
     }
   }
 
-  /** C5: each slot's in-flight count is the number of live assignments it holds. */
+  /** C5 (docs/rules.md): each slot's in-flight count is the number of live assignments it holds. */
   static void inFlightEqualsLiveAssignments(PoolData d) {
     int total = 0;
     for (Slot slot : d.slots) {
@@ -141,7 +145,9 @@ public final class PoolInvariants {
         () -> "slots hold " + held + ", pool counts " + d.runningJobs);
   }
 
-  /** The free-slot bit sets agree with the slots (the dispatch index behind P7). */
+  /**
+   * The free-slot bit sets agree with the slots (the dispatch index behind P7 in docs/rules.md).
+   */
   static void dispatchIndexIsCurrent(PoolData d) {
     int notRetired = 0;
     for (Slot slot : d.slots) {
@@ -208,8 +214,8 @@ public final class PoolInvariants {
   }
 
   /**
-   * C3: no queued job is eligible for a slot with free capacity: each free slot's next job is
-   * none, or a suspect waiting for the slot to be idle (J2).
+   * C3 (docs/rules.md): no queued job is eligible for a slot with free capacity: each free slot's
+   * next job is none, or a suspect waiting for the slot to be idle (J2).
    */
   static void workConserving(PoolData d) {
     if (d.state != PoolState.RUNNING) {
@@ -223,7 +229,7 @@ public final class PoolInvariants {
     }
   }
 
-  /** P10: a retired slot has no queued jobs targeted at it. */
+  /** P10 (docs/rules.md): a retired slot has no queued jobs targeted at it. */
   static void noQueuedJobTargetsARetiredSlot(List<Job> queued) {
     for (Job job : queued) {
       require(job.target == null || !job.target.retired(), "P10 no job waits for a retired slot",
@@ -231,7 +237,7 @@ public final class PoolInvariants {
     }
   }
 
-  /** P11, P16: a pool that is stopping or has no live slot queues nothing. */
+  /** P11, P16 (docs/rules.md): a pool that is stopping or has no live slot queues nothing. */
   static void stoppedOrIrrecoverablePoolsQueueNothing(PoolData d, List<Job> queued) {
     if (d.state != PoolState.RUNNING || d.noRecoverableWorkers()) {
       require(queued.isEmpty(), "P11/P16 nothing queued without a future",

@@ -4,12 +4,13 @@ package dev.shepherd.core;
  * What a pool may hold in memory beyond the count of queued jobs: the bytes of queued payloads,
  * and the affinity bindings of keys that no job uses any more.
  *
- * <p>A binding is <em>in use</em> while its key has a queued or running job; P4 and P5 hold for
- * it exactly as written. Once its key has no job the binding is <em>idle</em>, and the pool keeps
- * only the {@code maxIdleKeys} idle bindings used most recently (the selector's choices) plus the
- * {@code maxRebalancedKeys} idle bindings an operator set by rebalance, forgetting the least
- * recently used beyond that. A forgotten key is unseen again: its next job is bound by the
- * selector, which for RENDEZVOUS (the default) is the same slot as long as that slot can take it.
+ * <p>A binding is <em>in use</em> while its key has a queued or running job; P4 and P5
+ * (docs/rules.md) hold for it exactly as written. Once its key has no job the binding is
+ * <em>idle</em>, and the pool keeps only the {@code maxIdleKeys} idle bindings used most recently
+ * (the selector's choices) plus the {@code maxRebalancedKeys} idle bindings an operator set by
+ * rebalance, forgetting the least recently used beyond that. A forgotten key is unseen again: its
+ * next job is bound by the selector, which for RENDEZVOUS (the default) is the same slot as long as
+ * that slot can take it.
  *
  * @param backlogMaxBytes the payload bytes the backlog may hold (P3: beyond it a job that must
  *     queue is {@code rejected(BACKLOG_FULL)}); {@link Long#MAX_VALUE} for no limit

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A pool's complete, validated configuration (P1). Construction fails with a {@link
- * ConfigException} naming the field: {@code NO_WORKERS} for an empty topology, {@code
+ * A pool's complete, validated configuration (P1 in docs/rules.md). Construction fails with a
+ * {@link ConfigException} naming the field: {@code NO_WORKERS} for an empty topology, {@code
  * DUPLICATE_WORKER} for a repeated slot id.
  *
  * @param jobTimeoutMs default job timeout (P14); 0 means none
@@ -77,7 +77,7 @@ public record PoolSettings(
     Objects.requireNonNull(jobs, "jobs");
   }
 
-  /** Settings without section 10's job rules ({@link JobSettings#NONE}). */
+  /** Settings without the job rules of section 10, docs/rules.md ({@link JobSettings#NONE}). */
   public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
       InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
       SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term,
@@ -119,8 +119,9 @@ public record PoolSettings(
 
   /**
    * A pool of {@code count} slots {@code w-0 … w-(count-1)} with the seed's rules and Shepherd's
-   * defaults for the rest; section 10's job rules are off ({@link JobSettings#NONE}) until {@link
-   * #withJobs} sets them (the runtime's configuration turns on {@link JobSettings#DEFAULT}).
+   * defaults for the rest; the job rules of section 10 (docs/rules.md) are off ({@link
+   * JobSettings#NONE}) until {@link #withJobs} sets them (the runtime's configuration turns on
+   * {@link JobSettings#DEFAULT}).
    */
   public static PoolSettings defaults(String name, int count) {
     List<SlotSpec> slots =

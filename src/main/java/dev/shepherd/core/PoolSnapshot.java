@@ -6,9 +6,9 @@ import java.util.List;
  * The pool's status as a plain value (the {@code .status} reply, the HTTP snapshot and the live
  * view's first frame), computed by a pure function of the pool's state. {@code backlogLength}
  * counts every job held in the backlog's bound, of which {@code backlogWaiting} wait for a due
- * time (J3, J4); {@code nextDue} is the earliest of those (null when none waits); {@code
- * deadLetters} is the size of the dead-letter set (J5). Its times are on the events' clock; the
- * runtime hands snapshots out in epoch milliseconds.
+ * time (J3, J4 in docs/rules.md); {@code nextDue} is the earliest of those (null when none waits);
+ * {@code deadLetters} is the size of the dead-letter set (J5). Its times are on the events' clock;
+ * the runtime hands snapshots out in epoch milliseconds.
  */
 public record PoolSnapshot(
     String name,
@@ -34,7 +34,7 @@ public record PoolSnapshot(
         maxRestarts, windowMs, hosts, null, 0, null, 0);
   }
 
-  /** This snapshot with the pool's high-availability status (A1). */
+  /** This snapshot with the pool's high-availability status (A1 in docs/rules.md). */
   public PoolSnapshot withHa(HaStatus status) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
         restartsInWindow, maxRestarts, windowMs, hosts, status, backlogWaiting, nextDue,
@@ -57,7 +57,10 @@ public record PoolSnapshot(
       Long backoffUntil,
       String host) {}
 
-  /** One worker host (section 8.4): its node, state, slots in slot order, and since when. */
+  /**
+   * One worker host (section 8.4 in docs/rules.md): its node, state, slots in slot order, and since
+   * when.
+   */
   public record HostStatus(String id, String node, HostState state, List<String> slots,
       long since) {}
 

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The ring of recently answered jobs (J6), so that a submitter who did not wait can look its
- * job's outcome up: the latest answers, oldest first, bounded in count and bytes, the oldest
- * forgotten first.
+ * The ring of recently answered jobs (J6 in docs/rules.md), so that a submitter who did not wait
+ * can look its job's outcome up: the latest answers, oldest first, bounded in count and bytes, the
+ * oldest forgotten first.
  *
  * <p>Remembering happens for every job, so it is a circular array with the entries' sizes beside
  * them: O(1), no hashing, no allocation, and forgetting the oldest reads only its size, not the
@@ -67,7 +67,7 @@ final class RecentOutcomes {
     }
   }
 
-  /** Puts a recovered entry back (A3), oldest first, without forgetting any. */
+  /** Puts a recovered entry back (A3 in docs/rules.md), oldest first, without forgetting any. */
   void restore(RecentOutcome entry) {
     append(entry);
   }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The takeover path of a durable pool (A3): a fresh pool of a newer term rebuilds what the image
- * of its predecessor holds, then carries on as if it had been there all along.
+ * The takeover path of a durable pool (A3 in docs/rules.md): a fresh pool of a newer term rebuilds
+ * what the image of its predecessor holds, then carries on as if it had been there all along.
  *
  * <p>In order: the image's worker hosts come back LOST with their slots (H5; they return when
  * their hosts register again, H7, or retire after the grace, H6); slots the image names that

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where interrupted and failed jobs go next (P9, P13, J2, J3), and when waiting jobs come back
- * (J3, J4): poison and exhausted jobs are answered and dead-lettered, a suspect just stopped
- * waits its retry delay, others go back to the front at once; the due timer releases waiting
- * jobs, retries to the front and delayed submits to the back.
+ * Where interrupted and failed jobs go next (P9, P13, J2, J3 in docs/rules.md), and when waiting
+ * jobs come back (J3, J4): poison and exhausted jobs are answered and dead-lettered, a suspect just
+ * stopped waits its retry delay, others go back to the front at once; the due timer releases
+ * waiting jobs, retries to the front and delayed submits to the back.
  */
 final class Requeues {
   private final PoolData d;
@@ -20,9 +20,9 @@ final class Requeues {
 
   /**
    * Settles interrupted jobs by the interruption policy: FAIL answers each; RETRY puts them back
-   * at the front in their original order, unless a job is poison (J2) or used up {@code
-   * maxAttempts} (P13), both answered and dead-lettered; a suspect just stopped waits its retry
-   * delay first (J3).
+   * at the front in their original order, unless a job is poison (J2 in docs/rules.md) or used up
+   * {@code maxAttempts} (P13), both answered and dead-lettered; a suspect just stopped waits its
+   * retry delay first (J3).
    */
   void settle(List<Job> interruptedJobs) {
     interruptedJobs.sort((a, b) -> Long.compare(a.order, b.order));
@@ -77,7 +77,10 @@ final class Requeues {
     }
   }
 
-  /** A job going back waits until {@code due}, then goes to the front (J3); recorded. */
+  /**
+   * A job going back waits until {@code due}, then goes to the front (J3 in docs/rules.md);
+   * recorded.
+   */
   void waitUntil(Job job, long due) {
     d.waiting.add(job, due, true);
     d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),

@@ -3,7 +3,8 @@ package dev.shepherd.core;
 import java.util.ArrayDeque;
 
 /**
- * The restart budget (S2): at most {@code maxRestarts} replacements within a sliding window.
+ * The restart budget (S2 in docs/rules.md): at most {@code maxRestarts} replacements within a
+ * sliding window.
  *
  * <p>A decision to replace {@code k} slots at time {@code t} first forgets the replacements older
  * than the window ({@code t - stamp > window}), then is refused when {@code inWindow + k >

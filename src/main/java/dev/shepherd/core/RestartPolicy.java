@@ -1,6 +1,6 @@
 package dev.shepherd.core;
 
-/** Whether a stopped slot is eligible for replacement at all (S1). */
+/** Whether a stopped slot is eligible for replacement at all (S1 in docs/rules.md). */
 public enum RestartPolicy {
   /** Always replaced. */
   PERMANENT,

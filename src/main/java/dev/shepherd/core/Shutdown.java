@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Stopping the pool (P16, S4). A graceful stop refuses new work, answers every queued job {@code
- * interrupted(POOL_STOPPED)} at once (the payload goes back), and lets running assignments finish
- * until the drain deadline; then whatever still runs is answered the same way. A stop without
- * drain (the STOP_POOL reaction, or a drain timeout of 0) does all of that at once.
+ * Stopping the pool (P16, S4 in docs/rules.md). A graceful stop refuses new work, answers every
+ * queued job {@code interrupted(POOL_STOPPED)} at once (the payload goes back), and lets running
+ * assignments finish until the drain deadline; then whatever still runs is answered the same way. A
+ * stop without drain (the STOP_POOL reaction, or a drain timeout of 0) does all of that at once.
  */
 final class Shutdown {
   private final PoolData d;

@@ -45,21 +45,29 @@ final class Slot {
   long runningSince;
   int consecutiveFailures;
   int restarts;
-  /** A deregistered remote worker: benign for late facts (C4), hidden from status. */
+  /**
+   * A deregistered remote worker: benign for late facts (C4 in docs/rules.md), hidden from status.
+   */
   boolean departed;
 
-  /** Revive probes in a row that retired again before the slot completed a job (J7). */
+  /**
+   * Revive probes in a row that retired again before the slot completed a job (J7 in
+   * docs/rules.md).
+   */
   int failedProbes;
   /** Whether the current incarnation is a revive probe that has not completed a job yet. */
   boolean probing;
 
   /** Live assignments (including cancelled-running ones, whose capacity frees on completion). */
   final ArrayList<Job> running = new ArrayList<>(1);
-  /** Of {@link #running}: suspects (J2); while one runs, nothing else is dispatched here. */
+  /**
+   * Of {@link #running}: suspects (J2 in docs/rules.md); while one runs, nothing else is dispatched
+   * here.
+   */
   int suspectsRunning;
   /** Queued jobs targeted at this slot, in backlog order, with cancelled tombstones. */
   final Lane targeted = new Lane();
-  /** Queued suspects targeted at this slot (J2). */
+  /** Queued suspects targeted at this slot (J2 in docs/rules.md). */
   final Lane suspects = new Lane();
 
   Slot(String id, int index, int capacity, Host host) {
@@ -71,8 +79,8 @@ final class Slot {
   }
 
   /**
-   * C2: selectable only while running with a known capacity above its in-flight count, and not
-   * running a suspect (J2).
+   * C2 (docs/rules.md): selectable only while running with a known capacity above its in-flight
+   * count, and not running a suspect (J2).
    */
   boolean hasFreeCapacity() {
     return life == Life.RUNNING && capacity != UNKNOWN_CAPACITY && running.size() < capacity

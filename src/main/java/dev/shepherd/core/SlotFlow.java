@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The slot path: creation results (P2, P12), stops and the supervisor's decision (P9, P10, S1-S5),
- * job timeouts (P14), and remote workers coming and going with their capacity (C1-C4).
+ * The slot path: creation results (P2, P12 in docs/rules.md), stops and the supervisor's decision
+ * (P9, P10, S1-S5), job timeouts (P14), and remote workers coming and going with their capacity
+ * (C1-C4).
  */
 final class SlotFlow {
   private final PoolData d;
@@ -20,9 +21,9 @@ final class SlotFlow {
 
   /**
    * The first steps every fact about an incarnation shares: an unknown slot is refused; a fact
-   * about a departed remote worker (C4), or one reaching a stopped pool when {@code
-   * ignoreWhenStopped}, is ignored and counted; a fact about another incarnation is refused as
-   * stale. {@link Fact#slot()} is null unless the fact applies.
+   * about a departed remote worker (C4 in docs/rules.md), or one reaching a stopped pool when
+   * {@code ignoreWhenStopped}, is ignored and counted; a fact about another incarnation is refused
+   * as from the past. {@link Fact#slot()} is null unless the fact applies.
    */
   private Fact fact(String worker, int incarnation, boolean ignoreWhenStopped) {
     Slot slot = d.slotsById.get(worker);
@@ -93,9 +94,9 @@ final class SlotFlow {
   }
 
   /**
-   * P9 then section 4: interrupt what the slot held, let the supervisor decide, dispatch. J2: a
-   * crash or hang makes every job the incarnation was running a suspect, one stop nearer to
-   * poison; a stop while a suspect was running is not charged to the budget.
+   * P9 (docs/rules.md) then section 4: interrupt what the slot held, let the supervisor decide,
+   * dispatch. J2: a crash or hang makes every job the incarnation was running a suspect, one stop
+   * nearer to poison; a stop while a suspect was running is not charged to the budget.
    */
   void stop(Slot dead, Exit exit, String cause, long now) {
     d.out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
@@ -183,9 +184,10 @@ final class SlotFlow {
   }
 
   /**
-   * Retires a slot the budget or a failed creation took out of service (P2, P10); with {@code
-   * reviveAfterMs} it is tried again after that long, the way a circuit breaker half-opens, and
-   * twice as long after each probe that retired again before it completed a job (J7).
+   * Retires a slot the budget or a failed creation took out of service (P2, P10 in docs/rules.md);
+   * with {@code reviveAfterMs} it is tried again after that long, the way a circuit breaker
+   * half-opens, and twice as long after each probe that retired again before it completed a job
+   * (J7).
    */
   private void retireForNow(Slot slot, Retirement reason, long now) {
     d.retire(slot, reason);
@@ -202,7 +204,10 @@ final class SlotFlow {
 
   // ---- timers: job timeouts, backoff ends, revives --------------------------------------------
 
-  /** P14: an assignment still live at its deadline means a hung incarnation: it is stopped. */
+  /**
+   * P14 (docs/rules.md): an assignment still live at its deadline means a hung incarnation: it is
+   * stopped.
+   */
   void deadline(Timer.JobDeadline timer, long now) {
     Slot slot = d.slotsById.get(timer.worker());
     int at = slot == null || slot.life != Slot.Life.RUNNING || d.state == PoolState.STOPPED
@@ -216,7 +221,10 @@ final class SlotFlow {
     stop(slot, Exit.TIMEOUT, "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
   }
 
-  /** S5: a slot whose backoff ended (and was not decided again meanwhile) is deployed. */
+  /**
+   * S5 (docs/rules.md): a slot whose backoff ended (and was not decided again meanwhile) is
+   * deployed.
+   */
   void backoffEnded(Timer.BackoffEnd timer, long now) {
     Slot slot = d.slotsById.get(timer.worker());
     if (slot == null || d.state != PoolState.RUNNING || slot.life != Slot.Life.BACKING_OFF
@@ -353,7 +361,7 @@ final class SlotFlow {
 
   /**
    * Remote slots leaving on purpose: what they ran is interrupted with exit NORMAL and settled
-   * together (P9), then each is hidden and retired (P10, P11).
+   * together (P9 in docs/rules.md), then each is hidden and retired (P10, P11).
    */
   void depart(List<Slot> leaving, long now) {
     List<Job> interrupted = new ArrayList<>();

@@ -2,7 +2,7 @@ package dev.shepherd.core;
 
 /**
  * One configured slot: its stable id and advertised capacity ({@code maxConcurrency}; null means
- * unknown, which selection treats as full until the worker announces one, C1).
+ * unknown, which selection treats as full until the worker announces one, C1 in docs/rules.md).
  */
 public record SlotSpec(String id, Integer maxConcurrency) {
   public SlotSpec {

@@ -1,6 +1,6 @@
 package dev.shepherd.core;
 
-/** Which slots are replaced together when one stops (S3), as in Erlang/OTP. */
+/** Which slots are replaced together when one stops (S3 in docs/rules.md), as in Erlang/OTP. */
 public enum Strategy {
   /** Only the stopped slot. */
   ONE_FOR_ONE,

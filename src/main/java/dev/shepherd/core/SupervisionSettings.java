@@ -3,12 +3,12 @@ package dev.shepherd.core;
 import java.util.Objects;
 
 /**
- * How stopped slots are replaced (section 4): restart policy (S1), strategy (S3), the restart
- * budget of at most {@code maxRestarts} replacements within a sliding {@code restartWindowMs}
- * ({@link #INFINITE_WINDOW} never forgets, S2), the reaction when it is exceeded (S4), an
- * optional restart backoff (S5; null = replace at once), and {@code reviveAfterMs}: how long a
- * slot retired by the budget (or by a failed creation) waits before it is tried again, the way a
- * circuit breaker half-opens (0 = never), doubling for each probe that retires again without
+ * How stopped slots are replaced (section 4 in docs/rules.md): restart policy (S1), strategy (S3),
+ * the restart budget of at most {@code maxRestarts} replacements within a sliding {@code
+ * restartWindowMs} ({@link #INFINITE_WINDOW} never forgets, S2), the reaction when it is exceeded
+ * (S4), an optional restart backoff (S5; null = replace at once), and {@code reviveAfterMs}: how
+ * long a slot retired by the budget (or by a failed creation) waits before it is tried again, the
+ * way a circuit breaker half-opens (0 = never), doubling for each probe that retires again without
  * having completed a job, up to {@code reviveMaxMs} (J7).
  *
  * <p>Neither a revive by time nor an operator's revive is a restart: S2's budget counts the

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decides, for a stopped slot, whether and which slots are replaced: restart policy (S1), budget
- * (S2), strategy (S3) and backoff (S5). It owns the budget and the jitter source; the pool applies
- * the decision.
+ * Decides, for a stopped slot, whether and which slots are replaced: restart policy (S1 in
+ * docs/rules.md), budget (S2), strategy (S3) and backoff (S5). It owns the budget and the jitter
+ * source; the pool applies the decision.
  */
 final class Supervisor {
   private final SupervisionSettings settings;
@@ -29,7 +29,8 @@ final class Supervisor {
 
   /**
    * The decision for {@code dead}, stopped with {@code exit}; {@code charged} false replaces
-   * without counting against the budget (J2: the stop was a suspect's, judged by poisonAfter).
+   * without counting against the budget (J2 in docs/rules.md: the stop was a suspect's, judged by
+   * poisonAfter).
    */
   Decision decide(Slot dead, Exit exit, long now, List<Slot> slots, boolean charged) {
     if (!settings.policy().restarts(exit)) {

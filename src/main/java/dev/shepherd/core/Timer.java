@@ -8,21 +8,26 @@ package dev.shepherd.core;
  */
 public sealed interface Timer {
 
-  /** P14: assignment {@code assignment} of {@code worker} runs past its job timeout. */
+  /**
+   * P14 (docs/rules.md): assignment {@code assignment} of {@code worker} runs past its job timeout.
+   */
   record JobDeadline(String worker, long assignment) implements Timer {}
 
-  /** S5: the restart backoff of {@code worker} that was to end at {@code until} is over. */
+  /**
+   * S5 (docs/rules.md): the restart backoff of {@code worker} that was to end at {@code until} is
+   * over.
+   */
   record BackoffEnd(String worker, long until) implements Timer {}
 
-  /** P16: the graceful stop's drain is out of time. */
+  /** P16 (docs/rules.md): the graceful stop's drain is out of time. */
   record DrainDeadline() implements Timer {}
 
-  /** H6: host {@code host}, lost at {@code since}, has been away for the grace. */
+  /** H6 (docs/rules.md): host {@code host}, lost at {@code since}, has been away for the grace. */
   record HostGrace(String host, long since) implements Timer {}
 
   /**
-   * J3, J4: jobs waiting for a due time at or before {@code at} (a retry's delay, a delayed
-   * submit) may run. Only the latest one started applies.
+   * J3, J4 (docs/rules.md): jobs waiting for a due time at or before {@code at} (a retry's delay, a
+   * delayed submit) may run. Only the latest one started applies.
    */
   record Due(long at) implements Timer {}
 

@@ -7,11 +7,11 @@ import java.util.PriorityQueue;
 import java.util.function.Predicate;
 
 /**
- * Jobs held back until a due time (J3 retry delays, J4 delayed submits), earliest first: a binary
- * heap by due time, then by the order they began waiting, so adding and releasing cost O(log n)
- * each. A job that leaves early (cancelled, or answered because it can never run) stays in the
- * heap as a tombstone until it surfaces; the heap is rebuilt when tombstones outnumber the live.
- * They count against the backlog's bound (count and bytes) while they wait.
+ * Jobs held back until a due time (J3 (docs/rules.md) retry delays, J4 delayed submits), earliest
+ * first: a binary heap by due time, then by the order they began waiting, so adding and releasing
+ * cost O(log n) each. A job that leaves early (cancelled, or answered because it can never run)
+ * stays in the heap as a tombstone until it surfaces; the heap is rebuilt when tombstones outnumber
+ * the live. They count against the backlog's bound (count and bytes) while they wait.
  */
 final class Waiting {
   static final Comparator<Job> DUE_ORDER =
@@ -43,7 +43,10 @@ final class Waiting {
     bytes += job.bytes;
   }
 
-  /** Puts a recovered waiting job back (A3); recovered jobs come in their waiting order. */
+  /**
+   * Puts a recovered waiting job back (A3 in docs/rules.md); recovered jobs come in their waiting
+   * order.
+   */
   void restore(Job job, long dueAt, boolean front) {
     add(job, dueAt, front);
   }
@@ -88,8 +91,8 @@ final class Waiting {
   }
 
   /**
-   * Removes every live job that {@code which} selects, in waiting order (P10, P11, P16: they are
-   * answered). O(n log n).
+   * Removes every live job that {@code which} selects, in waiting order (P10, P11, P16 in
+   * docs/rules.md: they are answered). O(n log n).
    */
   List<Job> drain(Predicate<Job> which) {
     List<Job> out = new ArrayList<>();

@@ -20,7 +20,7 @@
  *       to slots, never to incarnations.</dd>
  *   <dt>incarnation</dt>
  *   <dd>One deployment behind a slot, numbered from 1. Facts carry it; a fact about an older
- *       incarnation is refused as stale.</dd>
+ *       incarnation is refused ({@code STALE_INCARNATION}: from the past).</dd>
  *   <dt>job</dt>
  *   <dd>What a submitter sends, with its caller-chosen (or generated) id. Accepted jobs are
  *       answered exactly once with a terminal outcome.</dd>
@@ -39,11 +39,12 @@
  *   <dt>host</dt>
  *   <dd>Another node that runs incarnations of some of the pool's slots ({@code <host>/w-N}) while
  *       the pool's supervisor decides everything about them. A host whose node leaves or whose
- *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns or
- *       its grace runs out (then they retire HOST_LOST).</dd>
+ *       heartbeats stop is LOST: its slots are neither dispatchable nor retired, until it returns
+ * or its grace runs out (then they retire HOST_LOST).</dd>
  *   <dt>term</dt>
  *   <dd>The generation of a pool's coordinator under HA: each new leader's is higher, and its
- *       assignment tokens carry it, so anything of an older term is stale.</dd>
+ *       assignment tokens carry it, so a completion of an older term is stale (its token matches no
+ *       live assignment) and a command of an older term is ignored.</dd>
  *   <dt>durable image</dt>
  *   <dd>What must survive a durable pool's coordinator: its unanswered jobs (queued with their
  *       backlog position, or running), bindings and hosts. The pool emits each change as a record
@@ -56,7 +57,7 @@
  *
  * <h2>High availability</h2>
  *
- * <p>A durable pool (section 8.5) emits, in the transition that makes each change, a {@link
+ * <p>A durable pool (section 8.5 in docs/rules.md) emits, in the transition that makes each change, a {@link
  * dev.shepherd.core.DurableRecord}: a job accepted (with its backlog position and every submit
  * field), assigned (attempt, slot), requeued (new position, why), answered (with the outcome); a
  * binding made, moved or forgotten; a host known. The runtime writes them to a replicated store

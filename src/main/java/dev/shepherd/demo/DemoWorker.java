@@ -14,10 +14,10 @@ import java.util.Map;
  * command line. Payload keys, applied in this order: {@code sleepMs} (wait; a blocking sleep on a
  * WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code spinMs} (burn CPU),
  * {@code fail} (return a failed future), {@code throw} (throw a {@link RuntimeException} from
- * {@code handle}: the job fails, the worker stays, J1), {@code crash} (crash the incarnation with
- * {@link WorkerContext#crash}), {@code hang} (never answer), {@code exit} (undeploy itself after
- * answering), {@code echo} (copied into the result). The result is {@code {"worker",
- * "incarnation", "echo"}}. A sleep ends early when its job is cancelled.
+ * {@code handle}: the job fails, the worker stays, J1 in docs/rules.md), {@code crash} (crash the
+ * incarnation with {@link WorkerContext#crash}), {@code hang} (never answer), {@code exit}
+ * (undeploy itself after answering), {@code echo} (copied into the result). The result is {@code
+ * {"worker", "incarnation", "echo"}}. A sleep ends early when its job is cancelled.
  *
  * <p>Worker config {@code failStart}: {@code never} (default), {@code always}, or {@code
  * replacements} (only incarnations after the first fail to start).

@@ -4,10 +4,11 @@ import dev.shepherd.core.Outcome;
 import io.vertx.core.eventbus.EventBus;
 
 /**
- * Answers a job that a coordinator took over from an earlier one (A4): the terminal outcome goes
- * to the {@code replyTo} address the submitter gave, which lives on the submitter's node; the
- * admission was answered long ago. A job submitted without one ({@code address} null) has nobody
- * to tell here: its request was answered by the dead node or ended in the submitter's timeout.
+ * Answers a job that a coordinator took over from an earlier one (A4 in docs/rules.md): the
+ * terminal outcome goes to the {@code replyTo} address the submitter gave, which lives on the
+ * submitter's node; the admission was answered long ago. A job submitted without one ({@code
+ * address} null) has nobody to tell here: its request was answered by the dead node or ended in the
+ * submitter's timeout.
  */
 final class AddressResponder implements Responder {
   private final EventBus bus;

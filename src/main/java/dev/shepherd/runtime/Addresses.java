@@ -33,29 +33,35 @@ public record Addresses(String prefix) {
   }
 
   /**
-   * Where a job is (J6): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view, or with {@code
-   * wait} its terminal outcome.
+   * Where a job is (J6 in docs/rules.md): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view,
+   * or with {@code wait} its terminal outcome.
    */
   public String job() {
     return prefix + ".job";
   }
 
-  /** A page of the dead-letter set, newest first (J5): {@code {"offset"?, "limit"?}}. */
+  /**
+   * A page of the dead-letter set, newest first (J5 in docs/rules.md): {@code {"offset"?,
+   * "limit"?}}.
+   */
   public String deadLetters() {
     return prefix + ".dead.list";
   }
 
-  /** One dead-lettered job (J5): {@code {"job"}}. */
+  /** One dead-lettered job (J5 in docs/rules.md): {@code {"job"}}. */
   public String deadLetter() {
     return prefix + ".dead.get";
   }
 
-  /** Submits a dead-lettered job again (J5): {@code {"job"}}; the reply is the admission. */
+  /**
+   * Submits a dead-lettered job again (J5 in docs/rules.md): {@code {"job"}}; the reply is the
+   * admission.
+   */
   public String replayDead() {
     return prefix + ".dead.replay";
   }
 
-  /** Discards a dead-lettered job (J5): {@code {"job"}}. */
+  /** Discards a dead-lettered job (J5 in docs/rules.md): {@code {"job"}}. */
   public String discardDead() {
     return prefix + ".dead.discard";
   }

@@ -4,9 +4,9 @@ import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 
 /**
- * What waiting for a job's answer gave (J6): its terminal {@code outcome}, or, when the wait
- * ended first (its time was up, or the coordinator stopped acting), the {@code view} of where the
- * job was then. Exactly one of the two is set.
+ * What waiting for a job's answer gave (J6 in docs/rules.md): its terminal {@code outcome}, or,
+ * when the wait ended first (its time was up, or the coordinator stopped acting), the {@code view}
+ * of where the job was then. Exactly one of the two is set.
  */
 public record Awaited(Outcome outcome, JobView view) {
   public Awaited {

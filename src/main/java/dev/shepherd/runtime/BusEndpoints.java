@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pool's event-bus protocol v1 (section 6): one consumer per address, each decoding its body
- * ({@code fail(400, …)} naming the field when malformed, state unchanged), calling the
- * coordinator, and replying ({@code fail(409, "NAME: …")} for state-machine refusals).
+ * The pool's event-bus protocol v1 (section 6 in docs/rules.md): one consumer per address, each
+ * decoding its body ({@code fail(400, …)} naming the field when malformed, state unchanged),
+ * calling the coordinator, and replying (a state-machine refusal through {@link Refusals}).
  */
 final class BusEndpoints {
   private final Coordinator coordinator;
@@ -80,41 +80,42 @@ final class BusEndpoints {
     if (error == null) {
       message.reply(new JsonObject());
     } else {
-      fail409(message, error);
+      Refusals.fail(message, error);
     }
   }
 
   /** The batch form of a worker host names its host and carries items; the single form neither. */
   private static boolean isBatch(Object body) {
     JsonObject json = RequestDecoder.object(body);
-    return json.containsKey("host") || json.containsKey("items");
+    return json.containsKey(BusWire.HOST) || json.containsKey(BusWire.ITEMS);
   }
 
   private void rebalance(Message<Object> message) {
     Requests.Rebalance request = RequestDecoder.rebalance(message.body());
     PoolError error = coordinator.rebalance(request);
     if (error == null) {
-      message.reply(new JsonObject().put("key", request.key()).put("worker", request.worker()));
+      message.reply(new JsonObject().put(BusWire.KEY, request.key())
+          .put(BusWire.WORKER, request.worker()));
     } else {
-      fail409(message, error);
+      Refusals.fail(message, error);
     }
   }
 
   private void cancel(Message<Object> message) {
     Requests.Cancel request = RequestDecoder.cancel(message.body());
     boolean cancelled = coordinator.cancel(request);
-    message.reply(new JsonObject().put("job", request.job()).put("cancelled", cancelled));
+    message.reply(new JsonObject().put(BusWire.JOB, request.job())
+        .put(BusWire.CANCELLED, cancelled));
   }
 
   private void revive(Message<Object> message) {
     Requests.Revive request = RequestDecoder.revive(message.body());
     coordinator.revive(request).onComplete(ar -> {
       if (ar.succeeded()) {
-        message.reply(new JsonObject().put("worker", request.worker())
-            .put("incarnation", ar.result()));
+        message.reply(new JsonObject().put(BusWire.WORKER, request.worker())
+            .put(BusWire.INCARNATION, ar.result()));
       } else {
-        PoolErrorException e = (PoolErrorException) ar.cause();
-        message.fail(409, e.getMessage());
+        Refusals.fail(message, (PoolErrorException) ar.cause());
       }
     });
   }
@@ -187,22 +188,18 @@ final class BusEndpoints {
     Requests.DeadJob request = RequestDecoder.deadJob(message.body());
     PoolError error = coordinator.jobs().discard(request.job());
     if (error == null) {
-      message.reply(new JsonObject().put("job", request.job()).put("discarded", true));
+      message.reply(new JsonObject().put(BusWire.JOB, request.job()).put(BusWire.DISCARDED, true));
     } else {
-      fail(message, new PoolErrorException(error));
+      Refusals.fail(message, error);
     }
   }
 
-  /** A refusal with its code ({@link PoolErrorException#code()}): {@code "NAME: details"}. */
+  /** A refusal ({@link Refusals}), or the pool's own failure as a 500. */
   private static void fail(Message<Object> message, Throwable failure) {
     if (failure instanceof PoolErrorException e) {
-      message.fail(e.code(), e.getMessage());
+      Refusals.fail(message, e);
     } else {
       message.fail(500, String.valueOf(failure.getMessage()));
     }
-  }
-
-  private static void fail409(Message<Object> message, PoolError error) {
-    message.fail(409, error.name() + ": " + error.message());
   }
 }

@@ -15,10 +15,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
 
 /**
- * A pool reached over the event bus with protocol v1 (section 6), for a pool coordinated by
- * another Vert.x instance or another node of the cluster. Replies are checked before they are
- * believed: one that is not what the protocol says fails the call instead of throwing on the
- * caller's context.
+ * A pool reached over the event bus with protocol v1 (section 6 in docs/rules.md), for a pool
+ * coordinated by another Vert.x instance or another node of the cluster. Replies are checked before
+ * they are believed: one that is not what the protocol says fails the call instead of throwing on
+ * the caller's context.
  */
 public final class BusPoolHandle implements PoolHandle {
   /** How long a cancel, rebalance or status waits for the pool when nothing else is said. */
@@ -49,7 +49,7 @@ public final class BusPoolHandle implements PoolHandle {
    * As above, but a submit that waits for its outcome carries {@code replies} as its {@code
    * replyTo} (null: plain request/reply). The outcome then reaches the caller from whichever
    * coordinator holds the job by then, so it outlives a failover of the one that admitted it
-   * (A4); {@code replies}' own timeout bounds the wait.
+   * (A4 in docs/rules.md); {@code replies}' own timeout bounds the wait.
    */
   public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
       long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies) {
@@ -69,9 +69,10 @@ public final class BusPoolHandle implements PoolHandle {
   }
 
   /**
-   * This handle for a highly available pool (A1): a submit, cancel, rebalance or revive that
-   * finds no coordinator at the pool's address (a failover under way) is sent again for up to
-   * {@code waitMs} ({@link LeaderWait}); a status is not (it answers at once that no node leads).
+   * This handle for a highly available pool (A1 in docs/rules.md): a submit, cancel, rebalance or
+   * revive that finds no coordinator at the pool's address (a failover under way) is sent again for
+   * up to {@code waitMs} ({@link LeaderWait}); a status is not (it answers at once that no node
+   * leads).
    */
   public BusPoolHandle awaitingLeader(long waitMs) {
     return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,
@@ -140,23 +141,23 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<Boolean> cancel(String job) {
-    return control(addresses.cancel(), new JsonObject().put("job", job),
+    return control(addresses.cancel(), new JsonObject().put(BusWire.JOB, job),
         leaderWaitMs)
-        .map(reply -> reply.getBoolean("cancelled", false));
+        .map(reply -> reply.getBoolean(BusWire.CANCELLED, false));
   }
 
   @Override
   public Future<Void> rebalance(String key, String worker) {
-    return control(addresses.rebalance(), new JsonObject().put("key", key).put("worker", worker),
-        leaderWaitMs)
+    return control(addresses.rebalance(),
+        new JsonObject().put(BusWire.KEY, key).put(BusWire.WORKER, worker), leaderWaitMs)
         .mapEmpty();
   }
 
   @Override
   public Future<Integer> revive(String worker) {
-    return control(addresses.revive(), new JsonObject().put("worker", worker),
+    return control(addresses.revive(), new JsonObject().put(BusWire.WORKER, worker),
         leaderWaitMs)
-        .compose(reply -> reply.getValue("incarnation") instanceof Integer incarnation
+        .compose(reply -> reply.getValue(BusWire.INCARNATION) instanceof Integer incarnation
             ? Future.succeededFuture(incarnation)
             : Future.failedFuture(new IllegalStateException("pool " + name
                 + " answered a revive without its incarnation")));
@@ -164,17 +165,17 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JobView> lookup(String job) {
-    return control(addresses.job(), new JsonObject().put("job", job), 0)
+    return control(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0)
         .compose(reply -> decoded("a lookup", () -> JobViewJson.decode(reply)));
   }
 
   @Override
   public Future<Awaited> await(String job, long timeoutMs) {
-    JsonObject body = new JsonObject().put("job", job).put("wait", true)
-        .put("timeoutMs", timeoutMs);
+    JsonObject body = new JsonObject().put(BusWire.JOB, job).put(BusWire.WAIT, true)
+        .put(BusWire.TIMEOUT_MS, timeoutMs);
     // The pool answers by the end of the wait; the request allows a control call's time more.
     return control(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
-        .compose(reply -> decoded("a wait", () -> reply.containsKey("type")
+        .compose(reply -> decoded("a wait", () -> reply.containsKey(OutcomeJson.TYPE)
             ? Awaited.answered(terminal(OutcomeJson.decode(reply)))
             : Awaited.pending(JobViewJson.decode(reply))));
   }
@@ -182,26 +183,26 @@ public final class BusPoolHandle implements PoolHandle {
   @Override
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
     return control(addresses.deadLetters(),
-        new JsonObject().put("offset", offset).put("limit", limit), 0)
+        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0)
         .compose(reply -> decoded("a dead-letter page",
             () -> DeadLetterJson.decodePage(reply)));
   }
 
   @Override
   public Future<DeadLetter> deadLetter(String job) {
-    return control(addresses.deadLetter(), new JsonObject().put("job", job), 0)
+    return control(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0)
         .compose(reply -> decoded("a dead letter", () -> DeadLetterJson.decode(reply)));
   }
 
   @Override
   public Future<Outcome> replay(String job) {
-    return control(addresses.replayDead(), new JsonObject().put("job", job), leaderWaitMs)
+    return control(addresses.replayDead(), new JsonObject().put(BusWire.JOB, job), leaderWaitMs)
         .compose(reply -> decoded("a replay", () -> admission(OutcomeJson.decode(reply))));
   }
 
   @Override
   public Future<Void> discard(String job) {
-    return control(addresses.discardDead(), new JsonObject().put("job", job), leaderWaitMs)
+    return control(addresses.discardDead(), new JsonObject().put(BusWire.JOB, job), leaderWaitMs)
         .mapEmpty();
   }
 
@@ -304,10 +305,7 @@ public final class BusPoolHandle implements PoolHandle {
       }
       int code = reply.failureCode();
       if (code == 409 || code == 404 || code == 429) {
-        int colon = message.indexOf(':');
-        return colon < 0 ? new PoolErrorException(message, "")
-            : new PoolErrorException(message.substring(0, colon),
-                message.substring(colon + 1).trim());
+        return Refusals.parse(reply);
       }
     }
     return failure;

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The coordinator of a highly available pool ({@link #lead}) lets its effects out through a
  * {@link DurableGate}: each waits until the records before it are written to the cluster under
- * this coordinator's term (A3); a failed write makes it step down, and {@link #abandon} stops it.
+ * this coordinator's term (A3 in docs/rules.md); a failed write makes it step down, and {@link
+ * #abandon} stops it.
  */
 public final class Coordinator {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -56,14 +57,19 @@ public final class Coordinator {
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
   private final LocalPoolHandle handle;
-  /** Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6). */
+  /**
+   * Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6 in
+   * docs/rules.md).
+   */
   private final LookupsAndDeadLetters jobs;
   /** The throwables behind failures of local slots, until their jobs are answered. */
   private final FailureCauses causes = new FailureCauses();
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
-  /** What lets a highly available pool's effects out (A3); null for other pools. */
+  /**
+   * What lets a highly available pool's effects out (A3 in docs/rules.md); null for other pools.
+   */
   private DurableLeader leader;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
@@ -141,7 +147,7 @@ public final class Coordinator {
     return jobs;
   }
 
-  /** Callers waiting for held jobs' outcomes (J6). */
+  /** Callers waiting for held jobs' outcomes (J6 in docs/rules.md). */
   JobWaiters waiters() {
     return jobs.waiters();
   }
@@ -169,7 +175,9 @@ public final class Coordinator {
     return transition;
   }
 
-  /** Runs effects now, or, for a durable pool, once their records are written (A3). */
+  /**
+   * Runs effects now, or, for a durable pool, once their records are written (A3 in docs/rules.md).
+   */
   private void run(List<Effect> effects) {
     if (leader == null) {
       interpreter.run(effects);
@@ -201,17 +209,17 @@ public final class Coordinator {
   }
 
   /**
-   * Rebuilds the pool from what an earlier coordinator left (A3), right after {@link #start}
-   * (see {@link DurableLeader#recover}).
+   * Rebuilds the pool from what an earlier coordinator left (A3 in docs/rules.md), right after
+   * {@link #start} (see {@link DurableLeader#recover}).
    */
   void recover(DurableLog.Recovered recovered) {
     leader.recover(recovered);
   }
 
   /**
-   * Stops acting at once (A2): nothing leaves any more, timers stop, and this node's own
-   * incarnations are undeployed; the pool's state stays behind, unused. For a leader that stepped
-   * down, or a node that stops and leaves the pool to a standby.
+   * Stops acting at once (A2 in docs/rules.md): nothing leaves any more, timers stop, and this
+   * node's own incarnations are undeployed; the pool's state stays behind, unused. For a leader
+   * that stepped down, or a node that stops and leaves the pool to a standby.
    */
   void abandon() {
     if (leader != null) {
@@ -252,7 +260,10 @@ public final class Coordinator {
     });
   }
 
-  /** Graceful stop (P16); completes once every job is answered and every incarnation is gone. */
+  /**
+   * Graceful stop (P16 in docs/rules.md); completes once every job is answered and every
+   * incarnation is gone.
+   */
   Future<Void> stop() {
     apply(new PoolEvent.StopRequested(now()));
     return stopped.future();
@@ -280,11 +291,13 @@ public final class Coordinator {
     return pool.state();
   }
 
-  /** Called with a refused transition for a fact from a local slot: counted, never answered. */
+  /**
+   * Called with a refused transition for a fact from a local slot: counted by the core, never
+   * answered. A stale completion (one whose assignment token no longer matches a live assignment
+   * of its slot, C-rules) is said apart from the other refused facts.
+   */
   void refusedFact(PoolEvent event, PoolError error) {
-    if (countedAsStale(error)) {
-      String worker = ((PoolEvent.Completed) event).worker();
-      observers.forEach(o -> o.onStaleCompletion(worker, error.name()));
+    if (stale(error)) {
       LOG.debug("pool {}: ignored completion: {}", name(), LogText.quote(error.message()));
     } else {
       LOG.debug("pool {}: ignored fact {}: {}", name(), event.getClass().getSimpleName(),
@@ -292,8 +305,11 @@ public final class Coordinator {
     }
   }
 
-  /** A completion for an assignment the pool no longer holds (the core counts it). */
-  private static boolean countedAsStale(PoolError error) {
+  /**
+   * A stale completion: its token matches no live assignment of the slot, which holds others or
+   * none at all (the core counts both in {@code staleCompletions}).
+   */
+  private static boolean stale(PoolError error) {
     return error instanceof PoolError.StaleCompletion
         || error instanceof PoolError.CompletionForUnavailableWorker;
   }
@@ -302,8 +318,9 @@ public final class Coordinator {
 
   /**
    * Submits on the coordinator's context; {@code responder} receives the answers. The submit's
-   * own retries (J3) are resolved here against the pool's, field by field; its delay was checked
-   * against {@code maxDelayMs} by whoever handed it in ({@link RequestDecoder#checkForPool}).
+   * own retries (J3 in docs/rules.md) are resolved here against the pool's, field by field; its
+   * delay was checked against {@code maxDelayMs} by whoever handed it in ({@link
+   * RequestDecoder#checkForPool}).
    */
   void submit(Requests.Submit request, Responder responder) {
     FailureRetry retry = request.retry() == null ? null
@@ -416,7 +433,7 @@ public final class Coordinator {
   /**
    * Applies a fact reported from outside the JVM's own slots (a worker host's report, its
    * registration, loss or departure) and returns the refusal, or null. A refused completion is
-   * counted as stale, as any.
+   * stale, as a local one is.
    */
   public PoolError report(PoolEvent fact) {
     Transition t = apply(fact);

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JSON form of the dead-letter set (J5), both ways: an entry is {@code {"job", "key",
- * "reason", "payload", "bytes", "timeoutMs", "attempts": [{"attempt", "worker", "incarnation",
- * "startedAt", "endedAt", "ended", "detail"}], "answer", "at"}} ({@code key} and {@code detail}
- * null when there is none; {@code answer} the outcome as protocol v1 encodes it), and a page is
- * {@code {"pool", "size", "evicted", "offset", "limit", "entries": [entry, …]}}. What the bus
- * replies on {@code <prefix>.dead.*} and HTTP answers on {@code /api/pools/<name>/dead}.
+ * The JSON form of the dead-letter set (J5 in docs/rules.md), both ways: an entry is {@code {"job",
+ * "key", "reason", "payload", "bytes", "timeoutMs", "attempts": [{"attempt", "worker",
+ * "incarnation", "startedAt", "endedAt", "ended", "detail"}], "answer", "at"}} ({@code key} and
+ * {@code detail} null when there is none; {@code answer} the outcome as protocol v1 encodes it),
+ * and a page is {@code {"pool", "size", "evicted", "offset", "limit", "entries": [entry, …]}}. What
+ * the bus replies on {@code <prefix>.dead.*} and HTTP answers on {@code /api/pools/<name>/dead}.
  */
 public final class DeadLetterJson {
   private DeadLetterJson() {}

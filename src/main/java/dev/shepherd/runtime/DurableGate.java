@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
- * What lets a durable pool's effects out (A2, A3): the records of a turn are written to the store
- * as one batch, and every effect that follows a record waits until the store has it, so nothing is
- * answered or assigned that a successor would not know of. One batch is in flight at a time; the
- * records of the turns meanwhile make up the next one, so a slow store makes batches bigger rather
- * than the pool slower.
+ * What lets a durable pool's effects out (A2, A3 in docs/rules.md): the records of a turn are
+ * written to the store as one batch, and every effect that follows a record waits until the store
+ * has it, so nothing is answered or assigned that a successor would not know of. One batch is in
+ * flight at a time; the records of the turns meanwhile make up the next one, so a slow store makes
+ * batches bigger rather than the pool slower.
  *
  * <p>It is also a lease: an effect leaves only within {@code leaseMs} of sending a batch that the
  * store then acknowledged. A successor exists only after this coordinator's member was removed
@@ -189,7 +189,7 @@ public final class DurableGate {
 
   /**
    * Answers to send again, which an earlier coordinator recorded and never reported delivered
-   * (A3); they leave, and are reported, like the pool's own.
+   * (A3 in docs/rules.md); they leave, and are reported, like the pool's own.
    */
   public void resend(List<DurableRecord.Answered> undelivered) {
     List<Effect> effects = new ArrayList<>(undelivered.size());

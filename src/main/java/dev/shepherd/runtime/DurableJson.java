@@ -12,11 +12,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The text a durable pool's store holds (A3): batches of records and checkpoints (an image and
- * the answers not yet known to have left), as JSON, both ways. A job's {@code replyTo} is stored
- * as the address its {@link Responder} names (null when only the request's own reply could carry
- * the answer), and read back as that string; a payload is stored as its JSON text and read back
- * as {@link RawJson}, as it arrived (see {@link DurableValueJson} for payloads in outcomes).
+ * The text a durable pool's store holds (A3 in docs/rules.md): batches of records and checkpoints
+ * (an image and the answers not yet known to have left), as JSON, both ways. A job's {@code
+ * replyTo} is stored as the address its {@link Responder} names (null when only the request's own
+ * reply could carry the answer), and read back as that string; a payload is stored as its JSON text
+ * and read back as {@link RawJson}, as it arrived (see {@link DurableValueJson} for payloads in
+ * outcomes).
  *
  * <p>What each holds. A field at its default (0, false, null) of section 10 is left out, since
  * records are written per job, and a missing one reads as its default: a batch written before

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The coordinator of a highly available pool as the leader of one term (A2, A3): its effects pass
- * a {@link DurableGate}, the records of each event-loop turn are written through the {@link
- * Leadership} as one batch, and a failed write makes it step down. It also recovers the pool from
- * what the previous term left, and renews its lease while idle. The lease runs on this node's
- * monotonic clock (from the claim, {@code claimedAt}, on the same clock); the journal carries
- * wall times ({@link JournalTimes}). Runs on the coordinator's context.
+ * The coordinator of a highly available pool as the leader of one term (A2, A3 in docs/rules.md):
+ * its effects pass a {@link DurableGate}, the records of each event-loop turn are written through
+ * the {@link Leadership} as one batch, and a failed write makes it step down. It also recovers the
+ * pool from what the previous term left, and renews its lease while idle. The lease runs on this
+ * node's monotonic clock (from the claim, {@code claimedAt}, on the same clock); the journal
+ * carries wall times ({@link JournalTimes}). Runs on the coordinator's context.
  */
 final class DurableLeader {
   /** How often an idle leader looks whether its lease needs renewing. */

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a durable pool's store holds, read back by the coordinator that takes over (A3): a base
- * (the last checkpoint: an image and the answers it had not yet seen leave) and the batches
- * written since, in order. {@link #recover} replays them into the image to recover from and the
- * answers to send again: those recorded and never reported delivered.
+ * What a durable pool's store holds, read back by the coordinator that takes over (A3 in
+ * docs/rules.md): a base (the last checkpoint: an image and the answers it had not yet seen leave)
+ * and the batches written since, in order. {@link #recover} replays them into the image to recover
+ * from and the answers to send again: those recorded and never reported delivered.
  */
 public final class DurableLog {
   private DurableLog() {}
@@ -52,8 +52,8 @@ public final class DurableLog {
    * their records are in earlier batches: they are crossed off before the batch's own records
    * are read, or an answer recorded in the batch would be taken for one that left. A job id may
    * be answered more than once (a caller's id used again once answered, a dead letter replayed
-   * under its id, J5): the answers of one job leave in the order they were recorded, so a
-   * delivered job crosses off its oldest undelivered answer.
+   * under its id, J5 in docs/rules.md): the answers of one job leave in the order they were
+   * recorded, so a delivered job crosses off its oldest undelivered answer.
    */
   public static Recovered recover(Base base, List<DurableGate.Batch> batches, long term) {
     Ledger ledger = new Ledger(base.image());

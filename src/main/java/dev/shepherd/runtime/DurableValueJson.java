@@ -17,7 +17,7 @@ import java.util.Objects;
 
 /**
  * The values inside {@link DurableJson}'s records and images, both ways: payloads, outcomes,
- * interruptions, dead letters (J5), recent outcomes (J6) and failure retries (J3).
+ * interruptions, dead letters (J5 in docs/rules.md), recent outcomes (J6) and failure retries (J3).
  *
  * <ul>
  *   <li>payload: its JSON text, as a string (null for none); read back as {@link RawJson}.

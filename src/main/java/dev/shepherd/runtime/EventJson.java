@@ -72,43 +72,23 @@ public final class EventJson {
     return base(pool, at).put("type", "job").put("outcome", summary(outcome));
   }
 
+  /** The outcome's {@link OutcomeJson.Form#SUMMARY}: no payload or result, texts clipped. */
   static JsonObject summary(Outcome outcome) {
-    JsonObject json = new JsonObject().put("type", OutcomeJson.type(outcome))
-        .put("job", outcome.job());
-    if (outcome instanceof Outcome.Rejected r) {
-      return json.put("reason", r.reason().name()).put("message", clip(r.message()));
-    } else if (outcome instanceof Outcome.Completed c) {
-      return json.put("worker", c.worker()).put("attempts", c.attempts());
-    } else if (outcome instanceof Outcome.Failed f) {
-      JsonObject error = new JsonObject().put("code", f.error().code())
-          .put("message", clip(f.error().message()));
-      if (f.error().type() != null) {
-        error.put("type", clip(f.error().type()));
-      }
-      return json.put("error", error).put("worker", f.worker()).put("attempts", f.attempts());
-    } else if (outcome instanceof Outcome.Interrupted i) {
-      return json.put("attempts", i.attempts()).put("reason", clipCauses(
-          OutcomeJson.encode(i.reason())));
-    } else if (outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Cancelled) {
-      return json;
-    }
-    throw new AssertionError("unhandled " + outcome);
-  }
-
-  /** An interruption's JSON with its causes (and those of its {@code last}) clipped. */
-  private static JsonObject clipCauses(JsonObject reason) {
-    if (reason.getValue("cause") instanceof String cause) {
-      reason.put("cause", clip(cause));
-    }
-    if (reason.getValue("last") instanceof JsonObject last) {
-      clipCauses(last);
-    }
-    return reason;
+    return OutcomeJson.encode(outcome, OutcomeJson.Form.SUMMARY);
   }
 
   static String clip(String text) {
     return text == null || text.length() <= MAX_TEXT ? text
         : text.substring(0, MAX_TEXT) + "…(" + text.length() + " chars)";
+  }
+
+  /**
+   * The live view's first frame: {@code {"type": "snapshot", "pool", "at", "snapshot"}}, the
+   * pool's snapshot as {@link SnapshotJson} encodes it (and as {@code .status} replies it).
+   */
+  public static JsonObject snapshot(String pool, JsonObject snapshot, long at) {
+    return new JsonObject().put("type", "snapshot").put("pool", pool).put("at", at)
+        .put("snapshot", snapshot);
   }
 
   public static JsonObject stats(PoolSnapshot snapshot, long at) {

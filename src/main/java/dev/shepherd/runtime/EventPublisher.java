@@ -13,8 +13,8 @@ import io.vertx.core.json.JsonObject;
  * but {@code stats} to the pool's {@link PoolHistory}. Rejections and the other outcomes each
  * have at most {@value #JOB_EVENTS_PER_SECOND} a second, so a flood of one cannot flood the bus
  * nor crowd out the other; a job given up on (POISON, ATTEMPTS_EXHAUSTED) is always published,
- * because it is what an incident is made of (J8), and crashes bound its rate. Each event's {@code
- * at} is the wall time it was published.
+ * because it is what an incident is made of (J8 in docs/rules.md), and crashes bound its rate. Each
+ * event's {@code at} is the wall time it was published.
  */
 final class EventPublisher implements PoolObserver {
   static final int JOB_EVENTS_PER_SECOND = 20;

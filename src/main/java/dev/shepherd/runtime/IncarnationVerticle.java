@@ -17,12 +17,12 @@ import org.slf4j.LoggerFactory;
 /**
  * One incarnation of a slot: the verticle that hosts the user's {@link JobHandler} on its own
  * context and threading model, and reports to its {@link IncarnationOwner}. It reads what the
- * handler does by J1, the same for local slots and worker hosts and in every threading model: a
- * returned future's failure, of any kind, and an {@link Exception} thrown by {@code handle} (unless
- * {@link OnException#CRASH}) fail the job ({@link JobErrors}); an {@link Error} thrown by {@code
- * handle}, a null future, an exception that reaches this context outside any job's future, and
- * {@link #crash} are a crash, reported once. An {@link #exit()} is a normal exit; a stop by its
- * slot is neither.
+ * handler does by J1 (docs/rules.md), the same for local slots and worker hosts and in every
+ * threading model: a returned future's failure, of any kind, and an {@link Exception} thrown by
+ * {@code handle} (unless {@link OnException#CRASH}) fail the job ({@link JobErrors}); an {@link
+ * Error} thrown by {@code handle}, a null future, an exception that reaches this context outside
+ * any job's future, and {@link #crash} are a crash, reported once. An {@link #exit()} is a normal
+ * exit; a stop by its slot is neither.
  */
 public final class IncarnationVerticle extends VerticleBase implements WorkerContext {
   private static final Logger LOG = LoggerFactory.getLogger(IncarnationVerticle.class);

@@ -8,12 +8,13 @@ import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
- * The sentences an incident is told in (J8): a budget refusal, the retirement it causes, a stop
- * and a poisoned job, with the pool's budget said as the pool's, a slot's own restarts as its
- * own, and the jobs that were running named. Pure functions of the notices' numbers. The live
- * view says the same words ({@code webroot/js/reasons.js}); {@code src/test/js/incident-words.json}
- * holds cases both are tested against. {@code quote} is applied to text from outside (job ids,
- * causes): {@link LogText#quote} for a log line, identity to compare with the page.
+ * The sentences an incident is told in (J8 in docs/rules.md): a budget refusal, the retirement it
+ * causes, a stop and a poisoned job, with the pool's budget said as the pool's, a slot's own
+ * restarts as its own, and the jobs that were running named. Pure functions of the notices'
+ * numbers. The live view says the same words ({@code webroot/js/reasons.js}); {@code
+ * src/test/js/incident-words.json} holds cases both are tested against. {@code quote} is applied to
+ * text from outside (job ids, causes): {@link LogText#quote} for a log line, identity to compare
+ * with the page.
  */
 final class IncidentWords {
   /** Jobs named in a sentence; more are counted. */

@@ -12,9 +12,9 @@ import io.vertx.core.internal.ContextInternal;
  * #cancelled()} as a future completed on the incarnation's context). A cancelled job's answer is
  * discarded whatever it returns; its job timeout stays what it was.
  *
- * <p>A job ends by what {@link JobHandler#handle} returns or throws (J1: a failure or an exception
- * fails it, an {@link Error} crashes its incarnation); to crash the incarnation on purpose, call
- * {@link WorkerContext#crash}.
+ * <p>A job ends by what {@link JobHandler#handle} returns or throws (J1 in docs/rules.md: a failure
+ * or an exception fails it, an {@link Error} crashes its incarnation); to crash the incarnation on
+ * purpose, call {@link WorkerContext#crash}.
  */
 public final class Job {
   private final String id;

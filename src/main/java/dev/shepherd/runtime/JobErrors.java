@@ -5,13 +5,13 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.impl.NoStackTraceThrowable;
 
 /**
- * The one reading of a job's failure as the {@link JobError} its answer carries (J1), used by
- * local slots and worker hosts alike: {@code code} 500 unless the failure chose one (a {@link
- * ReplyException} keeps its failure code, a {@link BadRequest} is 400, a relayed {@link
- * JobFailedException} keeps its whole error), {@code message} the failure's message (its string
- * form when it has none), and {@code type} the failure's class name. A failure made from a bare
- * message ({@code Future.failedFuture("…")}, {@code Promise.fail("…")}) names no exception, so
- * its type is null.
+ * The one reading of a job's failure as the {@link JobError} its answer carries (J1 in
+ * docs/rules.md), used by local slots and worker hosts alike: {@code code} 500 unless the failure
+ * chose one (a {@link ReplyException} keeps its failure code, a {@link BadRequest} is 400, a
+ * relayed {@link JobFailedException} keeps its whole error), {@code message} the failure's message
+ * (its string form when it has none), and {@code type} the failure's class name. A failure made
+ * from a bare message ({@code Future.failedFuture("…")}, {@code Promise.fail("…")}) names no
+ * exception, so its type is null.
  */
 public final class JobErrors {
   private JobErrors() {}

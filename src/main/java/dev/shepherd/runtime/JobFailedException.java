@@ -4,10 +4,10 @@ import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 
 /**
- * The job ran and its worker returned a failure, or threw an exception (J1); the worker is
- * healthy, the job not retried (or its failure retries are spent). {@link #error()} is what the
- * worker's failure said: its {@link #code()}, message and, when it came from an exception, its
- * class name ({@link #type()}).
+ * The job ran and its worker returned a failure, or threw an exception (J1 in docs/rules.md); the
+ * worker is healthy, the job not retried (or its failure retries are spent). {@link #error()} is
+ * what the worker's failure said: its {@link #code()}, message and, when it came from an exception,
+ * its class name ({@link #type()}).
  *
  * <p>Where the exception itself is: when the pool runs in the client's Vert.x instance and the
  * job failed on one of its own slots, {@link #getCause()} is the very throwable the worker's

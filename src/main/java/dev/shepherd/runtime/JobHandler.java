@@ -10,7 +10,7 @@ import io.vertx.core.Future;
  * maxConcurrency} at a time. {@code handle} is its one abstract method, so a handler that needs
  * no start or stop can be a lambda: {@code new PoolVerticle(() -> job -> …)}.
  *
- * <p>The contract (J1), the same in every threading model and on worker hosts:
+ * <p>The contract (J1 in docs/rules.md), the same in every threading model and on worker hosts:
  *
  * <ul>
  *   <li>A succeeded future: the job is answered {@code completed} with its value.
@@ -39,7 +39,7 @@ public interface JobHandler {
    * it is, and over the bus or HTTP a JSON value, map or list is sent as JSON and anything else
    * as its string form. Declare the future's type you return, such as {@code Future<JsonObject>}.
    *
-   * @throws Exception to fail the job (J1), as a failed future would
+   * @throws Exception to fail the job (J1 in docs/rules.md), as a failed future would
    */
   Future<?> handle(Job job) throws Exception;
 

@@ -68,7 +68,7 @@ final class JobSettingsConfig {
 
   /**
    * {@code retryFailures}: {@code {maxAttempts, backoff}}; {@code maxAttempts} 1 (the default)
-   * answers a failure at once, as P8 reads it.
+   * answers a failure at once, as P8 (docs/rules.md) reads it.
    */
   private static FailureRetry failureRetry(ConfigReader r) {
     r.onlyFields("maxAttempts", "backoff");

@@ -4,12 +4,12 @@ import dev.shepherd.core.JobView;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The JSON form of a job's view (J6), both ways: {@code {"job", "state"}} and the fields that
- * apply to the state, absent otherwise: {@code key}; {@code position} (QUEUED: queued jobs ahead
- * of it); {@code dueAt} (WAITING); {@code worker} and {@code attempts} (RUNNING, and the last
- * attempt's for ANSWERED and DEAD); {@code outcome} (protocol v1) and {@code at} (ANSWERED, DEAD);
- * {@code deadLetter} (DEAD: the entry, as {@link DeadLetterJson} writes it). A wait whose time
- * was up adds {@code "waited": true}.
+ * The JSON form of a job's view (J6 in docs/rules.md), both ways: {@code {"job", "state"}} and the
+ * fields that apply to the state, absent otherwise: {@code key}; {@code position} (QUEUED: queued
+ * jobs ahead of it); {@code dueAt} (WAITING); {@code worker} and {@code attempts} (RUNNING, and the
+ * last attempt's for ANSWERED and DEAD); {@code outcome} (protocol v1) and {@code at} (ANSWERED,
+ * DEAD); {@code deadLetter} (DEAD: the entry, as {@link DeadLetterJson} writes it). A wait whose
+ * time was up adds {@code "waited": true}.
  */
 public final class JobViewJson {
   private JobViewJson() {}

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Callers waiting for a held job's terminal outcome (J6: {@code ?wait=true}, {@code
- * PoolClient.await}), on the coordinator's context only. The {@link EffectInterpreter} hands it
- * every answer it sends, so a waiter ends with the outcome the submitter got, whether or not the
+ * Callers waiting for a held job's terminal outcome (J6 in docs/rules.md: {@code ?wait=true},
+ * {@code PoolClient.await}), on the coordinator's context only. The {@link EffectInterpreter} hands
+ * it every answer it sends, so a waiter ends with the outcome the submitter got, whether or not the
  * ring of recent outcomes keeps it; one whose time is up ends with the job's view then, and all
  * of them end so when the coordinator stops acting. Bounded: at most {@link #MAX_PER_JOB} waiters
  * per job and {@link #MAX_TOTAL} in all, each a timer and an entry; more are refused {@code

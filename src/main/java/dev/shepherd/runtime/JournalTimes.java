@@ -8,11 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The times of a highly available pool's journal (A3) as they cross JVMs: a waiting job's {@code
- * dueAt} (in its accepted and requeued records and in the image), a dead letter's times and a
- * recent outcome's {@code at}. The leader computes them on its own monotonic clock, whose origin
- * no other JVM shares, so they are journaled as <em>wall time</em> ({@link #toWall}) and turned
- * back into the successor's monotonic time when it recovers ({@link #toMonotonic}).
+ * The times of a highly available pool's journal (A3 in docs/rules.md) as they cross JVMs: a
+ * waiting job's {@code dueAt} (in its accepted and requeued records and in the image), a dead
+ * letter's times and a recent outcome's {@code at}. The leader computes them on its own monotonic
+ * clock, whose origin no other JVM shares, so they are journaled as <em>wall time</em> ({@link
+ * #toWall}) and turned back into the successor's monotonic time when it recovers ({@link
+ * #toMonotonic}).
  *
  * <p>Why wall time and not the time remaining: a record is read back at a moment nobody knows
  * in advance (the next failover, possibly hours later, through every batch since the last

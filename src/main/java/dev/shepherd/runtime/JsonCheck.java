@@ -126,7 +126,7 @@ final class JsonCheck {
   /**
    * The estimated heap bytes of a result that can be written as JSON, or -1 when it cannot (then
    * {@link #resultProblem} says why): one walk does both, so a completion's check also measures
-   * what its outcome costs to remember (J6).
+   * what its outcome costs to remember (J6 in docs/rules.md).
    */
   static long resultBytes(Object result) {
     if (result == null || result instanceof Boolean) {

@@ -5,12 +5,12 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 
 /**
- * The cluster's side of a highly available pool (A1-A3): who leads it, in which term, and the
- * replicated store its coordinator writes to. Found with {@link java.util.ServiceLoader} (the
- * cluster package provides one); one instance per pool and node. A node that lists the pool
- * stands by until it can claim the next term; the claim returns what the store holds, which the
- * new coordinator recovers from. Every write names its term and fails once a newer one exists,
- * or without a majority.
+ * The cluster's side of a highly available pool (A1-A3 in docs/rules.md): who leads it, in which
+ * term, and the replicated store its coordinator writes to. Found with {@link
+ * java.util.ServiceLoader} (the cluster package provides one); one instance per pool and node. A
+ * node that lists the pool stands by until it can claim the next term; the claim returns what the
+ * store holds, which the new coordinator recovers from. Every write names its term and fails once a
+ * newer one exists, or without a majority.
  *
  * <p>Time: the claim's moment is this node's monotonic time ({@link RuntimeTime#of} the
  * context's Vert.x), since the lease it starts is measured here only; the times inside batches,

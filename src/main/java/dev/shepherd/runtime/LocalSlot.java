@@ -39,8 +39,8 @@ final class LocalSlot implements SlotHandle, IncarnationOwner {
    * Where incarnations are deployed from: a context outside the PoolVerticle's deployment, so
    * incarnations are not its children. Vert.x undeploys children before their parent, and a
    * WORKER incarnation busy in a job runs its stop() only after that job: undeploying the pool
-   * would then start the graceful stop late and keep dispatching queued jobs meanwhile (P16).
-   * As top-level deployments they are stopped by the pool itself, after its drain.
+   * would then start the graceful stop late and keep dispatching queued jobs meanwhile (P16 in
+   * docs/rules.md). As top-level deployments they are stopped by the pool itself, after its drain.
    */
   private final ContextInternal deployFrom;
   /** The newest incarnation asked for, until it is stopped. */

@@ -12,10 +12,10 @@ import io.vertx.core.Promise;
 
 /**
  * What a coordinator answers about jobs beyond submitting them, on its context: where a job is
- * and waiting for its outcome (J6, with the {@link JobWaiters}), and the dead-letter set (J5):
- * pages, entries, replays and discards. {@link LocalPoolHandle} and {@link BusEndpoints} reach it
- * the same way; replays and discards are events of the pool like any other. What it hands out
- * carries wall times ({@link WallTimes}).
+ * and waiting for its outcome (J6 in docs/rules.md, with the {@link JobWaiters}), and the
+ * dead-letter set (J5): pages, entries, replays and discards. {@link LocalPoolHandle} and {@link
+ * BusEndpoints} reach it the same way; replays and discards are events of the pool like any other.
+ * What it hands out carries wall times ({@link WallTimes}).
  */
 final class LookupsAndDeadLetters {
   private final Coordinator coordinator;
@@ -80,7 +80,7 @@ final class LookupsAndDeadLetters {
   /**
    * Submits the dead-lettered {@code job} again: its admission ({@code accepted}, after which it
    * has left the set, or {@code rejected}, and it stays), or a failed future {@code UNKNOWN_JOB}.
-   * Its terminal outcome goes to whoever waits for it (J6), not to this caller.
+   * Its terminal outcome goes to whoever waits for it (J6 in docs/rules.md), not to this caller.
    */
   Future<Outcome> replay(String job) {
     Promise<Outcome> admission = Promise.promise();

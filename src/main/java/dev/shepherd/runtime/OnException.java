@@ -2,8 +2,8 @@ package dev.shepherd.runtime;
 
 /**
  * What an exception thrown by {@link JobHandler#handle} means for its incarnation ({@code
- * worker.onException}, J1). An {@link Error} thrown by {@code handle} is a crash either way, and a
- * returned failed future fails its job either way.
+ * worker.onException}, J1 in docs/rules.md). An {@link Error} thrown by {@code handle} is a crash
+ * either way, and a returned failed future fails its job either way.
  */
 public enum OnException {
   /**

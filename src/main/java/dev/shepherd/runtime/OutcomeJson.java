@@ -2,16 +2,35 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
-import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.Retirement;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
-/** The JSON form of outcomes and interruptions (protocol v1, section 6), both ways. */
+/**
+ * The JSON form of outcomes and interruptions (protocol v1, section 6 in docs/rules.md), both ways.
+ */
 public final class OutcomeJson {
+  // The wire names of an outcome (protocol section 6) and of an interruption, its reason.
+  static final String TYPE = "type";
+  static final String JOB = "job";
+  static final String REASON = "reason";
+  static final String PAYLOAD = "payload";
+  static final String MESSAGE = "message";
+  static final String RESULT = "result";
+  static final String WORKER = "worker";
+  static final String ATTEMPTS = "attempts";
+  static final String ERROR = "error";
+  static final String KIND = "kind";
+  static final String EXIT = "exit";
+  static final String CAUSE = "cause";
+  static final String RETIREMENT = "retirement";
+  static final String LAST = "last";
+  static final String STOPS = "stops";
+
   private OutcomeJson() {}
 
   public static JsonObject encode(Outcome outcome) {
@@ -44,9 +63,25 @@ public final class OutcomeJson {
     Buffer head = encode(outcome, false).toBuffer();
     Buffer out = Buffer.buffer(head.length() + raw.length() + 16);
     out.appendBuffer(head, 0, head.length() - 1);
-    out.appendString(",\"payload\":");
+    out.appendString(",\"" + PAYLOAD + "\":");
     raw.appendTo(out);
     return out.appendByte((byte) '}');
+  }
+
+  /**
+   * The forms an outcome's JSON takes. They are one encoder on purpose: the fields, their names
+   * and their order are the same in every form, and a form only leaves out or clips.
+   */
+  enum Form {
+    /** Everything: a submit's answer, a lookup, a dead letter. */
+    FULL,
+    /** Without the payload it hands back, for a writer that writes the payload its own way. */
+    WITHOUT_PAYLOAD,
+    /**
+     * An event's (see {@link EventJson}): no payload or result, and outside texts (messages,
+     * types, causes) clipped, because every live-view client and subscriber pays for each byte.
+     */
+    SUMMARY
   }
 
   /**
@@ -54,36 +89,39 @@ public final class OutcomeJson {
    * the payload its own way).
    */
   static JsonObject encode(Outcome outcome, boolean withPayload) {
-    JsonObject json = new JsonObject().put("type", type(outcome)).put("job", outcome.job());
+    return encode(outcome, withPayload ? Form.FULL : Form.WITHOUT_PAYLOAD);
+  }
+
+  /** The outcome as JSON, in {@code form}. */
+  static JsonObject encode(Outcome outcome, Form form) {
+    boolean withPayload = form == Form.FULL;
+    UnaryOperator<String> text = form == Form.SUMMARY ? EventJson::clip : UnaryOperator.identity();
+    JsonObject json = new JsonObject().put(TYPE, type(outcome)).put(JOB, outcome.job());
     if (outcome instanceof Outcome.Accepted) {
       return json;
     } else if (outcome instanceof Outcome.Rejected r) {
-      json.put("reason", r.reason().name());
+      json.put(REASON, r.reason().name());
       if (withPayload) {
-        json.put("payload", JsonValues.toJson(r.payload()));
+        json.put(PAYLOAD, JsonValues.toJson(r.payload()));
       }
-      return json.put("message", r.message());
+      return json.put(MESSAGE, text.apply(r.message()));
     } else if (outcome instanceof Outcome.Completed c) {
-      return json.put("result", JsonValues.toJson(c.result())).put("worker", c.worker())
-          .put("attempts", c.attempts());
+      if (form != Form.SUMMARY) {
+        json.put(RESULT, JsonValues.toJson(c.result()));
+      }
+      return json.put(WORKER, c.worker()).put(ATTEMPTS, c.attempts());
     } else if (outcome instanceof Outcome.Failed f) {
-      return json.put("error", error(f.error()))
-          .put("worker", f.worker()).put("attempts", f.attempts());
+      return json.put(ERROR, JobErrorJson.encode(f.error(), text))
+          .put(WORKER, f.worker()).put(ATTEMPTS, f.attempts());
     } else if (outcome instanceof Outcome.Interrupted i) {
       if (withPayload) {
-        json.put("payload", JsonValues.toJson(i.payload()));
+        json.put(PAYLOAD, JsonValues.toJson(i.payload()));
       }
-      return json.put("attempts", i.attempts()).put("reason", encode(i.reason()));
+      return json.put(ATTEMPTS, i.attempts()).put(REASON, encode(i.reason(), text));
     } else if (outcome instanceof Outcome.Cancelled) {
       return json;
     }
     throw new AssertionError("unhandled " + outcome);
-  }
-
-  /** A job's error: {@code {"code", "message"}} and, when known, {@code "type"} (J1). */
-  public static JsonObject error(JobError error) {
-    JsonObject json = new JsonObject().put("code", error.code()).put("message", error.message());
-    return error.type() == null ? json : json.put("type", error.type());
   }
 
   public static String type(Outcome outcome) {
@@ -91,15 +129,21 @@ public final class OutcomeJson {
   }
 
   public static JsonObject encode(Interruption reason) {
-    JsonObject json = new JsonObject().put("kind", reason.kind());
+    return encode(reason, UnaryOperator.identity());
+  }
+
+  /** The interruption's JSON, its causes (and those of its {@code last}) passed through {@code text}. */
+  static JsonObject encode(Interruption reason, UnaryOperator<String> text) {
+    JsonObject json = new JsonObject().put(KIND, reason.kind());
     if (reason instanceof Interruption.WorkerStopped w) {
-      return json.put("worker", w.worker()).put("exit", w.exit().name()).put("cause", w.cause());
+      return json.put(WORKER, w.worker()).put(EXIT, w.exit().name())
+          .put(CAUSE, text.apply(w.cause()));
     } else if (reason instanceof Interruption.AffinityRetired a) {
-      return json.put("worker", a.worker()).put("retirement", a.retirement().name());
+      return json.put(WORKER, a.worker()).put(RETIREMENT, a.retirement().name());
     } else if (reason instanceof Interruption.AttemptsExhausted a) {
-      return json.put("attempts", a.attempts()).put("last", encode(a.last()));
+      return json.put(ATTEMPTS, a.attempts()).put(LAST, encode(a.last(), text));
     } else if (reason instanceof Interruption.Poison p) {
-      return json.put("stops", p.stops()).put("last", encode(p.last()));
+      return json.put(STOPS, p.stops()).put(LAST, encode(p.last(), text));
     } else if (reason instanceof Interruption.NoRecoverableWorkers
         || reason instanceof Interruption.PoolStopped) {
       return json;
@@ -109,42 +153,37 @@ public final class OutcomeJson {
 
   /** Reads an outcome sent by a coordinator (a remote {@link PoolClient} uses it). */
   public static Outcome decode(JsonObject json) {
-    String job = json.getString("job");
-    String type = json.getString("type", "");
+    String job = json.getString(JOB);
+    String type = json.getString(TYPE, "");
     return switch (type) {
       case "accepted" -> new Outcome.Accepted(job);
       case "rejected" -> new Outcome.Rejected(job,
-          RejectionReason.valueOf(json.getString("reason")), json.getValue("payload"),
-          json.getString("message"));
-      case "completed" -> new Outcome.Completed(job, json.getValue("result"),
-          json.getString("worker"), json.getInteger("attempts", 0));
-      case "failed" -> {
-        JsonObject error = json.getJsonObject("error", new JsonObject());
-        yield new Outcome.Failed(job,
-            new JobError(error.getInteger("code", 500), error.getString("message", ""),
-                error.getString("type")),
-            json.getString("worker"), json.getInteger("attempts", 0));
-      }
-      case "interrupted" -> new Outcome.Interrupted(job, json.getValue("payload"),
-          json.getInteger("attempts", 0), decodeReason(json.getJsonObject("reason")));
+          RejectionReason.valueOf(json.getString(REASON)), json.getValue(PAYLOAD),
+          json.getString(MESSAGE));
+      case "completed" -> new Outcome.Completed(job, json.getValue(RESULT),
+          json.getString(WORKER), json.getInteger(ATTEMPTS, 0));
+      case "failed" -> new Outcome.Failed(job, JobErrorJson.read(json.getJsonObject(ERROR)),
+          json.getString(WORKER), json.getInteger(ATTEMPTS, 0));
+      case "interrupted" -> new Outcome.Interrupted(job, json.getValue(PAYLOAD),
+          json.getInteger(ATTEMPTS, 0), decodeReason(json.getJsonObject(REASON)));
       case "cancelled" -> new Outcome.Cancelled(job);
       default -> throw new IllegalArgumentException("not an outcome: " + json.encode());
     };
   }
 
   static Interruption decodeReason(JsonObject json) {
-    String kind = json == null ? "" : json.getString("kind", "");
+    String kind = json == null ? "" : json.getString(KIND, "");
     return switch (kind) {
-      case "WORKER_STOPPED" -> new Interruption.WorkerStopped(json.getString("worker"),
-          Exit.valueOf(json.getString("exit")), json.getString("cause"));
-      case "AFFINITY_RETIRED" -> new Interruption.AffinityRetired(json.getString("worker"),
-          Retirement.valueOf(json.getString("retirement")));
+      case "WORKER_STOPPED" -> new Interruption.WorkerStopped(json.getString(WORKER),
+          Exit.valueOf(json.getString(EXIT)), json.getString(CAUSE));
+      case "AFFINITY_RETIRED" -> new Interruption.AffinityRetired(json.getString(WORKER),
+          Retirement.valueOf(json.getString(RETIREMENT)));
       case "NO_RECOVERABLE_WORKERS" -> new Interruption.NoRecoverableWorkers();
       case "ATTEMPTS_EXHAUSTED" -> new Interruption.AttemptsExhausted(
-          json.getInteger("attempts", 0), decodeReason(json.getJsonObject("last")));
+          json.getInteger(ATTEMPTS, 0), decodeReason(json.getJsonObject(LAST)));
       case "POOL_STOPPED" -> new Interruption.PoolStopped();
-      case "POISON" -> new Interruption.Poison(json.getInteger("stops", 0),
-          (Interruption.WorkerStopped) decodeReason(json.getJsonObject("last")));
+      case "POISON" -> new Interruption.Poison(json.getInteger(STOPS, 0),
+          (Interruption.WorkerStopped) decodeReason(json.getJsonObject(LAST)));
       default -> throw new IllegalArgumentException("not an interruption: " + json);
     };
   }

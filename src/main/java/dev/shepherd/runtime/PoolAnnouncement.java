@@ -3,14 +3,15 @@ package dev.shepherd.runtime;
 import io.vertx.core.json.JsonObject;
 
 /**
- * What a clustered coordinator tells every node about its pool (section 8.4), published on
- * {@value #ADDRESS}: {@code {"pool", "prefix", "node", "everyMs"}} about once every {@code
- * everyMs} while the pool runs or drains, and {@code {"pool", "prefix", "node", "gone": true}}
- * once when it has stopped; both with {@code "ha": true} when the pool is highly available (its
- * coordinator may move to another node, so a pool that goes is waited for a while). A node that starts publishes {@code {}} on {@value #QUERY}, and every
- * coordinator then announces its pool at once. Nodes keep a directory of the cluster's pools from
- * these, forgetting a pool when it is gone, when its node leaves the cluster, or after {@link
- * #SILENCES} announcements in a row did not come.
+ * What a clustered coordinator tells every node about its pool (section 8.4 in docs/rules.md),
+ * published on {@value #ADDRESS}: {@code {"pool", "prefix", "node", "everyMs"}} about once every
+ * {@code everyMs} while the pool runs or drains, and {@code {"pool", "prefix", "node", "gone":
+ * true}} once when it has stopped; both with {@code "ha": true} when the pool is highly available
+ * (its coordinator may move to another node, so a pool that goes is waited for a while). A node
+ * that starts publishes {@code {}} on {@value #QUERY}, and every coordinator then announces its
+ * pool at once. Nodes keep a directory of the cluster's pools from these, forgetting a pool when it
+ * is gone, when its node leaves the cluster, or after {@link #SILENCES} announcements in a row did
+ * not come.
  *
  * @param node the coordinator's Vert.x node id
  * @param everyMs how often the coordinator announces (0 in a {@code gone} announcement)

@@ -8,10 +8,10 @@ import io.vertx.core.eventbus.MessageConsumer;
 
 /**
  * Tells the cluster that this pool is here ({@link PoolAnnouncement}), so that every node serves
- * it (section 8.4). It rides on the coordinator's periodic stats tick, so it starts once the pool
- * has started (its addresses are consumed by then) and stops with it: at most once every {@link
- * PoolAnnouncement#EVERY_MS} while the pool runs or drains, at once when a node asks, and a last
- * {@code gone} when the pool has stopped. Runs on the coordinator's context.
+ * it (section 8.4 in docs/rules.md). It rides on the coordinator's periodic stats tick, so it
+ * starts once the pool has started (its addresses are consumed by then) and stops with it: at most
+ * once every {@link PoolAnnouncement#EVERY_MS} while the pool runs or drains, at once when a node
+ * asks, and a last {@code gone} when the pool has stopped. Runs on the coordinator's context.
  */
 final class PoolAnnouncer implements PoolObserver {
   private final Coordinator coordinator;
@@ -54,8 +54,8 @@ final class PoolAnnouncer implements PoolObserver {
   }
 
   /**
-   * This node no longer coordinates the pool (its leader stepped down, A2): says so once, so that
-   * other nodes list the pool from the node that leads it now.
+   * This node no longer coordinates the pool (its leader stepped down, A2 in docs/rules.md): says
+   * so once, so that other nodes list the pool from the node that leads it now.
    */
   void withdraw() {
     if (!over) {

@@ -19,10 +19,10 @@ import io.vertx.core.json.JsonObject;
  * <p>Over the bus of a clustered Vert.x (or always, with {@link
  * PoolClientOptions.Replies#REPLY_ADDRESS}) a submit carries a {@code replyTo} address of the
  * client's own: the pool's reply is the admission and the terminal outcome is sent to that
- * address, so a future survives a failover of the pool's coordinator (rule A4). A job given no id
- * then gets one from the client. Such a client holds a consumer: {@link #close()} it when done.
- * While no coordinator consumes the pool's address (a highly available pool between leaders) a
- * call over the bus of a clustered Vert.x is sent again for up to {@link
+ * address, so a future survives a failover of the pool's coordinator (rule A4 in docs/rules.md). A
+ * job given no id then gets one from the client. Such a client holds a consumer: {@link #close()}
+ * it when done. While no coordinator consumes the pool's address (a highly available pool between
+ * leaders) a call over the bus of a clustered Vert.x is sent again for up to {@link
  * PoolClientOptions#leaderWaitMs()}, and a submit without admission is sent again with the same
  * job id ({@link ReplyAddress}).
  *
@@ -241,11 +241,11 @@ public final class PoolClient {
   }
 
   /**
-   * Where {@code job} is (J6): {@code QUEUED} (with its position), {@code WAITING} (its due
-   * time), {@code RUNNING} (its slot and attempt), {@code ANSWERED} or {@code DEAD} (its outcome;
-   * a dead one with its dead letter). Fails with {@link PoolErrorException} {@code UNKNOWN_JOB}
-   * for a job the pool never accepted or has forgotten, and with {@link BadRequest} for an id
-   * that is null, empty or over 256 characters. Completes on the caller's context.
+   * Where {@code job} is (J6 in docs/rules.md): {@code QUEUED} (with its position), {@code WAITING}
+   * (its due time), {@code RUNNING} (its slot and attempt), {@code ANSWERED} or {@code DEAD} (its
+   * outcome; a dead one with its dead letter). Fails with {@link PoolErrorException} {@code
+   * UNKNOWN_JOB} for a job the pool never accepted or has forgotten, and with {@link BadRequest}
+   * for an id that is null, empty or over 256 characters. Completes on the caller's context.
    */
   public Future<JobView> lookup(String job) {
     BadRequest bad = badId("job", job);
@@ -263,10 +263,10 @@ public final class PoolClient {
   /**
    * The terminal outcome of {@code job}, a job admitted earlier (with {@link #admit}, or by
    * anyone): at once when it is answered and the pool remembers it, else once it is answered
-   * (J6). Fails with {@link JobWaitTimeoutException}, carrying where the job is, when {@code
-   * timeoutMs} (1 ms to an hour) pass first; with {@link PoolErrorException} {@code UNKNOWN_JOB}
-   * for a job the pool does not know, or {@code TOO_MANY_WAITERS} when it already holds as many
-   * waiters as it allows; with {@link BadRequest} for a bad id or timeout.
+   * (J6 in docs/rules.md). Fails with {@link JobWaitTimeoutException}, carrying where the job is,
+   * when {@code timeoutMs} (1 ms to an hour) pass first; with {@link PoolErrorException} {@code
+   * UNKNOWN_JOB} for a job the pool does not know, or {@code TOO_MANY_WAITERS} when it already
+   * holds as many waiters as it allows; with {@link BadRequest} for a bad id or timeout.
    */
   public Future<Outcome> await(String job, long timeoutMs) {
     BadRequest bad = badId("job", job);
@@ -287,8 +287,8 @@ public final class PoolClient {
 
   /**
    * Up to {@code limit} (1 to 500) entries of the dead-letter set after skipping {@code offset}
-   * (0 or more), newest first, with the set's size and how many it evicted (J5). Fails with
-   * {@link BadRequest} for bounds out of range.
+   * (0 or more), newest first, with the set's size and how many it evicted (J5 in docs/rules.md).
+   * Fails with {@link BadRequest} for bounds out of range.
    */
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
     try {
@@ -299,7 +299,10 @@ public final class PoolClient {
     return handle().deadLetters(offset, limit);
   }
 
-  /** The dead letter of {@code job} (J5); fails with {@code UNKNOWN_JOB} when there is none. */
+  /**
+   * The dead letter of {@code job} (J5 in docs/rules.md); fails with {@code UNKNOWN_JOB} when there
+   * is none.
+   */
   public Future<DeadLetter> deadLetter(String job) {
     BadRequest bad = badId("job", job);
     return bad != null ? Future.failedFuture(bad) : handle().deadLetter(job);
@@ -307,9 +310,9 @@ public final class PoolClient {
 
   /**
    * Submits the dead-lettered {@code job} again, with its payload, key and timeout under its id,
-   * admitted like any submit (J5): succeeds with the admission, {@code accepted} (the job has
-   * left the set; {@link #await} gives its outcome) or {@code rejected} (for example {@code
-   * BACKLOG_FULL}; it stays in the set). Fails with {@link PoolErrorException} {@code
+   * admitted like any submit (J5 in docs/rules.md): succeeds with the admission, {@code accepted}
+   * (the job has left the set; {@link #await} gives its outcome) or {@code rejected} (for example
+   * {@code BACKLOG_FULL}; it stays in the set). Fails with {@link PoolErrorException} {@code
    * UNKNOWN_JOB} when the set has no such job.
    */
   public Future<Outcome> replay(String job) {
@@ -317,7 +320,10 @@ public final class PoolClient {
     return bad != null ? Future.failedFuture(bad) : handle().replay(job);
   }
 
-  /** Removes {@code job} from the dead-letter set (J5); fails with {@code UNKNOWN_JOB}. */
+  /**
+   * Removes {@code job} from the dead-letter set (J5 in docs/rules.md); fails with {@code
+   * UNKNOWN_JOB}.
+   */
   public Future<Void> discard(String job) {
     BadRequest bad = badId("job", job);
     return bad != null ? Future.failedFuture(bad) : handle().discard(job);

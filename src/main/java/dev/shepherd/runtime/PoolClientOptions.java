@@ -22,15 +22,16 @@ public record PoolClientOptions(String addressPrefix, long timeoutMs, Replies re
     /** {@link #REPLY_ADDRESS} on a clustered Vert.x, {@link #REQUEST_REPLY} otherwise. */
     AUTO,
     /**
-     * The reply to the submit request is the terminal outcome (section 6 without {@code
-     * replyTo}). A request held by a coordinator that dies ends only by the client's timeout.
+     * The reply to the submit request is the terminal outcome (section 6 (docs/rules.md) without
+     * {@code replyTo}). A request held by a coordinator that dies ends only by the client's
+     * timeout.
      */
     REQUEST_REPLY,
     /**
      * Every submit (even to a pool in this instance) goes over the bus with the client's own
      * {@code replyTo} address: the reply is the admission and the terminal outcome comes to that
      * address, from whichever coordinator is active by then, so the future survives a failover
-     * (rule A4).
+     * (rule A4 in docs/rules.md).
      */
     REPLY_ADDRESS
   }

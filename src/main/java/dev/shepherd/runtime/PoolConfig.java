@@ -20,9 +20,10 @@ import java.util.function.Supplier;
  * a submit may carry, how long a worker host may stay silent).
  * {@link #parse} throws a {@link ConfigException} naming the field; every field but {@code
  * worker.class} has a default, and that one is left out when the handlers come from a factory
- * ({@link PoolVerticle#PoolVerticle(Supplier)}). The defaults heal (J7): section 10's job rules
- * are on ({@link JobSettingsConfig}), replacements back off and retired slots are probed again ({@link
- * SupervisionConfig}); docs/configuration.md lists them and how to turn each off.
+ * ({@link PoolVerticle#PoolVerticle(Supplier)}). The defaults heal (J7 in docs/rules.md): section
+ * 10's job rules are on ({@link JobSettingsConfig}), replacements back off and retired slots are
+ * probed again ({@link SupervisionConfig}); docs/configuration.md lists them and how to turn each
+ * off.
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
@@ -175,7 +176,8 @@ public record PoolConfig(
   }
 
   /**
-   * The local slots a pool needs at least: H2 lets a clustered pool run on worker hosts alone.
+   * The local slots a pool needs at least: H2 (docs/rules.md) lets a clustered pool run on worker
+   * hosts alone.
    */
   static int minInstances(boolean clustered) {
     return clustered ? 0 : 1;

@@ -84,34 +84,45 @@ public interface PoolHandle {
   Future<Integer> revive(String worker);
 
   /**
-   * Where {@code job} is (J6): queued, waiting, running, answered or dead-lettered. Fails with
-   * {@link PoolErrorException} {@code UNKNOWN_JOB} for a job the pool never accepted or has
-   * forgotten. The id is checked by the caller.
+   * Where {@code job} is (J6 in docs/rules.md): queued, waiting, running, answered or
+   * dead-lettered. Fails with {@link PoolErrorException} {@code UNKNOWN_JOB} for a job the pool
+   * never accepted or has forgotten. The id is checked by the caller.
    */
   Future<JobView> lookup(String job);
 
   /**
-   * The terminal outcome of {@code job} (J6): at once when it is answered and remembered, else
-   * once it is answered; when {@code timeoutMs} (checked by the caller) pass first, or the
-   * coordinator stops acting, the job's view then. Fails with {@link PoolErrorException} {@code
-   * UNKNOWN_JOB}, or {@code TOO_MANY_WAITERS} when the pool holds as many waiters as it allows.
+   * The terminal outcome of {@code job} (J6 in docs/rules.md): at once when it is answered and
+   * remembered, else once it is answered; when {@code timeoutMs} (checked by the caller) pass
+   * first, or the coordinator stops acting, the job's view then. Fails with {@link
+   * PoolErrorException} {@code UNKNOWN_JOB}, or {@code TOO_MANY_WAITERS} when the pool holds as
+   * many waiters as it allows.
    */
   Future<Awaited> await(String job, long timeoutMs);
 
-  /** A page of the dead-letter set (J5), newest first; bounds checked by the caller. */
+  /**
+   * A page of the dead-letter set (J5 in docs/rules.md), newest first; bounds checked by the
+   * caller.
+   */
   Future<DeadLetterPage> deadLetters(int offset, int limit);
 
-  /** The dead letter of {@code job} (J5); fails with {@code UNKNOWN_JOB} when there is none. */
+  /**
+   * The dead letter of {@code job} (J5 in docs/rules.md); fails with {@code UNKNOWN_JOB} when there
+   * is none.
+   */
   Future<DeadLetter> deadLetter(String job);
 
   /**
-   * Submits the dead-lettered {@code job} again under its id, admitted like any submit (J5): the
-   * admission, {@code accepted} (it has left the set) or {@code rejected} (it stays). Its terminal
-   * outcome is not waited for ({@link #await} finds it). Fails with {@code UNKNOWN_JOB}.
+   * Submits the dead-lettered {@code job} again under its id, admitted like any submit (J5 in
+   * docs/rules.md): the admission, {@code accepted} (it has left the set) or {@code rejected} (it
+   * stays). Its terminal outcome is not waited for ({@link #await} finds it). Fails with {@code
+   * UNKNOWN_JOB}.
    */
   Future<Outcome> replay(String job);
 
-  /** Removes {@code job} from the dead-letter set (J5); fails with {@code UNKNOWN_JOB}. */
+  /**
+   * Removes {@code job} from the dead-letter set (J5 in docs/rules.md); fails with {@code
+   * UNKNOWN_JOB}.
+   */
   Future<Void> discard(String job);
 
   /**

@@ -18,12 +18,12 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * A pool's recent past, so that a live view opened after an incident shows it (J8): the latest
- * events the pool published, kept by {@link Kind} in a ring each (stops, phases, retirements,
- * budget refusals, poisoned jobs, dead-letter arrivals and removals, revives, hosts, the pool's
- * own state, rejections, other job outcomes), so that a flood of one kind cannot push out
- * another, and a burst of rejections never pushes out what caused them; the budget refusal and
- * retirement behind each slot that is retired now (however long ago that was); each slot's last
+ * A pool's recent past, so that a live view opened after an incident shows it (J8 in
+ * docs/rules.md): the latest events the pool published, kept by {@link Kind} in a ring each (stops,
+ * phases, retirements, budget refusals, poisoned jobs, dead-letter arrivals and removals, revives,
+ * hosts, the pool's own state, rejections, other job outcomes), so that a flood of one kind cannot
+ * push out another, and a burst of rejections never pushes out what caused them; the budget refusal
+ * and retirement behind each slot that is retired now (however long ago that was); each slot's last
  * exit with its cause and time; and the outcomes per second over the last {@value #SECONDS}
  * seconds. Everything is bounded whatever the pool does: a ring per kind, a map per slot up to
  * {@value #MAX_SLOTS} slots, and an event keeps at most {@value #JOBS_KEPT} job ids (the rest
@@ -51,11 +51,11 @@ final class PoolHistory implements PoolObserver {
     RETIREMENTS(50),
     /** {@code budget}: the restart budget refused a replacement. */
     BUDGET(50),
-    /** {@code job} answered {@code interrupted(POISON)} (J2). */
+    /** {@code job} answered {@code interrupted(POISON)} (J2 in docs/rules.md). */
     POISON(50),
-    /** {@code deadLettered} (J5). */
+    /** {@code deadLettered} (J5 in docs/rules.md). */
     DEAD_LETTERED(50),
-    /** {@code deadLetterRemoved}: replayed, discarded, evicted (J5). */
+    /** {@code deadLetterRemoved}: replayed, discarded, evicted (J5 in docs/rules.md). */
     DEAD_LETTER_REMOVED(30),
     /** {@code revive}. */
     REVIVES(30),

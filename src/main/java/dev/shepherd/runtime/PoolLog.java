@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Logs a pool's supervision notices: one line per restart, retirement and budget refusal, each
- * in the words of {@link IncidentWords} (J8: the budget's numbers as the pool's, the slot's own
- * restarts as its own, the running jobs by id); a poisoned job once at WARN; dead-letter
- * evictions and an operator's replays and discards at INFO. A crash itself is logged once, with
- * its cause, where it happens ({@link LocalSlot}); the restart line here does not repeat it.
+ * in the words of {@link IncidentWords} (J8 in docs/rules.md: the budget's numbers as the pool's,
+ * the slot's own restarts as its own, the running jobs by id); a poisoned job once at WARN;
+ * dead-letter evictions and an operator's replays and discards at INFO. A crash itself is logged
+ * once, with its cause, where it happens ({@link LocalSlot}); the restart line here does not repeat
+ * it.
  */
 final class PoolLog implements PoolObserver {
   private static final Logger LOG = LoggerFactory.getLogger("dev.shepherd.pool");

@@ -19,9 +19,6 @@ public interface PoolObserver {
   /** Every supervision-level notice. */
   default void onNotice(Notice notice) {}
 
-  /** A completion the pool refused (stale token, or for a slot holding nothing). */
-  default void onStaleCompletion(String worker, String reason) {}
-
   /**
    * The pool handed {@code job} to {@code worker} (attempt {@code attempt}, counting from 1): the
    * moment a job leaves the backlog, so observers can measure queue wait from its admission.

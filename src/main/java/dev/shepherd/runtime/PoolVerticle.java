@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The pool coordinator as a verticle: deploy one per pool, with one {@code pools} entry as its
  * configuration. Invalid configuration fails the deployment with a message naming the field, and
- * nothing is deployed. Undeploying it stops the pool gracefully (P16): new submits are refused,
- * queued jobs are answered {@code interrupted(POOL_STOPPED)}, running ones get {@code
+ * nothing is deployed. Undeploying it stops the pool gracefully (P16 in docs/rules.md): new submits
+ * are refused, queued jobs are answered {@code interrupted(POOL_STOPPED)}, running ones get {@code
  * drainTimeoutMs} to finish. Closing Vert.x (as the launcher does on SIGTERM) stops it the same
  * way, before Vert.x undeploys anything.
  *
@@ -110,8 +110,8 @@ public class PoolVerticle extends VerticleBase {
    * is called once for each incarnation of each slot, on that incarnation's context as it
    * deploys, and should return a new handler each time: incarnations run side by side on their
    * own threads, and a replacement starts afresh. One that throws, or returns null, fails that
-   * creation (P2), as a failing {@link JobHandler#start} does. Worker hosts (section 8.2) are
-   * configured by JSON and keep naming their class.
+   * creation (P2 in docs/rules.md), as a failing {@link JobHandler#start} does. Worker hosts
+   * (section 8.2) are configured by JSON and keep naming their class.
    */
   public PoolVerticle(Supplier<? extends JobHandler> handlers) {
     this(java.util.Objects.requireNonNull(handlers, "handlers"), UnaryOperator.identity());
@@ -246,7 +246,7 @@ public class PoolVerticle extends VerticleBase {
         });
   }
 
-  /** Stops acting at once and stands by again (A2); on the verticle's context. */
+  /** Stops acting at once and stands by again (A2 in docs/rules.md); on the verticle's context. */
   private void stepDown(String why) {
     stepDownAndWait(why, false);
   }

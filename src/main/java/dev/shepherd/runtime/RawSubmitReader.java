@@ -48,10 +48,10 @@ final class RawSubmitReader {
           throw new BadRequest(RequestDecoder.clip(name) + ": appears twice");
         }
         JsonToken value = parser.nextToken();
-        if (name.equals("payload")) {
+        if (name.equals(BusWire.PAYLOAD)) {
           token = payload(parser, value, body, maxPayloadDepth, envelope);
-        } else if (name.equals("retry")) {
-          envelope.put(name, tree(parser, value, 1, "retry"));
+        } else if (name.equals(BusWire.RETRY)) {
+          envelope.put(name, tree(parser, value, 1, BusWire.RETRY));
           token = parser.nextToken();
         } else {
           envelope.put(name, scalar(parser, value));
@@ -93,14 +93,14 @@ final class RawSubmitReader {
     }
     JsonToken next = parser.nextToken();
     if (value == JsonToken.VALUE_NULL) {
-      envelope.put("payload", null);
+      envelope.put(BusWire.PAYLOAD, null);
       return next;
     }
     long end = next == null ? body.length() : parser.currentTokenLocation().getByteOffset();
     while (end > start && separator(body.getByte((int) end - 1))) {
       end--;
     }
-    envelope.put("payload", new RawJson(body.getBytes((int) start, (int) end)));
+    envelope.put(BusWire.PAYLOAD, new RawJson(body.getBytes((int) start, (int) end)));
     return next;
   }
 

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * waiting there for their terminal outcome, matched by job id. Each submit carries the address as
  * its {@code replyTo}: the reply to the request is only the admission, and the outcome is sent to
  * the address by whichever coordinator holds the job by then, so a future outlives a failover of
- * the coordinator that admitted it (rule A4).
+ * the coordinator that admitted it (rule A4 in docs/rules.md).
  *
  * <p>The address has one consumer, registered on a context of its own at the first submit (so it
  * does not go away with the verticle that happened to submit first) and unregistered by {@link
@@ -227,7 +227,7 @@ public final class ReplyAddress {
     Outcome outcome;
     try {
       JsonObject json = RequestDecoder.object(body);
-      if (!(json.getValue("job") instanceof String)) {
+      if (!(json.getValue(BusWire.JOB) instanceof String)) {
         ignore(body, "job: must be a string");
         return;
       }

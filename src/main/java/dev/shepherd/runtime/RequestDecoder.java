@@ -8,10 +8,10 @@ import java.util.Set;
 /**
  * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
  * whose message names the field: not an object, unknown or missing fields, wrong types, and the
- * limits of section 7 ({@code job}/{@code key} 1–256 characters, {@code timeoutMs} a positive
- * integer), section 10's {@code delayMs} (an integer from 0, J4) and {@code retry} ({@link
- * RetryJson}, J3), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code null}
- * for an optional field means absent.
+ * limits of section 7 in docs/rules.md ({@code job}/{@code key} 1–256 characters, {@code timeoutMs}
+ * a positive integer), section 10's {@code delayMs} (an integer from 0, J4) and {@code retry}
+ * ({@link RetryJson}, J3), and a payload no deeper than the pool's {@code maxPayloadDepth}. {@code
+ * null} for an optional field means absent.
  *
  * <p>A submit that arrives as bytes (an HTTP body, a bus message holding text or a buffer) keeps
  * its payload in those bytes ({@link RawJson}, read by {@link RawSubmitReader}); one that arrives
@@ -20,11 +20,11 @@ import java.util.Set;
 public final class RequestDecoder {
   static final int MAX_ID_LENGTH = 256;
   static final long MAX_TIMEOUT_MS = Integer.MAX_VALUE;
-  /** The longest a lookup may wait for a job's outcome (J6): an hour. */
+  /** The longest a lookup may wait for a job's outcome (J6 in docs/rules.md): an hour. */
   public static final long MAX_WAIT_MS = 3_600_000;
   /** How long a lookup waits when it says nothing: as long as a waiting submit over the bus. */
   public static final long DEFAULT_WAIT_MS = PoolClient.DEFAULT_REQUEST_TIMEOUT_MS;
-  /** The most dead letters one page holds (J5). */
+  /** The most dead letters one page holds (J5 in docs/rules.md). */
   public static final int MAX_PAGE = 500;
   /** A page's size when it says nothing. */
   public static final int DEFAULT_PAGE = 50;
@@ -67,14 +67,15 @@ public final class RequestDecoder {
     } else {
       json = object(body);
     }
-    only(json, Set.of("job", "payload", "key", "replyTo", "timeoutMs", "delayMs", "retry"));
-    if (!json.containsKey("payload")) {
+    only(json, Set.of(BusWire.JOB, BusWire.PAYLOAD, BusWire.KEY, BusWire.REPLY_TO,
+        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY));
+    if (!json.containsKey(BusWire.PAYLOAD)) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
-    String job = id(json, "job", false);
-    String key = id(json, "key", false);
-    String replyTo = string(json, "replyTo", false, MAX_ID_LENGTH);
-    Object timeout = json.getValue("timeoutMs");
+    String job = id(json, BusWire.JOB, false);
+    String key = id(json, BusWire.KEY, false);
+    String replyTo = string(json, BusWire.REPLY_TO, false, MAX_ID_LENGTH);
+    Object timeout = json.getValue(BusWire.TIMEOUT_MS);
     long timeoutMs = 0;
     if (timeout != null) {
       if (!(timeout instanceof Integer || timeout instanceof Long)) {
@@ -86,16 +87,16 @@ public final class RequestDecoder {
             + timeoutMs + ")");
       }
     }
-    long delayMs = delay(json.getValue("delayMs"));
-    RetryOverride retry = RetryJson.decode(json.getValue("retry"));
-    Object payload = json.getValue("payload");
+    long delayMs = delay(json.getValue(BusWire.DELAY_MS));
+    RetryOverride retry = RetryJson.decode(json.getValue(BusWire.RETRY));
+    Object payload = json.getValue(BusWire.PAYLOAD);
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
     return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
   }
 
   /**
-   * {@code delayMs} (J4): an integer from 0 (null = 0). Its limit is the pool's {@code
-   * maxDelayMs}, which only the pool knows ({@link #checkForPool}).
+   * {@code delayMs} (J4 in docs/rules.md): an integer from 0 (null = 0). Its limit is the pool's
+   * {@code maxDelayMs}, which only the pool knows ({@link #checkForPool}).
    */
   private static long delay(Object value) {
     if (value == null) {
@@ -113,9 +114,9 @@ public final class RequestDecoder {
   }
 
   /**
-   * Checks what only the pool can: a {@code delayMs} within its {@code maxDelayMs} (J4). Called
-   * where the pool takes a submit (its bus address, its in-JVM handle), so a submit that went
-   * through another node's HTTP layer is judged by the pool itself.
+   * Checks what only the pool can: a {@code delayMs} within its {@code maxDelayMs} (J4 in
+   * docs/rules.md). Called where the pool takes a submit (its bus address, its in-JVM handle), so a
+   * submit that went through another node's HTTP layer is judged by the pool itself.
    */
   static void checkForPool(Requests.Submit request, PoolConfig pool) {
     long max = pool.settings().jobs().maxDelayMs();
@@ -127,80 +128,57 @@ public final class RequestDecoder {
 
   public static Requests.Completed completed(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("worker", "assignment", "result", "error"));
-    String worker = id(json, "worker", true);
-    Object assignment = json.getValue("assignment");
+    only(json, Set.of(BusWire.WORKER, BusWire.ASSIGNMENT, BusWire.RESULT, BusWire.ERROR));
+    String worker = id(json, BusWire.WORKER, true);
+    Object assignment = json.getValue(BusWire.ASSIGNMENT);
     if (!(assignment instanceof Integer || assignment instanceof Long)) {
       throw new BadRequest("assignment: is required, an integer token (was "
           + render(assignment) + ")");
     }
-    boolean hasResult = json.containsKey("result");
-    boolean hasError = json.getValue("error") != null;
+    boolean hasResult = json.containsKey(BusWire.RESULT);
+    boolean hasError = json.getValue(BusWire.ERROR) != null;
     if (hasResult == hasError) {
       throw new BadRequest("result/error: exactly one of them is required");
     }
-    JobError error = null;
-    if (hasError) {
-      if (!(json.getValue("error") instanceof JsonObject e)) {
-        throw new BadRequest("error: must be an object {\"code\": int, \"message\": str,"
-            + " \"type\"?: str}");
-      }
-      only(e, Set.of("code", "message", "type"), "error.");
-      Object code = e.getValue("code");
-      if (!(code instanceof Integer)) {
-        throw new BadRequest("error.code: must be an integer (was " + render(code) + ")");
-      }
-      Object message = e.getValue("message");
-      if (!(message instanceof String text)) {
-        throw new BadRequest("error.message: must be a string (was " + render(message) + ")");
-      }
-      Object type = e.getValue("type");
-      if (type != null && !(type instanceof String)) {
-        throw new BadRequest("error.type: must be a string, the exception's class name (was "
-            + render(type) + ")");
-      }
-      if ("".equals(type)) {
-        throw new BadRequest("error.type: must not be empty (leave it out when there is none)");
-      }
-      error = new JobError((Integer) code, text, (String) type);
-    }
+    JobError error = hasError ? JobErrorJson.decode(json.getValue(BusWire.ERROR), "error.") : null;
     return new Requests.Completed(worker, ((Number) assignment).longValue(),
-        json.getValue("result"), error);
+        json.getValue(BusWire.RESULT), error);
   }
 
   public static Requests.Rebalance rebalance(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("key", "worker"));
-    return new Requests.Rebalance(id(json, "key", true), id(json, "worker", true));
+    only(json, Set.of(BusWire.KEY, BusWire.WORKER));
+    return new Requests.Rebalance(id(json, BusWire.KEY, true), id(json, BusWire.WORKER, true));
   }
 
   public static Requests.Cancel cancel(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job"));
-    return new Requests.Cancel(id(json, "job", true));
+    only(json, Set.of(BusWire.JOB));
+    return new Requests.Cancel(id(json, BusWire.JOB, true));
   }
 
   /** An operator's revive: {@code {"worker": str}}. */
   public static Requests.Revive revive(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("worker"));
-    return new Requests.Revive(id(json, "worker", true));
+    only(json, Set.of(BusWire.WORKER));
+    return new Requests.Revive(id(json, BusWire.WORKER, true));
   }
 
   /**
-   * A lookup (J6): {@code {"job": str, "wait"?: bool, "timeoutMs"?: int}}; {@code timeoutMs}
-   * (1 to {@link #MAX_WAIT_MS}, default {@link #DEFAULT_WAIT_MS}) only with {@code wait}.
+   * A lookup (J6 in docs/rules.md): {@code {"job": str, "wait"?: bool, "timeoutMs"?: int}}; {@code
+   * timeoutMs} (1 to {@link #MAX_WAIT_MS}, default {@link #DEFAULT_WAIT_MS}) only with {@code
+   * wait}.
    */
   public static Requests.Lookup lookup(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job", "wait", "timeoutMs"));
-    String job = id(json, "job", true);
-    Object wait = json.getValue("wait");
+    only(json, Set.of(BusWire.JOB, BusWire.WAIT, BusWire.TIMEOUT_MS));
+    String job = id(json, BusWire.JOB, true);
+    Object wait = json.getValue(BusWire.WAIT);
     if (wait != null && !(wait instanceof Boolean)) {
       throw new BadRequest("wait: must be true or false (was " + render(wait) + ")");
     }
     boolean waits = Boolean.TRUE.equals(wait);
-    Object timeout = json.getValue("timeoutMs");
+    Object timeout = json.getValue(BusWire.TIMEOUT_MS);
     if (timeout == null) {
       return new Requests.Lookup(job, waits, DEFAULT_WAIT_MS);
     }
@@ -223,13 +201,13 @@ public final class RequestDecoder {
   }
 
   /**
-   * A page of the dead-letter set (J5): {@code {"offset"?: int, "limit"?: int}}, offset 0 or
-   * more (default 0), limit 1 to {@link #MAX_PAGE} (default {@link #DEFAULT_PAGE}).
+   * A page of the dead-letter set (J5 in docs/rules.md): {@code {"offset"?: int, "limit"?: int}},
+   * offset 0 or more (default 0), limit 1 to {@link #MAX_PAGE} (default {@link #DEFAULT_PAGE}).
    */
   public static Requests.DeadLetters deadLetters(Object body) {
     JsonObject json = body == null ? new JsonObject() : object(body);
-    only(json, Set.of("offset", "limit"));
-    return page(integer(json, "offset", 0), integer(json, "limit", DEFAULT_PAGE));
+    only(json, Set.of(BusWire.OFFSET, BusWire.LIMIT));
+    return page(integer(json, BusWire.OFFSET, 0), integer(json, BusWire.LIMIT, DEFAULT_PAGE));
   }
 
   /** A page's bounds, checked: offset 0 or more, limit 1 to {@link #MAX_PAGE}. */
@@ -244,11 +222,11 @@ public final class RequestDecoder {
     return new Requests.DeadLetters((int) offset, (int) limit);
   }
 
-  /** A dead-lettered job to read, replay or discard (J5): {@code {"job": str}}. */
+  /** A dead-lettered job to read, replay or discard (J5 in docs/rules.md): {@code {"job": str}}. */
   public static Requests.DeadJob deadJob(Object body) {
     JsonObject json = object(body);
-    only(json, Set.of("job"));
-    return new Requests.DeadJob(id(json, "job", true));
+    only(json, Set.of(BusWire.JOB));
+    return new Requests.DeadJob(id(json, BusWire.JOB, true));
   }
 
   private static long integer(JsonObject json, String field, long absent) {

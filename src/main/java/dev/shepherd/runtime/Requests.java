@@ -2,7 +2,7 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.JobError;
 
-/** Decoded protocol requests (section 6); {@link RequestDecoder} builds them. */
+/** Decoded protocol requests (section 6 in docs/rules.md); {@link RequestDecoder} builds them. */
 public final class Requests {
   private Requests() {}
 
@@ -11,8 +11,8 @@ public final class Requests {
    * what the payload costs while queued (its length when it is {@link RawJson}, else an estimate
    * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
    * pool's {@code backlogMaxBytes}. {@code delayMs} holds the job back that long after its
-   * admission (J4; 0 = none; the pool refuses more than its {@code maxDelayMs}); {@code retry}
-   * overrides the pool's failure retries (J3; null = the pool's).
+   * admission (J4 in docs/rules.md; 0 = none; the pool refuses more than its {@code maxDelayMs});
+   * {@code retry} overrides the pool's failure retries (J3; null = the pool's).
    */
   public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
       long bytes, long delayMs, RetryOverride retry) {
@@ -45,14 +45,15 @@ public final class Requests {
   public record Revive(String worker) {}
 
   /**
-   * Where {@code job} is (J6); with {@code waits}, its terminal outcome once it has one, waiting
-   * at most {@code timeoutMs} (always positive: the default is filled in when decoded).
+   * Where {@code job} is (J6 in docs/rules.md); with {@code waits}, its terminal outcome once it
+   * has one, waiting at most {@code timeoutMs} (always positive: the default is filled in when
+   * decoded).
    */
   public record Lookup(String job, boolean waits, long timeoutMs) {}
 
-  /** A page of the dead-letter set (J5), newest first. */
+  /** A page of the dead-letter set (J5 in docs/rules.md), newest first. */
   public record DeadLetters(int offset, int limit) {}
 
-  /** One job of the dead-letter set (J5): to read, replay or discard. */
+  /** One job of the dead-letter set (J5 in docs/rules.md): to read, replay or discard. */
   public record DeadJob(String job) {}
 }

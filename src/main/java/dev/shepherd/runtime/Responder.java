@@ -19,9 +19,9 @@ interface Responder {
   }
 
   /**
-   * The event-bus address the terminal outcome goes to, which outlives this node (A4), or null
-   * when only this request's own reply can carry it: what a durable pool records as the job's
-   * {@code replyTo}.
+   * The event-bus address the terminal outcome goes to, which outlives this node (A4 in
+   * docs/rules.md), or null when only this request's own reply can carry it: what a durable pool
+   * records as the job's {@code replyTo}.
    */
   default String address() {
     return null;

@@ -32,7 +32,7 @@ public final class ResultCheck {
 
   /**
    * What {@code result}, which {@link #problem} passed, costs to remember among the recent
-   * outcomes (J6): its estimated heap bytes.
+   * outcomes (J6 in docs/rules.md): its estimated heap bytes.
    */
   public static long bytes(Object result) {
     return Math.max(0, JsonCheck.resultBytes(result));
@@ -41,7 +41,7 @@ public final class ResultCheck {
   /**
    * For each completion, the failure that replaces its result, or null; null when every one can
    * be answered as it is. Each replacement is logged once, on one line. {@code bytes} receives
-   * what each answerable result costs to remember (J6), measured by the same walk.
+   * what each answerable result costs to remember (J6 in docs/rules.md), measured by the same walk.
    */
   static JobError[] problems(String pool, String worker,
       List<IncarnationVerticle.Completion> done, long[] bytes) {

@@ -8,12 +8,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The {@code "retry"} of a submit body (J3) and its {@link RetryOverride}: {@code {"maxAttempts"?:
- * int 1-1,000,000, "backoff"?: {"initialMs"?, "multiplier"?, "maxMs"?, "jitter"?}}}. An absent
- * {@code maxAttempts} or {@code backoff} is the pool's; an absent field of a given {@code backoff}
- * is Shepherd's default failure backoff (1 s, ×2, up to 60 s, ±20%), never the pool's, because a
- * node that decodes the body (an HTTP layer in front of a remote pool) does not know the pool's
- * configuration. Every refusal is a {@link BadRequest} naming the field ({@code
+ * The {@code "retry"} of a submit body (J3 in docs/rules.md) and its {@link RetryOverride}: {@code
+ * {"maxAttempts"?: int 1-1,000,000, "backoff"?: {"initialMs"?, "multiplier"?, "maxMs"?,
+ * "jitter"?}}}. An absent {@code maxAttempts} or {@code backoff} is the pool's; an absent field of
+ * a given {@code backoff} is Shepherd's default failure backoff (1 s, ×2, up to 60 s, ±20%), never
+ * the pool's, because a node that decodes the body (an HTTP layer in front of a remote pool) does
+ * not know the pool's configuration. Every refusal is a {@link BadRequest} naming the field ({@code
  * retry.backoff.multiplier}).
  */
 final class RetryJson {

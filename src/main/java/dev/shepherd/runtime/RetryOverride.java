@@ -4,10 +4,11 @@ import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
 
 /**
- * A submit's own failure retries (J3, the {@code "retry"} of a submit body), overriding the
- * pool's {@code retryFailures} field by field: {@code maxAttempts} 0 keeps the pool's attempts,
- * {@code backoff} null the pool's backoff. So {@code {"retry": {"maxAttempts": 5}}} retries a
- * failed job up to 5 attempts with the waits the pool's configuration gives failure retries.
+ * A submit's own failure retries (J3 in docs/rules.md, the {@code "retry"} of a submit body),
+ * overriding the pool's {@code retryFailures} field by field: {@code maxAttempts} 0 keeps the
+ * pool's attempts, {@code backoff} null the pool's backoff. So {@code {"retry": {"maxAttempts":
+ * 5}}} retries a failed job up to 5 attempts with the waits the pool's configuration gives failure
+ * retries.
  *
  * <p>Plain data, as {@link JobRequest} is: {@link PoolClient} and {@link RequestDecoder} check
  * the attempts ({@code retry.maxAttempts}, 1 to 1,000,000) and refuse bad ones as {@link

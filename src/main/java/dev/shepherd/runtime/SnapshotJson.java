@@ -17,6 +17,55 @@ import java.util.List;
  * ways: a node reads the snapshots of pools coordinated elsewhere back into values.
  */
 public final class SnapshotJson {
+  // The wire names of a snapshot (protocol section 6, the .status reply), both ways.
+  static final String ACCEPTED = "accepted";
+  static final String ACTIVE = "active";
+  static final String ASSIGNMENT = "assignment";
+  static final String ASSIGNMENTS = "assignments";
+  static final String AVAILABLE = "available";
+  static final String BACKLOG = "backlog";
+  static final String BACKOFF_UNTIL = "backoffUntil";
+  static final String BUDGET = "budget";
+  static final String BUDGET_REFUSALS = "budgetRefusals";
+  static final String CANCELLED = "cancelled";
+  static final String CAPACITY = "capacity";
+  static final String COMPLETED = "completed";
+  static final String COUNTERS = "counters";
+  static final String DEAD_LETTER_EVICTED = "deadLetterEvicted";
+  static final String DEAD_LETTERED = "deadLettered";
+  static final String DEAD_LETTERS = "deadLetters";
+  static final String ENABLED = "enabled";
+  static final String FAILED = "failed";
+  static final String HA = "ha";
+  static final String HOST = "host";
+  static final String HOSTS = "hosts";
+  static final String ID = "id";
+  static final String IGNORED_FACTS = "ignoredFacts";
+  static final String IN_FLIGHT = "inFlight";
+  static final String INCARNATION = "incarnation";
+  static final String INTERRUPTED = "interrupted";
+  static final String JOB = "job";
+  static final String LENGTH = "length";
+  static final String MAX_RESTARTS = "maxRestarts";
+  static final String NAME = "name";
+  static final String NEXT_DUE = "nextDue";
+  static final String NODE = "node";
+  static final String PHASE = "phase";
+  static final String POISONED = "poisoned";
+  static final String REJECTED = "rejected";
+  static final String RESTARTS = "restarts";
+  static final String RESTARTS_IN_WINDOW = "restartsInWindow";
+  static final String RETIREMENT = "retirement";
+  static final String RETRIED = "retried";
+  static final String REVIVES = "revives";
+  static final String SINCE = "since";
+  static final String SLOTS = "slots";
+  static final String STALE_COMPLETIONS = "staleCompletions";
+  static final String STATE = "state";
+  static final String TERM = "term";
+  static final String WAITING = "waiting";
+  static final String WINDOW_MS = "windowMs";
+
   private SnapshotJson() {}
 
   public static JsonObject encode(PoolSnapshot s) {
@@ -24,63 +73,63 @@ public final class SnapshotJson {
     for (PoolSnapshot.SlotStatus slot : s.slots()) {
       JsonArray assignments = new JsonArray();
       for (PoolSnapshot.AssignmentStatus a : slot.assignments()) {
-        assignments.add(new JsonObject().put("assignment", a.assignment()).put("job", a.job()));
+        assignments.add(new JsonObject().put(ASSIGNMENT, a.assignment()).put(JOB, a.job()));
       }
       slots.add(new JsonObject()
-          .put("id", slot.id())
-          .put("phase", slot.phase().name())
-          .put("capacity", slot.capacity() < 0 ? null : slot.capacity())
-          .put("inFlight", slot.inFlight())
-          .put("assignments", assignments)
-          .put("incarnation", slot.incarnation())
-          .put("restarts", slot.restarts())
-          .put("retirement", slot.retirement() == null ? null : slot.retirement().name())
-          .put("backoffUntil", slot.backoffUntil())
-          .put("host", slot.host()));
+          .put(ID, slot.id())
+          .put(PHASE, slot.phase().name())
+          .put(CAPACITY, slot.capacity() < 0 ? null : slot.capacity())
+          .put(IN_FLIGHT, slot.inFlight())
+          .put(ASSIGNMENTS, assignments)
+          .put(INCARNATION, slot.incarnation())
+          .put(RESTARTS, slot.restarts())
+          .put(RETIREMENT, slot.retirement() == null ? null : slot.retirement().name())
+          .put(BACKOFF_UNTIL, slot.backoffUntil())
+          .put(HOST, slot.host()));
     }
     JsonArray hosts = new JsonArray();
     for (PoolSnapshot.HostStatus host : s.hosts()) {
       hosts.add(new JsonObject()
-          .put("id", host.id())
-          .put("node", host.node())
-          .put("state", host.state().name())
-          .put("slots", new JsonArray(host.slots()))
-          .put("since", host.since()));
+          .put(ID, host.id())
+          .put(NODE, host.node())
+          .put(STATE, host.state().name())
+          .put(SLOTS, new JsonArray(host.slots()))
+          .put(SINCE, host.since()));
     }
     Counters c = s.counters();
     JsonObject json = new JsonObject()
-        .put("name", s.name())
-        .put("state", s.state().name())
-        .put("backlog", new JsonObject().put("length", s.backlogLength())
-            .put("capacity", s.backlogCapacity()).put("waiting", s.backlogWaiting())
-            .put("nextDue", s.nextDue()))
-        .put("deadLetters", s.deadLetters())
-        .put("slots", slots)
-        .put("hosts", hosts)
-        .put("counters", new JsonObject()
-            .put("accepted", c.accepted())
-            .put("rejected", c.rejected())
-            .put("completed", c.completed())
-            .put("failed", c.failed())
-            .put("interrupted", c.interrupted())
-            .put("cancelled", c.cancelled())
-            .put("retried", c.retried())
-            .put("restarts", c.restarts())
-            .put("staleCompletions", c.staleCompletions())
-            .put("budgetRefusals", c.budgetRefusals())
-            .put("ignoredFacts", c.ignoredFacts())
-            .put("revives", c.revives())
-            .put("poisoned", c.poisoned())
-            .put("deadLettered", c.deadLettered())
-            .put("deadLetterEvicted", c.deadLetterEvicted()))
-        .put("budget", new JsonObject()
-            .put("restartsInWindow", s.restartsInWindow())
-            .put("maxRestarts", s.maxRestarts())
-            .put("windowMs", s.windowMs() == Long.MAX_VALUE ? null : s.windowMs()));
+        .put(NAME, s.name())
+        .put(STATE, s.state().name())
+        .put(BACKLOG, new JsonObject().put(LENGTH, s.backlogLength())
+            .put(CAPACITY, s.backlogCapacity()).put(WAITING, s.backlogWaiting())
+            .put(NEXT_DUE, s.nextDue()))
+        .put(DEAD_LETTERS, s.deadLetters())
+        .put(SLOTS, slots)
+        .put(HOSTS, hosts)
+        .put(COUNTERS, new JsonObject()
+            .put(ACCEPTED, c.accepted())
+            .put(REJECTED, c.rejected())
+            .put(COMPLETED, c.completed())
+            .put(FAILED, c.failed())
+            .put(INTERRUPTED, c.interrupted())
+            .put(CANCELLED, c.cancelled())
+            .put(RETRIED, c.retried())
+            .put(RESTARTS, c.restarts())
+            .put(STALE_COMPLETIONS, c.staleCompletions())
+            .put(BUDGET_REFUSALS, c.budgetRefusals())
+            .put(IGNORED_FACTS, c.ignoredFacts())
+            .put(REVIVES, c.revives())
+            .put(POISONED, c.poisoned())
+            .put(DEAD_LETTERED, c.deadLettered())
+            .put(DEAD_LETTER_EVICTED, c.deadLetterEvicted()))
+        .put(BUDGET, new JsonObject()
+            .put(RESTARTS_IN_WINDOW, s.restartsInWindow())
+            .put(MAX_RESTARTS, s.maxRestarts())
+            .put(WINDOW_MS, s.windowMs() == Long.MAX_VALUE ? null : s.windowMs()));
     if (s.ha() != null) {
       HaStatus ha = s.ha();
-      json.put("ha", new JsonObject().put("enabled", ha.enabled())
-          .put("available", ha.available()).put("active", ha.active()).put("term", ha.term()));
+      json.put(HA, new JsonObject().put(ENABLED, ha.enabled())
+          .put(AVAILABLE, ha.available()).put(ACTIVE, ha.active()).put(TERM, ha.term()));
     }
     return json;
   }
@@ -91,58 +140,58 @@ public final class SnapshotJson {
    * or retirement fails with an {@link IllegalArgumentException} naming it.
    */
   public static PoolSnapshot decode(JsonObject json) {
-    JsonObject backlog = object(json, "backlog");
-    JsonObject budget = object(json, "budget");
+    JsonObject backlog = object(json, BACKLOG);
+    JsonObject budget = object(json, BUDGET);
     List<PoolSnapshot.SlotStatus> slots = new ArrayList<>();
-    for (JsonObject slot : objects(json, "slots")) {
+    for (JsonObject slot : objects(json, SLOTS)) {
       List<PoolSnapshot.AssignmentStatus> assignments = new ArrayList<>();
-      for (JsonObject a : objects(slot, "assignments")) {
-        assignments.add(new PoolSnapshot.AssignmentStatus(number(a, "assignment"),
-            a.getString("job")));
+      for (JsonObject a : objects(slot, ASSIGNMENTS)) {
+        assignments.add(new PoolSnapshot.AssignmentStatus(number(a, ASSIGNMENT),
+            a.getString(JOB)));
       }
-      String retirement = slot.getString("retirement");
-      slots.add(new PoolSnapshot.SlotStatus(slot.getString("id"),
-          name(Phase.class, slot, "phase"),
-          slot.getValue("capacity") == null ? -1 : (int) number(slot, "capacity"),
-          (int) number(slot, "inFlight"), assignments, (int) number(slot, "incarnation"),
-          (int) number(slot, "restarts"),
-          retirement == null ? null : name(Retirement.class, slot, "retirement"),
-          slot.getValue("backoffUntil") == null ? null : number(slot, "backoffUntil"),
-          slot.getString("host")));
+      String retirement = slot.getString(RETIREMENT);
+      slots.add(new PoolSnapshot.SlotStatus(slot.getString(ID),
+          name(Phase.class, slot, PHASE),
+          slot.getValue(CAPACITY) == null ? -1 : (int) number(slot, CAPACITY),
+          (int) number(slot, IN_FLIGHT), assignments, (int) number(slot, INCARNATION),
+          (int) number(slot, RESTARTS),
+          retirement == null ? null : name(Retirement.class, slot, RETIREMENT),
+          slot.getValue(BACKOFF_UNTIL) == null ? null : number(slot, BACKOFF_UNTIL),
+          slot.getString(HOST)));
     }
     List<PoolSnapshot.HostStatus> hosts = new ArrayList<>();
-    for (JsonObject host : objects(json, "hosts")) {
+    for (JsonObject host : objects(json, HOSTS)) {
       List<String> ids = new ArrayList<>();
-      for (Object id : host.getJsonArray("slots", new JsonArray())) {
+      for (Object id : host.getJsonArray(SLOTS, new JsonArray())) {
         ids.add(String.valueOf(id));
       }
-      hosts.add(new PoolSnapshot.HostStatus(host.getString("id"), host.getString("node"),
-          name(HostState.class, host, "state"), ids, number(host, "since")));
+      hosts.add(new PoolSnapshot.HostStatus(host.getString(ID), host.getString(NODE),
+          name(HostState.class, host, STATE), ids, number(host, SINCE)));
     }
-    JsonObject c = object(json, "counters");
-    Counters counters = new Counters(number(c, "accepted"), number(c, "rejected"),
-        number(c, "completed"), number(c, "failed"), number(c, "interrupted"),
-        number(c, "cancelled"), number(c, "retried"), number(c, "restarts"),
-        number(c, "staleCompletions"), number(c, "budgetRefusals"), number(c, "ignoredFacts"),
-        number(c, "revives"), number(c, "poisoned"), number(c, "deadLettered"),
-        number(c, "deadLetterEvicted"));
-    return new PoolSnapshot(json.getString("name"), name(PoolState.class, json, "state"),
-        (int) number(backlog, "length"), (int) number(backlog, "capacity"), slots, counters,
-        (int) number(budget, "restartsInWindow"), (int) number(budget, "maxRestarts"),
-        budget.getValue("windowMs") == null ? Long.MAX_VALUE : number(budget, "windowMs"),
-        hosts, ha(json), (int) number(backlog, "waiting"),
-        backlog.getValue("nextDue") == null ? null : number(backlog, "nextDue"),
-        (int) number(json, "deadLetters"));
+    JsonObject c = object(json, COUNTERS);
+    Counters counters = new Counters(number(c, ACCEPTED), number(c, REJECTED),
+        number(c, COMPLETED), number(c, FAILED), number(c, INTERRUPTED),
+        number(c, CANCELLED), number(c, RETRIED), number(c, RESTARTS),
+        number(c, STALE_COMPLETIONS), number(c, BUDGET_REFUSALS), number(c, IGNORED_FACTS),
+        number(c, REVIVES), number(c, POISONED), number(c, DEAD_LETTERED),
+        number(c, DEAD_LETTER_EVICTED));
+    return new PoolSnapshot(json.getString(NAME), name(PoolState.class, json, STATE),
+        (int) number(backlog, LENGTH), (int) number(backlog, CAPACITY), slots, counters,
+        (int) number(budget, RESTARTS_IN_WINDOW), (int) number(budget, MAX_RESTARTS),
+        budget.getValue(WINDOW_MS) == null ? Long.MAX_VALUE : number(budget, WINDOW_MS),
+        hosts, ha(json), (int) number(backlog, WAITING),
+        backlog.getValue(NEXT_DUE) == null ? null : number(backlog, NEXT_DUE),
+        (int) number(json, DEAD_LETTERS));
   }
 
-  /** The {@code ha} block (A1), or null for a pool without one. */
+  /** The {@code ha} block (A1 in docs/rules.md), or null for a pool without one. */
   private static HaStatus ha(JsonObject json) {
-    if (json.getValue("ha") == null) {
+    if (json.getValue(HA) == null) {
       return null;
     }
-    JsonObject ha = object(json, "ha");
-    return new HaStatus(ha.getBoolean("enabled", false), ha.getBoolean("available", false),
-        ha.getString("active"), number(ha, "term"));
+    JsonObject ha = object(json, HA);
+    return new HaStatus(ha.getBoolean(ENABLED, false), ha.getBoolean(AVAILABLE, false),
+        ha.getString(ACTIVE), number(ha, TERM));
   }
 
   private static JsonObject object(JsonObject json, String field) {

@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The highly available pools this Vert.x instance lists and stands by for (A1), by name, with
- * their addresses: while no node leads such a pool (a failover under way, or too few members for
- * a majority), the web layer still knows that the pool exists and waits for a leader, or answers
- * {@code 503 NO_LEADER}, rather than calling it unknown.
+ * The highly available pools this Vert.x instance lists and stands by for (A1 in docs/rules.md), by
+ * name, with their addresses: while no node leads such a pool (a failover under way, or too few
+ * members for a majority), the web layer still knows that the pool exists and waits for a leader,
+ * or answers {@code 503 NO_LEADER}, rather than calling it unknown.
  */
 public final class Standbys {
   private static final Map<Vertx, Map<String, Addresses>> POOLS = new ConcurrentHashMap<>();

@@ -4,10 +4,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The {@code <prefix>.submit} body (section 6) of a decoded submit, for a pool reached over the
- * bus. A payload still in the bytes it arrived in ({@link RawJson}, e.g. from an HTTP body) is
- * copied in byte for byte and sent as a buffer, never decoded on the way; any other payload goes
- * as a JSON object.
+ * The {@code <prefix>.submit} body (section 6 in docs/rules.md) of a decoded submit, for a pool
+ * reached over the bus. A payload still in the bytes it arrived in ({@link RawJson}, e.g. from an
+ * HTTP body) is copied in byte for byte and sent as a buffer, never decoded on the way; any other
+ * payload goes as a JSON object.
  */
 final class SubmitBody {
   private SubmitBody() {}
@@ -16,25 +16,25 @@ final class SubmitBody {
   static Object encode(Requests.Submit request, String replyTo) {
     JsonObject head = new JsonObject();
     if (request.job() != null) {
-      head.put("job", request.job());
+      head.put(BusWire.JOB, request.job());
     }
     if (request.key() != null) {
-      head.put("key", request.key());
+      head.put(BusWire.KEY, request.key());
     }
     if (request.timeoutMs() > 0) {
-      head.put("timeoutMs", request.timeoutMs());
+      head.put(BusWire.TIMEOUT_MS, request.timeoutMs());
     }
     if (request.delayMs() > 0) {
-      head.put("delayMs", request.delayMs());
+      head.put(BusWire.DELAY_MS, request.delayMs());
     }
     if (request.retry() != null) {
-      head.put("retry", RetryJson.encode(request.retry()));
+      head.put(BusWire.RETRY, RetryJson.encode(request.retry()));
     }
     if (replyTo != null) {
-      head.put("replyTo", replyTo);
+      head.put(BusWire.REPLY_TO, replyTo);
     }
     if (!(request.payload() instanceof RawJson raw)) {
-      return head.put("payload", JsonValues.toJson(request.payload()));
+      return head.put(BusWire.PAYLOAD, JsonValues.toJson(request.payload()));
     }
     Buffer text = head.toBuffer();
     Buffer out = Buffer.buffer(text.length() + raw.length() + 16);

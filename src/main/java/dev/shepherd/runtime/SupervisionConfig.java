@@ -8,12 +8,12 @@ import dev.shepherd.core.Strategy;
 import dev.shepherd.core.SupervisionSettings;
 
 /**
- * Reads a pool's {@code supervision} object (section 4) into {@link SupervisionSettings}, with
- * the defaults that heal (J7): replacements back off ({@link #DEFAULT_BACKOFF}) and a retired slot
- * is probed again after {@link #DEFAULT_REVIVE_AFTER_MS}, the wait doubling while probes fail up
- * to {@link #DEFAULT_REVIVE_MAX_MS}. {@code "restartBackoff": {"initialMs": 0}} replaces at once
- * (the seed's reading, S5's "none"); {@code "reviveAfterMs": 0} leaves a retired slot to an
- * operator. docs/configuration.md says why these values.
+ * Reads a pool's {@code supervision} object (section 4 in docs/rules.md) into {@link
+ * SupervisionSettings}, with the defaults that heal (J7): replacements back off ({@link
+ * #DEFAULT_BACKOFF}) and a retired slot is probed again after {@link #DEFAULT_REVIVE_AFTER_MS}, the
+ * wait doubling while probes fail up to {@link #DEFAULT_REVIVE_MAX_MS}. {@code "restartBackoff":
+ * {"initialMs": 0}} replaces at once (the seed's reading, S5's "none"); {@code "reviveAfterMs": 0}
+ * leaves a retired slot to an operator. docs/configuration.md says why these values.
  *
  * <p>The core's own {@link SupervisionSettings#defaults()} stay the seed's (no backoff, no
  * revive): these are the product's defaults, not the state machine's.
@@ -23,7 +23,7 @@ final class SupervisionConfig {
    * Restart backoff unless configured: 200 ms, doubling, up to 30 s, ±20%, starting again after
    * a slot ran 30 s. Short enough that a worker that crashes at once still exhausts the default
    * budget (5 in 10 s: replacements at 0, 0.2, 0.6, 1.4, 3.0 s, the sixth stop at about 6.2 s
-   * is refused) and gets its reaction, as J2 wants of a really broken worker.
+   * is refused) and gets its reaction, as J2 (docs/rules.md) wants of a really broken worker.
    */
   static final BackoffSettings DEFAULT_BACKOFF =
       new BackoffSettings(200, 30_000, 2.0, 0.2, 30_000, 42);

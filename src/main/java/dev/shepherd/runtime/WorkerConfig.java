@@ -10,7 +10,8 @@ import java.util.function.Supplier;
  * JobHandler} class each slot runs (null when the pool's {@link PoolVerticle} was given a handler
  * factory instead), how many slots, how many assignments each runs at once, the threading model
  * of its incarnations, the {@code config} handed to them, and what an exception thrown by the
- * handler means ({@code onException}, J1: {@code FAIL_JOB} by default, or {@code CRASH}).
+ * handler means ({@code onException}, J1 in docs/rules.md: {@code FAIL_JOB} by default, or {@code
+ * CRASH}).
  */
 public record WorkerConfig(
     Class<? extends JobHandler> type,

@@ -12,7 +12,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * A pool's dead-letter set over HTTP (J5), for any pool of the {@link PoolDirectory}:
+ * A pool's dead-letter set over HTTP (J5 in docs/rules.md), for any pool of the {@link
+ * PoolDirectory}:
  *
  * <ul>
  *   <li>{@code GET /api/pools/<name>/dead?offset=0&limit=50}: 200 {@code {"pool", "size",

@@ -9,15 +9,15 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code GET /api/pools/<name>/jobs/<job>} (J6): where a job is, 200 {@code {"job", "state", …}}
- * ({@link JobViewJson}), or 404 {@code UNKNOWN_JOB} for one the pool never accepted or has
- * forgotten. With {@code ?wait=true} the request is held until the job is answered and gets the
- * outcome exactly as a waiting submit would (same body, same status); a job already answered gets
- * it at once. The wait lasts at most {@code timeoutMs} (1 ms to an hour; default 120 s, what a
- * waiting submit over the bus is given); when that passes first the answer is the job's view then,
- * 200 with {@code "waited": true}. A pool holding as many waiters as it allows answers 429 {@code
- * TOO_MANY_WAITERS} with {@code Retry-After}. 400 naming {@code job}, {@code wait} or {@code
- * timeoutMs}; 404 {@code UNKNOWN_POOL}. Also for {@code HEAD}. Any pool of the {@link
+ * {@code GET /api/pools/<name>/jobs/<job>} (J6 in docs/rules.md): where a job is, 200 {@code
+ * {"job", "state", …}} ({@link JobViewJson}), or 404 {@code UNKNOWN_JOB} for one the pool never
+ * accepted or has forgotten. With {@code ?wait=true} the request is held until the job is answered
+ * and gets the outcome exactly as a waiting submit would (same body, same status); a job already
+ * answered gets it at once. The wait lasts at most {@code timeoutMs} (1 ms to an hour; default 120
+ * s, what a waiting submit over the bus is given); when that passes first the answer is the job's
+ * view then, 200 with {@code "waited": true}. A pool holding as many waiters as it allows answers
+ * 429 {@code TOO_MANY_WAITERS} with {@code Retry-After}. 400 naming {@code job}, {@code wait} or
+ * {@code timeoutMs}; 404 {@code UNKNOWN_POOL}. Also for {@code HEAD}. Any pool of the {@link
  * PoolDirectory}, reached over the bus when it is coordinated elsewhere.
  */
 final class JobLookupRoute {

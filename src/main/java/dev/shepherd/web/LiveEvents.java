@@ -1,5 +1,6 @@
 package dev.shepherd.web;
 
+import dev.shepherd.runtime.EventJson;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolDirectory;
 import dev.shepherd.runtime.PoolHandle;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code GET /api/pools/<name>/events}, a plain WebSocket for the live view: on connect one
  * {@code {"type": "snapshot", "pool", "at", "snapshot"}} text frame, then the pool's {@code
  * history} frame (see {@link PoolHandle#history()}; none if the pool gives none), then every event
- * the pool publishes on {@code <prefix>.events} (section 6), one JSON object per text frame. Any
- * pool of the {@link PoolDirectory}: a pool coordinated on another node is asked over the bus and
- * its events arrive through a clustered consumer. A client that
+ * the pool publishes on {@code <prefix>.events} (section 6 in docs/rules.md), one JSON object per
+ * text frame. Any pool of the {@link PoolDirectory}: a pool coordinated on another node is asked
+ * over the bus and its events arrive through a clustered consumer. A client that
  * cannot keep up loses events while its write queue is full (the next periodic {@code stats}
  * heals its picture), and one that reads nothing for {@code http.idleTimeoutMs} is closed (1008),
  * so no client makes the server queue without bound. What it sends is ignored. An event that
@@ -113,9 +114,7 @@ final class LiveEvents {
             ws.close((short) 1011, "the pool did not answer");
             return;
           }
-          send(ws, new JsonObject().put("type", "snapshot").put("pool", pool.name())
-              .put("at", clock.wallMs())
-              .put("snapshot", ar.result()), fullSince);
+          send(ws, EventJson.snapshot(pool.name(), ar.result(), clock.wallMs()), fullSince);
           if (history.result() != null) {
             send(ws, history.result(), fullSince);
           }

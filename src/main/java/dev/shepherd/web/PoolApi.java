@@ -22,10 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pools' HTTP API (section 7): submit (waiting for the outcome, or {@code ?wait=false} for the
- * admission), cancel, rebalance, and the status snapshots, for every pool of the {@link
- * PoolDirectory} (section 8.4: in a cluster, pools coordinated elsewhere are reached over the
- * bus). The body is authoritative; the status code is a convenience.
+ * The pools' HTTP API (section 7 in docs/rules.md): submit (waiting for the outcome, or {@code
+ * ?wait=false} for the admission), cancel, rebalance, and the status snapshots, for every pool of
+ * the {@link PoolDirectory} (section 8.4: in a cluster, pools coordinated elsewhere are reached
+ * over the bus). The body is authoritative; the status code is a convenience.
  */
 final class PoolApi {
   private final PoolDirectory pools;

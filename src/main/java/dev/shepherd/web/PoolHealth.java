@@ -5,12 +5,12 @@ import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
 
 /**
- * Whether a pool is up, judged from its snapshot alone: the rule of {@code GET /health} (J8: the
- * live view's pool badge says the same, by {@code webroot/js/health.js}, and both are tested
- * against {@code src/test/js/health-cases.json}). DOWN while the pool is not RUNNING, or when it
- * has slots and every one is retired; UP otherwise, including a pool of worker hosts only that
- * none has registered with yet (H8: it queues work). {@code reason} says why it is DOWN, null
- * when UP.
+ * Whether a pool is up, judged from its snapshot alone: the rule of {@code GET /health} (J8 in
+ * docs/rules.md: the live view's pool badge says the same, by {@code webroot/js/health.js}, and
+ * both are tested against {@code src/test/js/health-cases.json}). DOWN while the pool is not
+ * RUNNING, or when it has slots and every one is retired; UP otherwise, including a pool of worker
+ * hosts only that none has registered with yet (H8: it queues work). {@code reason} says why it is
+ * DOWN, null when UP.
  */
 record PoolHealth(boolean up, String reason) {
 

@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP server (section 7): the live view's static files from {@code webroot/} on the
- * classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}), the
- * SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
+ * The HTTP server (section 7 in docs/rules.md): the live view's static files from {@code webroot/}
+ * on the classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}),
+ * the SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
  * /ready}, for every pool of its {@link PoolDirectory} (in a cluster, every pool of the cluster). Binds loopback unless configured otherwise and answers only to its own {@code Host}
  * names; pages of other origins may not change pools or open its sockets; state-changing requests
  * need the bearer token when one is configured; request bodies over {@code maxBodyBytes} are

@@ -38,7 +38,8 @@ class HostBatchWriterTest {
         new HostCommand.Assign("h1/w-1", 1, 10, "j10", null, 1, null),
         new HostCommand.Assign("h1/w-1", 1, 11, "j11", Long.MAX_VALUE, 1, null),
         new HostCommand.Cancel("h1/w-1", 1, 8),
-        new HostCommand.Reregister()));
+        new HostCommand.Reregister(),
+        new HostCommand.Reregister(4)));
   }
 
   private static HostReport.Batch everyReport() {
