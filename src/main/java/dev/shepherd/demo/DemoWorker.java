@@ -92,7 +92,7 @@ public final class DemoWorker implements JobHandler {
     long end = System.nanoTime() + ms * 1_000_000;
     try {
       for (long left = ms; left > 0 && !job.isCancelled();
-          left = (end - System.nanoTime()) / 1_000_000) {
+          left = (end - System.nanoTime() + 999_999) / 1_000_000) { // rounded up: never early
         Thread.sleep(Math.min(left, CANCEL_CHECK_MS));
       }
     } catch (InterruptedException e) {

@@ -92,14 +92,12 @@ class GracefulStopTest {
     Future<Outcome> slow = submit(vertx, "deadline", "slow", sleep(1_200));
     awaitStatus(vertx, "deadline", s -> running("w-0", "hung").test(s)
         && running("w-1", "slow").test(s));
-    long start = System.nanoTime();
-
     join(vertx.undeploy(deployment));
 
+    // When the drain ends (exactly drainTimeoutMs of monotonic time) is WallClockStepTest's to
+    // say, on fake time; here, what the jobs still running then are answered.
     assertPoolStopped(join(hung), hang());
     assertPoolStopped(join(slow), sleep(1_200));
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
-        .as("the drain ends at its deadline").isGreaterThanOrEqualTo(300);
   }
 
   @Test
