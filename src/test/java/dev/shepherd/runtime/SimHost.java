@@ -36,6 +36,8 @@ final class SimHost extends SimNode {
   private int round;
   /** The incarnation each slot runs (0: none). */
   private final Map<String, Integer> incarnations = new HashMap<>();
+  /** The term whose command deployed each slot's incarnation. */
+  private final Map<String, Long> deployedBy = new HashMap<>();
   long commandsRefused;
   long assignmentsRun;
 
@@ -83,6 +85,7 @@ final class SimHost extends SimNode {
     world.sendToPool(this, pool.register(), HostCodec.encode(new HostMessages.Register(name,
         node(), address(), slots, HEARTBEAT_MS)), reply -> {
           if (!(reply.body() instanceof ReplyException) && thisRound == round) {
+            world.log(() -> this + " registered: " + reply.body());
             registered(HostCodec.decodeRegistered(reply.body()).term());
           }
         });
@@ -109,6 +112,7 @@ final class SimHost extends SimNode {
   @Override
   void receive(SimMessage message) {
     HostCommand.Batch batch = HostCodec.decodeCommands(message.body());
+    world.log(() -> this + " (term " + term + ") receives " + batch);
     if (batch.term() < term) {
       commandsRefused += batch.items().size();
       return;
@@ -136,11 +140,15 @@ final class SimHost extends SimNode {
     register();
   }
 
+  /** As {@code HostSlot.deploy}: the same number from a newer term is a new incarnation. */
   private void deploy(String worker, int incarnation) {
-    if (incarnations.getOrDefault(worker, 0) >= incarnation) {
+    int current = incarnations.getOrDefault(worker, 0);
+    if (current > incarnation
+        || (current == incarnation && deployedBy.getOrDefault(worker, 0L) >= term)) {
       return;
     }
     incarnations.put(worker, incarnation);
+    deployedBy.put(worker, term);
     timer(1 + world.rnd.nextInt(20), () -> {
       if (incarnations.getOrDefault(worker, 0) == incarnation) {
         report(new HostReport.Created(worker, incarnation));
