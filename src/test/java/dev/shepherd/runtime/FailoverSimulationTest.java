@@ -20,17 +20,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A seeded, deterministic simulation of coordinator high availability (section 8.5): three
- * coordinator nodes of a durable pool (one leads, the others stand by), two worker hosts, two
- * submitters, a replicated store and a network that delays and reorders every message, all on one
- * thread in simulated time, driving the real core ({@code Pool}), the real {@link DurableGate} and
- * the real {@link DurableLog}. For 20 s the leader is killed ({@code kill -9}) or paused ({@code
- * kill -STOP}, long enough to be replaced or not) at random; killed nodes are replaced by fresh
- * ones; then everything settles. In a third of the seeds section 10's job rules are on (J2-J6): some
- * jobs crash their worker (until poisoned), hang, or fail (retried or not), some submits are
- * delayed or bring retries of their own, an operator replays and discards dead letters; so
- * failovers happen with waiting jobs, suspects and dead letters in the journal. Checked over
- * {@code shepherd.failover.seeds} seeds (default 1000 each):
+ * A seeded, deterministic simulation of coordinator high availability (section 8.5), over the
+ * real runtime: three coordinator nodes of a durable pool (one leads, the others stand by), two
+ * worker hosts, two submitters, a replicated store and a network that delays and reorders every
+ * message, all on one thread in simulated time. Each leading node runs the production {@link
+ * Coordinator} with its {@link DurableLeader} and {@link DurableGate}, the pool's {@link
+ * BusEndpoints} (submit decoding, {@link BusResponder}, {@link AddressResponder}) and the
+ * hosts' {@code PoolHosts} and {@code HostDirectory}, on the node's own ports ({@link PoolPorts}:
+ * a clock with its own monotonic origin and a wall clock that steps, timers and turns on the
+ * simulation's queue, sends on its network). Only the world is fake: the store behind the
+ * {@link Leadership} port ({@link SimStore}, {@link SimLeadership}), the network ({@link
+ * SimWorld}, {@link SimMessage}), the hosts' workers ({@link SimHost}, speaking the hosts' wire
+ * protocol), the submitters and the operator (speaking the pool's), and the verticle's glue that
+ * starts a coordinator per term ({@link SimPoolNode}).
+ *
+ * <p>For 20 s the leader is killed ({@code kill -9}), paused ({@code kill -STOP}, long enough to
+ * be replaced or not) or cut off by a partition (from the store, the other members and the
+ * hosts) at random; killed nodes are replaced by fresh ones; wall clocks step by up to a minute
+ * either way; heartbeats and registrations are now and then lost; then everything settles. In a
+ * third of the seeds section 10's job rules are on (J2-J6): some jobs crash their worker (until
+ * poisoned), hang, or fail (retried or not), some submits are delayed or bring retries of their
+ * own, an operator replays and discards dead letters; so failovers happen with waiting jobs,
+ * suspects and dead letters in the journal. The runtime asserts {@code PoolInvariants} as it goes
+ * (under {@code -ea}, as surefire runs). Checked over {@code shepherd.failover.seeds} seeds
+ * (default 1000 each):
  *
  * <ul>
  *   <li>every job whose {@code accepted} reached its submitter is answered, and every answer of a
@@ -42,7 +55,8 @@ import org.junit.jupiter.api.Test;
  *   <li>at every checkpoint the store's log, as JSON, replays into exactly the image the pool
  *       computes of itself (A3), so a takeover loses no waiting job, dead letter or recent
  *       outcome ({@link SimStore});
- *   <li>in the end exactly one coordinator leads and consumes the pool's address.
+ *   <li>in the end exactly one coordinator leads and consumes the pool's address, and its pool
+ *       holds every invariant.
  * </ul>
  *
  * <p>A failure names its seed; {@code -Dshepherd.seed=<n>} replays that run and prints its trace.

@@ -1,8 +1,13 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +18,8 @@ import java.util.Set;
 
 /**
  * A submitter of the simulation, as a clustered {@code PoolClient} is (A4): it submits jobs with
- * ids of its own and a reply address of its own, as the submit protocol's JSON, learns the
+ * ids of its own and a reply address of its own, as the submit protocol's JSON, through the real
+ * {@link LeaderWait} (sent again while no coordinator consumes the pool's address), learns the
  * admission from the reply to its request (lost with the coordinator that took it), and receives
  * outcomes at its address from whichever coordinator answers. It never dies: what it saw is what
  * the test checks. With delays, one submit in five asks for up to 3 s of delay (J4) and one in
@@ -34,6 +40,40 @@ class SimSubmitter extends SimNode {
     this.delays = delays;
     world.listen(address(), this);
   }
+
+  /** How long a submit waits for its admission. */
+  static final long SUBMIT_TIMEOUT_MS = 5_000;
+  /** How long a submit waits out a failover ({@link LeaderWait}). */
+  static final long LEADER_WAIT_MS = 10_000;
+
+  /** This node's side of the bus, for {@link LeaderWait}: requests time out on its clock. */
+  private final LeaderWait.Bus bus = new LeaderWait.Bus() {
+    @Override
+    public Future<Message<Object>> request(String address, Object body,
+        DeliveryOptions options) {
+      Promise<Message<Object>> reply = Promise.promise();
+      world.sendToPool(SimSubmitter.this, address, body, message -> {
+        if (message.body() instanceof ReplyException e) {
+          reply.tryFail(e);
+        } else {
+          reply.tryComplete(message);
+        }
+      });
+      timer(options.getSendTimeout(), () -> reply.tryFail(new ReplyException(
+          ReplyFailure.TIMEOUT, "Timed out after waiting " + options.getSendTimeout() + "(ms)")));
+      return reply.future();
+    }
+
+    @Override
+    public void after(long delayMs, Runnable task) {
+      timer(delayMs, task);
+    }
+
+    @Override
+    public long monotonicMs() {
+      return clock().monotonicMs();
+    }
+  };
 
   /** The failure retries a submit may ask for. */
   private static final JsonObject RETRY = new JsonObject().put("maxAttempts", 3)
@@ -61,12 +101,12 @@ class SimSubmitter extends SimNode {
     if (delays && world.rnd.nextInt(6) == 0) {
       body.put("retry", RETRY.copy());
     }
-    // As a buffer, as SubmitBody sends one: the payload stays the raw JSON it came in.
-    world.sendToPool(this, pool.submit(), Buffer.buffer(body.encode()), reply -> {
-      if (!(reply.body() instanceof ReplyException)) {
-        admitted(OutcomeJson.decode((JsonObject) reply.body()));
-      }
-    });
+    // As a buffer, as SubmitBody sends one: the payload stays the raw JSON it came in. Through
+    // the real LeaderWait, as a PoolClient's submit: sent again while no leader consumes.
+    LeaderWait.request(bus, pool.submit(), Buffer.buffer(body.encode()),
+        new DeliveryOptions().setSendTimeout(SUBMIT_TIMEOUT_MS), LEADER_WAIT_MS)
+        .onSuccess(reply -> admitted(OutcomeJson.decode((JsonObject) reply.body())))
+        .onFailure(e -> world.log(() -> this + " submit of " + job + " failed: " + e));
     timer(20 + world.rnd.nextInt(100), () -> submitUntil(until));
   }
 

@@ -1,6 +1,8 @@
 package dev.shepherd.runtime;
 
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -149,11 +151,21 @@ final class SimWorld {
 
   /**
    * Sends {@code body} to one of the pool's addresses: the cluster picks one of the consumers it
-   * knows at the time of sending (as the event bus does); with none, the message is lost (a
-   * request would fail {@code NO_HANDLERS}).
+   * knows at the time of sending (as the event bus does); with none, a request fails {@code
+   * NO_HANDLERS} (its {@code replies} get the {@link ReplyException}) and a send is lost.
    */
   void sendToPool(SimNode from, String address, Object body,
       Consumer<Message<Object>> replies) {
+    if (consumers.isEmpty()) {
+      if (replies != null) {
+        // The sender's node knows of no consumer: the request fails at once (NO_HANDLERS).
+        SimMessage failure = new SimMessage(this, from, from, address,
+            new ReplyException(ReplyFailure.NO_HANDLERS, "No handlers for address " + address),
+            null);
+        after(1, () -> from.deliver(() -> replies.accept(failure)));
+      }
+      return;
+    }
     List<SimPoolNode> reachable = new ArrayList<>(consumers.size());
     for (SimPoolNode c : consumers) {
       if (!cut(from, c)) {
