@@ -224,7 +224,7 @@ public final class HostAgent extends VerticleBase {
       return slot != null && slot.assign(assign);
     } else if (command instanceof HostCommand.Deploy deploy) {
       HostSlot slot = slots.get(deploy.worker());
-      return slot != null && slot.deploy(deploy.incarnation());
+      return slot != null && slot.deploy(deploy.incarnation(), membership.term());
     } else if (command instanceof HostCommand.Stop stop) {
       HostSlot slot = slots.get(stop.worker());
       return slot != null && slot.stop(stop.incarnation());

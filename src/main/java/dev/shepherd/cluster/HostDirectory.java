@@ -12,7 +12,6 @@ import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolObserver;
 import dev.shepherd.runtime.ResultCheck;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,10 +57,6 @@ final class HostDirectory implements PoolObserver {
     return term;
   }
 
-  private Vertx vertx() {
-    return coordinator.vertx();
-  }
-
   private String pool() {
     return coordinator.name();
   }
@@ -87,8 +82,8 @@ final class HostDirectory implements PoolObserver {
     }
     boolean known = host != null;
     if (!known) {
-      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator.context(),
-          vertx().eventBus(), term);
+      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator.turns(),
+          coordinator.sender(), term);
       hosts.put(host.id, host);
     }
     String oldNode = host.node;
@@ -144,7 +139,7 @@ final class HostDirectory implements PoolObserver {
               + " asking it to register again", pool(), LogText.quote(hb.host()),
           LogText.quote(hb.node()), host == null ? "at all" : host.state == HostState.UP
               ? "from that node" : "(it is " + host.state + ")");
-      vertx().eventBus().send(hb.address(), HostCodec.encode(
+      coordinator.sender().send(hb.address(), HostCodec.encode(
           new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round())))));
       return;
     }

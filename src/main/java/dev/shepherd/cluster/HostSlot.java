@@ -43,6 +43,8 @@ final class HostSlot implements IncarnationOwner {
   private final WorkerConfig worker;
   private State state = State.EMPTY;
   private IncarnationVerticle current;
+  /** The term whose command deployed {@link #current}. */
+  private long currentTerm;
   private String currentDeployment;
   /** A crash of the current incarnation while it was still deploying, reported once created. */
   private HostReport.Stopped endedWhileDeploying;
@@ -93,9 +95,17 @@ final class HostSlot implements IncarnationOwner {
 
   // ---- commands (host context) ---------------------------------------------------------------
 
-  /** Deploys {@code number}; an older incarnation still there is stopped first, silently. */
-  boolean deploy(int number) {
-    if (current != null && current.incarnation() >= number) {
+  /**
+   * Deploys {@code number}, as the coordinator of {@code term} asks; an older incarnation still
+   * there is stopped first, silently. The same number from a newer term is a new incarnation
+   * too: a coordinator that was replaced before its records were written deployed it (the host
+   * registered with it, then again with its successor), and the successor, which never heard of
+   * it, counts from what it recovered and names the same number; ignoring it left the slot
+   * installing for good.
+   */
+  boolean deploy(int number, long term) {
+    if (current != null && (current.incarnation() > number
+        || (current.incarnation() == number && currentTerm >= term))) {
       return false;
     }
     if (current != null) {
@@ -105,6 +115,7 @@ final class HostSlot implements IncarnationOwner {
         new IncarnationVerticle(this, number, worker.handlers(), worker.unordered(),
             worker.onException());
     current = incarnation;
+    currentTerm = term;
     currentDeployment = null;
     endedWhileDeploying = null;
     running = 0;

@@ -15,7 +15,9 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,19 +50,32 @@ public final class PoolHosts implements PoolExtension {
     if (cluster == null) {
       return Future.succeededFuture();
     }
-    this.coordinator = coordinator;
-    membership = Membership.of(cluster);
-    directory = new HostDirectory(coordinator, membership);
-    coordinator.observe(directory);
-    Addresses a = coordinator.config().addresses();
-    consume(a.register(), this::register);
-    consume(a.heartbeat(), this::heartbeat);
-    consume(a.deregister(), this::deregister);
-    coordinator.handleCompletionBatches(m -> handle(m, this::reports));
-    membership.watch(node -> coordinator.execute(() -> directory.nodeLeft(node)));
+    attach(coordinator, Membership.of(cluster)).forEach((address, handler) ->
+        consumers.add(coordinator.vertx().eventBus().consumer(address, handler::accept)));
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();
+  }
+
+  /**
+   * Gives {@code coordinator} its {@link HostDirectory} over {@code membership} and returns the
+   * handler of each host address ({@code register}, {@code heartbeat}, {@code deregister}; the
+   * batch form of {@code completed} goes through the coordinator's own handler): what {@link
+   * #start} puts on the bus, and what the failover simulation delivers its network's messages to.
+   */
+  Map<String, Consumer<Message<Object>>> attach(Coordinator coordinator, Membership membership) {
+    this.coordinator = coordinator;
+    this.membership = membership;
+    directory = new HostDirectory(coordinator, membership);
+    coordinator.observe(directory);
+    Addresses a = coordinator.config().addresses();
+    Map<String, Consumer<Message<Object>>> routes = new LinkedHashMap<>();
+    routes.put(a.register(), m -> handle(m, this::register));
+    routes.put(a.heartbeat(), m -> handle(m, this::heartbeat));
+    routes.put(a.deregister(), m -> handle(m, this::deregister));
+    coordinator.handleCompletionBatches(m -> handle(m, this::reports));
+    membership.watch(node -> coordinator.execute(() -> directory.nodeLeft(node)));
+    return routes;
   }
 
   @Override
@@ -75,10 +90,6 @@ public final class PoolHosts implements PoolExtension {
     List<Future<Void>> done = new ArrayList<>();
     consumers.forEach(c -> done.add(c.unregister()));
     return Future.join(done).mapEmpty();
-  }
-
-  private void consume(String address, Consumer<Message<Object>> handler) {
-    consumers.add(coordinator.vertx().eventBus().consumer(address, m -> handle(m, handler)));
   }
 
   private void handle(Message<Object> message, Consumer<Message<Object>> handler) {

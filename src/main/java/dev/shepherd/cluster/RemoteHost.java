@@ -1,11 +1,11 @@
 package dev.shepherd.cluster;
 
 import dev.shepherd.core.HostState;
-import io.vertx.core.Context;
-import io.vertx.core.eventbus.EventBus;
+import dev.shepherd.runtime.Sender;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * A worker host as its pool's coordinator knows it: the node it runs on and the address it takes
@@ -26,17 +26,19 @@ final class RemoteHost {
   long leaseTimer = -1;
   final Map<String, RemoteSlot> slots = new LinkedHashMap<>();
 
-  private final Context context;
-  private final EventBus bus;
+  /** The coordinator's context's next turn. */
+  private final Executor turns;
+  private final Sender bus;
+  private final Runnable flush = this::flush;
   private final long term;
   private ArrayList<HostCommand> pending = new ArrayList<>();
   private boolean scheduled;
 
-  RemoteHost(String id, String node, String address, Context context, EventBus bus, long term) {
+  RemoteHost(String id, String node, String address, Executor turns, Sender bus, long term) {
     this.id = id;
     this.node = node;
     this.address = address;
-    this.context = context;
+    this.turns = turns;
     this.bus = bus;
     this.term = term;
   }
@@ -50,7 +52,7 @@ final class RemoteHost {
     pending.add(command);
     if (!scheduled) {
       scheduled = true;
-      context.runOnContext(v -> flush());
+      turns.execute(flush);
     }
   }
 

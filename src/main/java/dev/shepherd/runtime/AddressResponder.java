@@ -1,7 +1,6 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
-import io.vertx.core.eventbus.EventBus;
 
 /**
  * Answers a job that a coordinator took over from an earlier one (A4 in docs/rules.md): the
@@ -11,10 +10,10 @@ import io.vertx.core.eventbus.EventBus;
  * submitter's timeout.
  */
 final class AddressResponder implements Responder {
-  private final EventBus bus;
+  private final Sender bus;
   private final String address;
 
-  AddressResponder(EventBus bus, String address) {
+  AddressResponder(Sender bus, String address) {
     this.bus = bus;
     this.address = address;
   }

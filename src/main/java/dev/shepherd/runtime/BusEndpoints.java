@@ -9,7 +9,10 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The pool's event-bus protocol v1 (section 6 in docs/rules.md): one consumer per address, each
@@ -19,29 +22,42 @@ import java.util.List;
 final class BusEndpoints {
   private final Coordinator coordinator;
   private final PoolHistory history;
+  /** The bus the routes are registered on; null in the failover simulation. */
   private final EventBus bus;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
 
   BusEndpoints(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
     this.history = history;
-    this.bus = coordinator.vertx().eventBus();
+    this.bus = coordinator.vertx() == null ? null : coordinator.vertx().eventBus();
+  }
+
+  /**
+   * The pool's handler of each address, decoding and answering as the protocol says: what
+   * {@link #register} puts on the bus, and what the failover simulation delivers its network's
+   * messages to.
+   */
+  Map<String, Consumer<Message<Object>>> routes() {
+    Addresses a = coordinator.config().addresses();
+    Map<String, Consumer<Message<Object>>> routes = new LinkedHashMap<>();
+    route(routes, a.submit(), this::submit);
+    route(routes, a.completed(), this::completed);
+    route(routes, a.rebalance(), this::rebalance);
+    route(routes, a.cancel(), this::cancel);
+    route(routes, a.status(), this::status);
+    route(routes, a.revive(), this::revive);
+    route(routes, a.history(), this::history);
+    route(routes, a.job(), this::job);
+    route(routes, a.deadLetters(), this::deadLetters);
+    route(routes, a.deadLetter(), this::deadLetter);
+    route(routes, a.replayDead(), this::replayDead);
+    route(routes, a.discardDead(), this::discardDead);
+    return routes;
   }
 
   Future<Void> register() {
-    Addresses a = coordinator.config().addresses();
-    consume(a.submit(), this::submit);
-    consume(a.completed(), this::completed);
-    consume(a.rebalance(), this::rebalance);
-    consume(a.cancel(), this::cancel);
-    consume(a.status(), this::status);
-    consume(a.revive(), this::revive);
-    consume(a.history(), this::history);
-    consume(a.job(), this::job);
-    consume(a.deadLetters(), this::deadLetters);
-    consume(a.deadLetter(), this::deadLetter);
-    consume(a.replayDead(), this::replayDead);
-    consume(a.discardDead(), this::discardDead);
+    routes().forEach((address, handler) ->
+        consumers.add(bus.consumer(address, handler::accept)));
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();
@@ -53,21 +69,22 @@ final class BusEndpoints {
     return Future.join(done).mapEmpty();
   }
 
-  private void consume(String address, java.util.function.Consumer<Message<Object>> handler) {
-    consumers.add(bus.consumer(address, message -> {
+  private static void route(Map<String, Consumer<Message<Object>>> routes, String address,
+      Consumer<Message<Object>> handler) {
+    routes.put(address, message -> {
       try {
         handler.accept(message);
       } catch (BadRequest e) {
         message.fail(400, e.getMessage());
       }
-    }));
+    });
   }
 
   private void submit(Message<Object> message) {
     Requests.Submit request = RequestDecoder.submit(message.body(),
         coordinator.config().maxPayloadDepth());
     RequestDecoder.checkForPool(request, coordinator.config());
-    coordinator.submit(request, new BusResponder(message, request.replyTo(), bus));
+    coordinator.submit(request, new BusResponder(message, request.replyTo(), coordinator.sender()));
   }
 
   private void completed(Message<Object> message) {

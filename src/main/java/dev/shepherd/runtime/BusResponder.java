@@ -1,7 +1,6 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 
@@ -13,9 +12,9 @@ import io.vertx.core.json.JsonObject;
 final class BusResponder implements Responder {
   private final Message<?> message;
   private final String replyTo;
-  private final EventBus bus;
+  private final Sender bus;
 
-  BusResponder(Message<?> message, String replyTo, EventBus bus) {
+  BusResponder(Message<?> message, String replyTo, Sender bus) {
     this.message = message;
     this.replyTo = replyTo;
     this.bus = bus;

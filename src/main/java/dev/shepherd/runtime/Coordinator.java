@@ -9,6 +9,7 @@ import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.PoolInvariants;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.Transition;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,8 @@ public final class Coordinator {
   private final Context context;
   private final RuntimeClock clock;
   private final Scheduler scheduler;
+  private final Executor turns;
+  private final Sender sender;
   private final PoolConfig config;
   private final Pool pool;
   private final Inbox inbox;
@@ -73,15 +77,24 @@ public final class Coordinator {
   private DurableLeader leader;
 
   Coordinator(Vertx vertx, Context context, PoolConfig config) {
+    this(vertx, context, config, PoolPorts.of(vertx, context));
+  }
+
+  /**
+   * A coordinator on {@code ports}: Vert.x's in production; the failover simulation's, with
+   * {@code vertx} and {@code context} null, for a pool without local slots.
+   */
+  Coordinator(Vertx vertx, Context context, PoolConfig config, PoolPorts ports) {
     this.vertx = vertx;
     this.context = context;
-    RuntimeTime time = RuntimeTime.of(vertx);
-    this.clock = time.clock();
-    this.scheduler = time.scheduler(context);
+    this.clock = ports.clock();
+    this.scheduler = ports.scheduler();
+    this.turns = ports.turns();
+    this.sender = ports.sender();
     this.config = config;
     this.pool = Pool.create(config.settings());
-    this.outbox = new Outbox(context);
-    this.inbox = new Inbox(context, outbox::flush);
+    this.outbox = new Outbox(turns);
+    this.inbox = new Inbox(turns, outbox::flush);
     for (String id : pool.slotIds()) {
       slots.put(id, new LocalSlot(id, this, config));
     }
@@ -121,6 +134,16 @@ public final class Coordinator {
   /** Timers on the coordinator's context, on the pool's clock. */
   public Scheduler scheduler() {
     return scheduler;
+  }
+
+  /** Runs a task on the coordinator's context after what is queued there (its next turn). */
+  public Executor turns() {
+    return turns;
+  }
+
+  /** What the coordinator sends on: answers to reply addresses, commands to worker hosts. */
+  public Sender sender() {
+    return sender;
   }
 
   Timers timers() {
@@ -166,13 +189,35 @@ public final class Coordinator {
     inbox.offer(task);
   }
 
-  /** Applies one event on the coordinator's context and runs its effects. */
+  /**
+   * Applies one event on the coordinator's context and runs its effects. Under {@code -ea} the
+   * pool's invariants ({@link PoolInvariants}) are checked now and then ({@link
+   * #checkInvariants}); a broken one throws {@link AssertionError} naming it.
+   */
   Transition apply(PoolEvent event) {
     Transition transition = pool.apply(event);
+    assert checkInvariants();
     if (transition instanceof Transition.Applied applied) {
       run(applied.effects());
     }
     return transition;
+  }
+
+  /** The fewest events between two checks of the invariants under {@code -ea}. */
+  static final int INVARIANTS_EVERY = 16;
+  private int uncheckedEvents;
+
+  /**
+   * Checks {@link PoolInvariants} after {@link #INVARIANTS_EVERY} events plus one per unanswered
+   * job: the check is O(state), so spacing it by the state's size keeps its cost per event
+   * constant (a pool holding 100,000 jobs is not checked 100,000 times). True, or throws.
+   */
+  private boolean checkInvariants() {
+    if (++uncheckedEvents >= INVARIANTS_EVERY + pool.unanswered()) {
+      uncheckedEvents = 0;
+      PoolInvariants.check(pool);
+    }
+    return true;
   }
 
   /**

@@ -7,7 +7,6 @@ import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.Transition;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.EventBus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -65,7 +64,7 @@ final class DurableLeader {
     gate.offer(effects);
     if (!pumpScheduled) {
       pumpScheduled = true;
-      coordinator.context().runOnContext(v -> {
+      coordinator.turns().execute(() -> {
         pumpScheduled = false;
         gate.pump(coordinator.now());
       });
@@ -103,7 +102,7 @@ final class DurableLeader {
   void recover(DurableLog.Recovered journaled) {
     DurableLog.Recovered recovered =
         JournalTimes.toMonotonic(journaled, coordinator.clock().wallOffsetMs());
-    EventBus bus = coordinator.vertx().eventBus();
+    Sender bus = coordinator.sender();
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (DurableImage.JobImage j : recovered.image().jobs()) {
       jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),

@@ -2,6 +2,7 @@ package dev.shepherd.runtime;
 
 import io.vertx.core.Context;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,7 +13,9 @@ public final class Inbox {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbox.class);
   private static final int BATCH = 4096;
 
-  private final Context context;
+  /** The coordinator's context's next turn. */
+  private final Executor context;
+  private final Runnable drain = this::drain;
   private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -20,7 +23,12 @@ public final class Inbox {
 
   /** {@code endOfTurn} runs after each batch (the coordinator hands its outbox over). */
   public Inbox(Context context, Runnable endOfTurn) {
-    this.context = context;
+    this(PoolPorts.turns(context), endOfTurn);
+  }
+
+  /** {@code turns} runs a task on the coordinator's context after what is queued there. */
+  Inbox(Executor turns, Runnable endOfTurn) {
+    this.context = turns;
     this.endOfTurn = endOfTurn;
   }
 
@@ -28,7 +36,7 @@ public final class Inbox {
   public void offer(Runnable task) {
     queue.offer(task);
     if (scheduled.compareAndSet(false, true)) {
-      context.runOnContext(v -> drain());
+      context.execute(drain);
     }
   }
 
@@ -46,7 +54,7 @@ public final class Inbox {
     endOfTurn.run();
     scheduled.set(false);
     if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
-      context.runOnContext(v -> drain());
+      context.execute(drain);
     }
   }
 }

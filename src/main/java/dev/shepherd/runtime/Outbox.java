@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,12 +16,19 @@ import org.slf4j.LoggerFactory;
 public final class Outbox {
   private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);
 
-  private final Context home;
+  /** The coordinator's context's next turn. */
+  private final Executor home;
+  private final Runnable flush = this::flush;
   private final Map<Context, ArrayList<Runnable>> pending = new HashMap<>();
   private boolean scheduled;
 
   public Outbox(Context home) {
-    this.home = home;
+    this(PoolPorts.turns(home));
+  }
+
+  /** {@code turns} runs a task on the coordinator's context after what is queued there. */
+  Outbox(Executor turns) {
+    this.home = turns;
   }
 
   /** Queues {@code task} to run on {@code target} after the coordinator's current turn. */
@@ -33,7 +41,7 @@ public final class Outbox {
     tasks.add(task);
     if (!scheduled) {
       scheduled = true;
-      home.runOnContext(v -> flush());
+      home.execute(flush);
     }
   }
 

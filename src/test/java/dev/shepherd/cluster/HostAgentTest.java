@@ -404,6 +404,25 @@ class HostAgentTest {
       assertThat(read(agent, agent::term)).isEqualTo(6);
     }
 
+    /**
+     * Found by the failover simulation over the real runtime: a host registered with a leader
+     * that deployed incarnation 2 and was replaced before writing it; the successor, recovering
+     * incarnation 1, registered the host (still mid-registration, so never asked to register
+     * again) and deployed 2 as well. Ignored as a repeat, the slot stayed installing for good.
+     */
+    @Test
+    void A2_the_same_incarnation_named_by_a_newer_term_is_deployed_anew() {
+      pool.term = 4;
+      registered(host(DemoWorker.class.getName(), 2, 1, "EVENT_LOOP"));
+      pool.send("h1", 4, new HostCommand.Deploy("h1/w-0", 2));
+      awaitCreated("h1/w-0", 2);
+
+      pool.send("h1", 5, new HostCommand.Deploy("h1/w-0", 2));
+
+      eventually().until(() -> pool.reports(HostReport.Created.class).stream()
+          .filter(new HostReport.Created("h1/w-0", 2)::equals).count() == 2);
+    }
+
     @Test
     void malformed_command_messages_change_nothing_and_a_requester_gets_400() {
       registered(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));

@@ -20,17 +20,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A seeded, deterministic simulation of coordinator high availability (section 8.5): three
- * coordinator nodes of a durable pool (one leads, the others stand by), two worker hosts, two
- * submitters, a replicated store and a network that delays and reorders every message, all on one
- * thread in simulated time, driving the real core ({@code Pool}), the real {@link DurableGate} and
- * the real {@link DurableLog}. For 20 s the leader is killed ({@code kill -9}) or paused ({@code
- * kill -STOP}, long enough to be replaced or not) at random; killed nodes are replaced by fresh
- * ones; then everything settles. In a third of the seeds section 10's job rules are on (J2-J6): some
- * jobs crash their worker (until poisoned), hang, or fail (retried or not), some submits are
- * delayed or bring retries of their own, an operator replays and discards dead letters; so
- * failovers happen with waiting jobs, suspects and dead letters in the journal. Checked over
- * {@code shepherd.failover.seeds} seeds (default 1000 each):
+ * A seeded, deterministic simulation of coordinator high availability (section 8.5), over the
+ * real runtime: three coordinator nodes of a durable pool (one leads, the others stand by), two
+ * worker hosts, two submitters, a replicated store and a network that delays and reorders every
+ * message, all on one thread in simulated time. Each leading node runs the production {@link
+ * Coordinator} with its {@link DurableLeader} and {@link DurableGate}, the pool's {@link
+ * BusEndpoints} (submit decoding, {@link BusResponder}, {@link AddressResponder}) and the
+ * hosts' {@code PoolHosts} and {@code HostDirectory}, on the node's own ports ({@link PoolPorts}:
+ * a clock with its own monotonic origin and a wall clock that steps, timers and turns on the
+ * simulation's queue, sends on its network). Only the world is fake: the store behind the
+ * {@link Leadership} port ({@link SimStore}, {@link SimLeadership}), the network ({@link
+ * SimWorld}, {@link SimMessage}), the hosts' workers ({@link SimHost}, speaking the hosts' wire
+ * protocol), the submitters and the operator (speaking the pool's), and the verticle's glue that
+ * starts a coordinator per term ({@link SimPoolNode}).
+ *
+ * <p>For 20 s the leader is killed ({@code kill -9}), paused ({@code kill -STOP}, long enough to
+ * be replaced or not) or cut off by a partition (from the store, the other members and the
+ * hosts) at random; killed nodes are replaced by fresh ones; wall clocks step by up to a minute
+ * either way; heartbeats and registrations are now and then lost; then everything settles. In a
+ * third of the seeds section 10's job rules are on (J2-J6): some jobs crash their worker (until
+ * poisoned), hang, or fail (retried or not), some submits are delayed or bring retries of their
+ * own, an operator replays and discards dead letters; so failovers happen with waiting jobs,
+ * suspects and dead letters in the journal. The runtime asserts {@code PoolInvariants} as it goes
+ * (under {@code -ea}, as surefire runs). Checked over {@code shepherd.failover.seeds} seeds
+ * (default 1000 each):
  *
  * <ul>
  *   <li>every job whose {@code accepted} reached its submitter is answered, and every answer of a
@@ -42,7 +55,8 @@ import org.junit.jupiter.api.Test;
  *   <li>at every checkpoint the store's log, as JSON, replays into exactly the image the pool
  *       computes of itself (A3), so a takeover loses no waiting job, dead letter or recent
  *       outcome ({@link SimStore});
- *   <li>in the end exactly one coordinator leads and consumes the pool's address.
+ *   <li>in the end exactly one coordinator leads and consumes the pool's address, and its pool
+ *       holds every invariant.
  * </ul>
  *
  * <p>A failure names its seed; {@code -Dshepherd.seed=<n>} replays that run and prints its trace.
@@ -50,6 +64,8 @@ import org.junit.jupiter.api.Test;
 class FailoverSimulationTest {
   private static final long FAULTS_UNTIL = 20_000;
   private static final long SETTLE_UNTIL = 240_000;
+  /** How long a silent host stays up (the pool's {@code heartbeatTimeoutMs}). */
+  private static final long HOST_TIMEOUT_MS = 2_000;
 
   @Test
   void A3_every_accepted_job_is_answered_exactly_once_across_kills_pauses_and_reorderings() {
@@ -72,12 +88,16 @@ class FailoverSimulationTest {
       Summary one = runSeed(seed, killPercent, pausePercent, replay != null);
       total.add(one);
     }
-    System.out.printf("simulation %s: %d seeds, %d jobs accepted, %d answered twice (same"
+    System.out.printf("simulation %s: %d seeds; faults: %d kills, %d pauses, %d partitions, %d"
+            + " clock steps, %d messages dropped; %d jobs accepted, %d answered twice (same"
             + " outcome), %d terms, %d host commands fenced; section 10: %d poisoned, %d"
-            + " replays, %d checkpoints checked; takeovers recovered %d waiting jobs, %d dead"
-            + " letters, %d recent outcomes; %d ms (%d ms of CPU)%n", name, seeds,
+            + " replays; %d checkpoints checked (%d not, after a clock step), %d final invariant"
+            + " checks; takeovers recovered %d waiting jobs, %d dead letters, %d recent outcomes;"
+            + " %d ms (%d ms of CPU)%n", name, seeds, total.kills, total.pauses,
+        total.partitions, total.clockSteps, total.dropped,
         total.accepted, total.duplicates, total.terms, total.fenced, total.poisoned,
-        total.replays, total.checkpoints, total.waitingRecovered, total.deadRecovered,
+        total.replays, total.checkpoints, total.inexact, total.invariantChecks,
+        total.waitingRecovered, total.deadRecovered,
         total.recentRecovered, (System.nanoTime() - started) / 1_000_000,
         (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1_000_000);
     assertThat(total.accepted).isPositive();
@@ -100,8 +120,22 @@ class FailoverSimulationTest {
     long waitingRecovered;
     long deadRecovered;
     long recentRecovered;
+    long inexact;
+    long kills;
+    long pauses;
+    long partitions;
+    long clockSteps;
+    long dropped;
+    long invariantChecks;
 
     void add(Summary other) {
+      inexact += other.inexact;
+      kills += other.kills;
+      pauses += other.pauses;
+      partitions += other.partitions;
+      clockSteps += other.clockSteps;
+      dropped += other.dropped;
+      invariantChecks += other.invariantChecks;
       accepted += other.accepted;
       duplicates += other.duplicates;
       terms += other.terms;
@@ -147,86 +181,108 @@ class FailoverSimulationTest {
 
   private static Summary runSeed(long seed, int killPercent, int pausePercent, boolean trace) {
     SimWorld world = new SimWorld(seed, trace);
-    PoolSettings settings = settings(world);
-    boolean jobRules = !settings.jobs().equals(JobSettings.NONE);
+    PoolConfig config = config(settings(world));
+    Addresses addresses = config.addresses();
+    boolean jobRules = !config.settings().jobs().equals(JobSettings.NONE);
     Map<String, SimHost> hosts = new LinkedHashMap<>();
     Map<String, SimSubmitter> submitters = new LinkedHashMap<>();
     for (int i = 1; i <= 2; i++) {
-      SimHost host = new SimHost(world, "h" + i, jobRules);
+      SimHost host = new SimHost(world, "h" + i, addresses, jobRules);
       hosts.put(host.name, host);
-      SimSubmitter submitter = new SimSubmitter(world, "s" + i, jobRules);
+      SimSubmitter submitter = new SimSubmitter(world, "s" + i, addresses, jobRules);
       submitters.put(submitter.address(), submitter);
     }
-    SimOperator operator = new SimOperator(world, "ops");
-    List<SimCoordinator> coordinators = new ArrayList<>();
+    SimOperator operator = new SimOperator(world, "ops", addresses);
+    List<SimPoolNode> coordinators = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
-      SimCoordinator c = new SimCoordinator(world, "c" + i, settings, hosts, submitters);
+      SimPoolNode c = new SimPoolNode(world, "c" + i, config);
       coordinators.add(c);
       c.start();
     }
     hosts.values().forEach(h -> world.after(500 + world.rnd.nextInt(500), h::start));
     submitters.values().forEach(s -> world.after(1_000, () -> s.submitUntil(FAULTS_UNTIL)));
     if (jobRules) {
-      submitters.put(operator.address(), operator);
       world.after(2_000, () -> operator.operateUntil(FAULTS_UNTIL));
     }
-    scheduleFaults(world, coordinators, settings, hosts, submitters, killPercent, pausePercent);
-    world.runUntil(SETTLE_UNTIL, () -> world.now() > FAULTS_UNTIL + 10_000
-        && submitters.values().stream().allMatch(s -> s.waiting() == 0)
-        && coordinators.stream().filter(SimCoordinator::leading).count() == 1
-        && coordinators.stream().noneMatch(c -> c.isolated));
-    if (Boolean.getBoolean("shepherd.sim.stats")) {
-      System.out.println("seed " + seed + ": ended at " + world.now() + " ms, " + world.executed
-          + " tasks");
-    }
+    scheduleFaults(world, coordinators, config, killPercent, pausePercent);
     try {
+      world.runUntil(SETTLE_UNTIL, () -> world.now() > FAULTS_UNTIL + 10_000
+          && submitters.values().stream().allMatch(s -> s.waiting() == 0)
+          && coordinators.stream().filter(SimPoolNode::leading).count() == 1
+          && coordinators.stream().noneMatch(c -> c.isolated));
+      if (Boolean.getBoolean("shepherd.sim.stats")) {
+        System.out.println("seed " + seed + ": ended at " + world.now() + " ms, "
+            + world.executed + " tasks");
+      }
       Summary summary = check(world, coordinators, hosts, submitters);
       summary.replays = operator.replays;
       summary.checkpoints = world.store.checkpointsChecked;
+      summary.inexact = world.store.checkpointsInexact;
       summary.waitingRecovered = world.waitingRecovered;
       summary.deadRecovered = world.deadRecovered;
       summary.recentRecovered = world.recentRecovered;
+      summary.kills = world.kills;
+      summary.pauses = world.pauses;
+      summary.partitions = world.partitions;
+      summary.clockSteps = world.clockSteps;
+      summary.dropped = world.dropped;
       return summary;
-    } catch (AssertionError e) {
+    } catch (AssertionError | RuntimeException e) {
       throw new AssertionError("seed " + seed + " (replay: -Dshepherd.seed=" + seed + "): "
-          + e.getMessage() + (trace ? "\n" + String.join("\n", world.trace) : ""), e);
+          + e + (trace ? "\n" + String.join("\n", world.trace) : ""), e);
     }
+  }
+
+  /** The pool's configuration: {@code settings}, no local slots, hosts lost after 2 s. */
+  private static PoolConfig config(PoolSettings settings) {
+    return new PoolConfig(settings, null, io.vertx.core.ThreadingModel.EVENT_LOOP,
+        new io.vertx.core.json.JsonObject(), "shepherd.sim", PoolConfig.DEFAULT_MAX_PAYLOAD_DEPTH,
+        HOST_TIMEOUT_MS, true, OnException.FAIL_JOB, () -> {
+          throw new IllegalStateException("the simulated pool has no local slots");
+        });
   }
 
   /**
    * Every 1-4 s until {@link #FAULTS_UNTIL}: the leader is killed (and a fresh node joins a
-   * little later), or paused for 0.2-9 s (replaced when the pause outlasts the detection), or a
-   * standby is paused; or nothing happens.
+   * little later), or paused for 0.2-9 s (replaced when the pause outlasts the detection), or cut
+   * off by a partition for 0.2-9 s, or a standby is paused; independently, now and then a node's
+   * wall clock steps by up to a minute either way; or nothing happens.
    */
-  private static void scheduleFaults(SimWorld world, List<SimCoordinator> coordinators,
-      PoolSettings settings, Map<String, SimHost> hosts, Map<String, SimSubmitter> submitters,
-      int killPercent, int pausePercent) {
+  private static void scheduleFaults(SimWorld world, List<SimPoolNode> coordinators,
+      PoolConfig config, int killPercent, int pausePercent) {
     long at = 2_000;
     while (at < FAULTS_UNTIL) {
       at += 1_000 + world.rnd.nextInt(3_000);
       world.at(at, () -> {
-        SimCoordinator leader = coordinators.stream().filter(SimCoordinator::leading)
+        SimPoolNode leader = coordinators.stream().filter(SimPoolNode::leading)
             .findFirst().orElse(null);
         int draw = world.rnd.nextInt(100);
+        int partitionPercent = 10;
         if (leader != null && draw < killPercent) {
           leader.kill();
           world.after(1_000 + world.rnd.nextInt(3_000), () -> {
-            SimCoordinator fresh = new SimCoordinator(world, "c" + (coordinators.size() + 1),
-                settings, hosts, submitters);
+            SimPoolNode fresh = new SimPoolNode(world, "c" + (coordinators.size() + 1), config);
             coordinators.add(fresh);
             fresh.start();
           });
         } else if (leader != null && draw < killPercent + pausePercent) {
           leader.pause(200 + world.rnd.nextInt(8_800));
-        } else if (draw < killPercent + pausePercent + 10) {
-          SimCoordinator any = coordinators.get(world.rnd.nextInt(coordinators.size()));
+        } else if (leader != null && draw < killPercent + pausePercent + partitionPercent) {
+          leader.partition(200 + world.rnd.nextInt(8_800));
+        } else if (draw < killPercent + pausePercent + partitionPercent + 10) {
+          SimPoolNode any = coordinators.get(world.rnd.nextInt(coordinators.size()));
           any.pause(200 + world.rnd.nextInt(6_000));
+        }
+        if (world.rnd.nextInt(4) == 0) {
+          SimPoolNode any = coordinators.get(world.rnd.nextInt(coordinators.size()));
+          world.clockSteps++;
+          any.stepClock((world.rnd.nextBoolean() ? 1 : -1) * (1 + world.rnd.nextInt(60_000)));
         }
       });
     }
   }
 
-  private static Summary check(SimWorld world, List<SimCoordinator> coordinators,
+  private static Summary check(SimWorld world, List<SimPoolNode> coordinators,
       Map<String, SimHost> hosts, Map<String, SimSubmitter> submitters) {
     Summary summary = new Summary();
     assertThat(world.violations).as("A2 fencing, A3 images").isEmpty();
@@ -234,7 +290,10 @@ class FailoverSimulationTest {
       for (String job : submitter.accepted) {
         List<Outcome> answers = submitter.answers.get(job);
         if (answers == null) {
-          throw new AssertionError("A3 accepted job " + job + " was never answered");
+          throw new AssertionError("A3 accepted job " + job + " was never answered; "
+              + coordinators.stream().filter(SimPoolNode::leading).map(c -> c + " has it "
+                  + c.coordinator().pool().lookup(job) + ", slots "
+                  + c.coordinator().pool().snapshot(0).slots()).toList());
         }
         for (Outcome answer : answers) {
           if (!answer.equals(answers.get(0))) {
@@ -255,11 +314,14 @@ class FailoverSimulationTest {
       }
       summary.accepted += submitter.accepted.size();
     }
-    List<SimCoordinator> leaders = coordinators.stream().filter(SimCoordinator::leading).toList();
+    List<SimPoolNode> leaders = coordinators.stream().filter(SimPoolNode::leading).toList();
     assertThat(leaders).as("exactly one coordinator leads in the end").hasSize(1);
     assertThat(world.consumers).as("only the leader consumes the pool's address")
         .containsExactly(leaders.get(0));
     coordinators.forEach(c -> summary.terms += c.termsLed);
+    // The runtime asserts the invariants as it goes (-ea); the survivor's pool once more here.
+    dev.shepherd.core.PoolInvariants.check(leaders.get(0).coordinator().pool());
+    summary.invariantChecks++;
     hosts.values().forEach(h -> summary.fenced += h.commandsRefused);
     return summary;
   }

@@ -1,43 +1,56 @@
 package dev.shepherd.runtime;
 
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
  * An operator of the simulation (J5): every 0.5-1.5 s it lists the pool's newest dead letters
  * (from whichever coordinator consumes the pool's address) and replays or discards one it has
- * not handled yet. A replay's admission and answer come to it, so it is checked as a submitter
- * is: a replay it saw accepted is answered, once. It replays a job id at most once, so the
- * answers of one id at its address are those of one run.
+ * not handled yet, through the pool's dead-letter addresses. A replay answers only its
+ * admission (the replayed job's own reply address is gone); it is counted.
  */
 final class SimOperator extends SimSubmitter {
   private final Set<String> handled = new HashSet<>();
   long replays;
+  long replaysAccepted;
   long discards;
 
-  SimOperator(SimWorld world, String name) {
-    super(world, name, false);
+  SimOperator(SimWorld world, String name, Addresses pool) {
+    super(world, name, pool, false);
   }
 
   void operateUntil(long until) {
     if (world.now() >= until) {
       return;
     }
-    world.sendToPool(c -> c.listDead(this));
+    world.sendToPool(this, pool.deadLetters(), new JsonObject().put("offset", 0)
+        .put("limit", 10), reply -> {
+          if (reply.body() instanceof JsonObject page) {
+            listed(page.getJsonArray("entries"));
+          }
+        });
     timer(500 + world.rnd.nextInt(1_000), () -> operateUntil(until));
   }
 
   /** The newest dead letters a coordinator listed. */
-  void listed(List<String> jobs) {
-    for (String job : jobs) {
+  private void listed(JsonArray entries) {
+    for (int i = 0; i < entries.size(); i++) {
+      String job = entries.getJsonObject(i).getString("job");
       if (handled.add(job)) {
+        JsonObject body = new JsonObject().put("job", job);
         if (world.rnd.nextInt(3) == 0) {
           discards++;
-          world.sendToPool(c -> c.discard(job));
+          world.sendToPool(this, pool.discardDead(), body, null);
         } else {
           replays++;
-          world.sendToPool(c -> c.replay(this, job));
+          world.sendToPool(this, pool.replayDead(), body, reply -> {
+            if (!(reply.body() instanceof ReplyException)) {
+              replaysAccepted++;
+            }
+          });
         }
         return;
       }

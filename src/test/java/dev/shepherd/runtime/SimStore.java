@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The replicated store of the simulation, as the cluster's meta entry of a pool is: the current
- * term, the base (last checkpoint) and the batches since, changed only by atomic operations that
- * check the caller's term. It never loses what it acknowledged (a synchronous backup); an
+ * The replicated store of the simulation, as the cluster's meta entry of a pool is ({@code
+ * HaStore}): the current term, the base (last checkpoint) and the batches since, changed only by
+ * atomic operations that check the caller's term; {@link SimLeadership} is the {@link
+ * Leadership} over it. It never loses what it acknowledged (a synchronous backup); an
  * operation from an isolated member fails (no majority). Requests and answers cross the network.
  *
  * <p>It holds what {@link DurableJson} reads back from the text it writes (as {@code HaStore}
@@ -34,10 +35,16 @@ final class SimStore {
   private DurableLog.Base base = DurableLog.Base.empty(0);
   private final List<DurableGate.Batch> batches = new ArrayList<>();
   private long written;
-  /** The term of the coordinator that wrote last. */
+  /** The term that wrote last, for a claim to recover from. */
   private long writtenBy;
   /** Checkpoints whose image the log was checked against. */
   long checkpointsChecked;
+  /**
+   * Checkpoints not checked: their writer's wall clock stepped since it recovered, which moves
+   * the journaled due times of its later records by the step (the cost {@link JournalTimes}
+   * states), so the image no longer replays exactly.
+   */
+  long checkpointsInexact;
 
   SimStore(SimWorld world) {
     this.world = world;
@@ -58,20 +65,30 @@ final class SimStore {
   }
 
   /**
-   * Appends {@code batch} (a checkpoint replaces the log with {@code image} first) if {@code
-   * term} is still the current one; answers whether it did.
+   * Appends {@code batch} (a checkpoint replaces the log with {@code checkpoint} instead) if
+   * {@code callerTerm} is still the current one; answers whether it did. Both are as the leader
+   * journals them (wall times, {@link JournalTimes}); {@code exact} says whether the leader's
+   * wall clock stayed put since it recovered, so that its image must replay exactly.
    */
-  void write(SimNode caller, long callerTerm, DurableGate.Batch batch, DurableImage image,
-      Consumer<Boolean> answer) {
+  void write(SimNode caller, long callerTerm, DurableGate.Batch batch, DurableLog.Base checkpoint,
+      boolean exact, Consumer<Boolean> answer) {
+    DurableGate.Batch kept = durable(batch);
+    DurableLog.Base base = checkpoint == null ? null
+        : new DurableLog.Base(durable(checkpoint.image()), checkpoint.undelivered().stream()
+            .map(a -> (DurableRecord.Answered) durable(a)).toList());
     world.after(world.delay(), () -> {
       boolean ok = !caller.isolated && caller.state != SimNode.State.DEAD && callerTerm == term;
       if (ok) {
-        if (batch.checkpoint()) {
-          check(caller, callerTerm, batch, image);
-          base = throughJson(DurableLog.checkpoint(image, batch));
+        if (kept.checkpoint()) {
+          if (exact) {
+            check(caller, callerTerm, kept, base.image());
+          } else {
+            checkpointsInexact++;
+          }
+          this.base = throughJson(base);
           batches.clear();
         } else {
-          batches.add(++written % ENCODED == 0 ? throughJson(batch) : batch);
+          batches.add(++written % ENCODED == 0 ? throughJson(kept) : kept);
         }
         writtenBy = callerTerm;
       }
@@ -164,6 +181,6 @@ final class SimStore {
   }
 
   private static Object address(Object replyTo) {
-    return replyTo instanceof SimCoordinator.Reply reply ? reply.address() : replyTo;
+    return replyTo instanceof Responder responder ? responder.address() : replyTo;
   }
 }

@@ -1,27 +1,45 @@
 package dev.shepherd.runtime;
 
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * The world of one failover simulation: simulated time on a seeded, single-threaded task queue,
- * a network that delays (and so reorders) every message, the cluster's view of its members (a
- * killed member leaves after {@link #KILL_DETECT_MS}, a paused one after {@link #DETECT_MS}), the
- * leader lock, the pool's address (the coordinators consuming it) and the replicated store. No
- * threads, no clock: a seed replays a run exactly.
+ * a network that delays (and so reorders) every message, drops some of the hosts' heartbeats and
+ * registrations and loses what crosses a partition, the cluster's view of its members (a killed member leaves after {@link
+ * #KILL_DETECT_MS}, a paused or cut-off one after {@link #DETECT_MS}), the leader lock, the
+ * addresses the coordinators consume (the pool's, by the cluster's view) and the replicated
+ * store. No threads, no clock: a seed replays a run exactly.
  */
 final class SimWorld {
   /** A member silent this long is removed by the others (Hazelcast's max-no-heartbeat). */
   static final long DETECT_MS = 5_000;
   /** A killed member's connections are refused: it is removed this fast. */
   static final long KILL_DETECT_MS = 500;
-  /** The coordinator's lease: well inside {@link #DETECT_MS}. */
-  static final long LEASE_MS = 2_000;
+  /** The wall clock's reading at simulated time 0. */
+  static final long EPOCH_MS = 1_800_000_000_000L;
 
   /** One task at a time, in time order, then in the order scheduled. */
-  private record Task(long at, long seq, Runnable run) {}
+  static final class Task {
+    final long at;
+    final long seq;
+    final Runnable run;
+    boolean cancelled;
+
+    Task(long at, long seq, Runnable run) {
+      this.at = at;
+      this.seq = seq;
+      this.run = run;
+    }
+  }
 
   final SplittableRandom rnd;
   final SimStore store = new SimStore(this);
@@ -31,8 +49,10 @@ final class SimWorld {
   /** Tasks run so far. */
   long executed;
   private long now;
-  /** The coordinators whose consumers of the pool's address the cluster knows. */
-  final List<SimNode> consumers = new ArrayList<>();
+  /** The coordinators whose consumers of the pool's addresses the cluster knows. */
+  final List<SimPoolNode> consumers = new ArrayList<>();
+  /** The nodes that receive at an address of their own (submitters' replies, hosts' commands). */
+  private final Map<String, SimNode> addresses = new HashMap<>();
   /** Who holds the leader lock, or null. */
   SimNode lockHolder;
   final List<String> violations = new ArrayList<>();
@@ -40,6 +60,12 @@ final class SimWorld {
   long waitingRecovered;
   long deadRecovered;
   long recentRecovered;
+  /** Faults injected. */
+  long kills;
+  long pauses;
+  long partitions;
+  long clockSteps;
+  long dropped;
   final List<String> trace = new ArrayList<>();
   private final boolean tracing;
 
@@ -52,12 +78,14 @@ final class SimWorld {
     return now;
   }
 
-  void at(long time, Runnable task) {
-    tasks.add(new Task(Math.max(time, now), seq++, task));
+  Task at(long time, Runnable task) {
+    Task t = new Task(Math.max(time, now), seq++, task);
+    tasks.add(t);
+    return t;
   }
 
-  void after(long delay, Runnable task) {
-    at(now + delay, task);
+  Task after(long delay, Runnable task) {
+    return at(now + delay, task);
   }
 
   /** Runs tasks until {@code until}, or until {@code done} holds (checked every second). */
@@ -65,6 +93,9 @@ final class SimWorld {
     long nextCheck = now + 1_000;
     while (!tasks.isEmpty() && tasks.peek().at <= until) {
       Task task = tasks.poll();
+      if (task.cancelled) {
+        continue;
+      }
       now = task.at;
       executed++;
       task.run.run();
@@ -89,16 +120,90 @@ final class SimWorld {
     after(delay(), () -> node.deliver(task));
   }
 
+  /** {@code node} receives what is sent to {@code address}. */
+  void listen(String address, SimNode node) {
+    addresses.put(address, node);
+  }
+
   /**
-   * Sends to the pool's address: the cluster picks one of the consumers it knows at the time of
-   * sending (round robin, as the event bus does); with none, the message is lost.
+   * Sends {@code body} from {@code from} to the node listening at {@code address} (it hands it to
+   * {@link SimNode#receive}); lost when nobody listens, when a partition lies between the two, or,
+   * now and then, when it is a message the hosts' protocol sends again anyway (a registration, a
+   * heartbeat, a request to register again). Commands and reports are not dropped at random: a
+   * lost deploy command leaves a host's slot installing for good (no creation deadline for host
+   * slots yet), which is a gap of the protocol, not of the failover this simulation checks.
    */
-  void sendToPool(java.util.function.Consumer<SimCoordinator> handler) {
-    if (consumers.isEmpty()) {
+  void sendTo(SimNode from, String address, Object body, Consumer<Message<Object>> replies) {
+    SimNode to = addresses.get(address);
+    if (to == null || cut(from, to)) {
       return;
     }
-    SimNode target = consumers.get(rnd.nextInt(consumers.size()));
-    send(target, () -> handler.accept((SimCoordinator) target));
+    if (to instanceof SimHost && !(body instanceof io.vertx.core.buffer.Buffer) && drop()) {
+      return;
+    }
+    SimMessage message = new SimMessage(this, from, to, address, body, replies);
+    send(to, () -> {
+      if (!cut(from, to)) {
+        to.receive(message);
+      }
+    });
+  }
+
+  /**
+   * Sends {@code body} to one of the pool's addresses: the cluster picks one of the consumers it
+   * knows at the time of sending (as the event bus does); with none, a request fails {@code
+   * NO_HANDLERS} (its {@code replies} get the {@link ReplyException}) and a send is lost.
+   */
+  void sendToPool(SimNode from, String address, Object body,
+      Consumer<Message<Object>> replies) {
+    if (consumers.isEmpty()) {
+      if (replies != null) {
+        // The sender's node knows of no consumer: the request fails at once (NO_HANDLERS).
+        SimMessage failure = new SimMessage(this, from, from, address,
+            new ReplyException(ReplyFailure.NO_HANDLERS, "No handlers for address " + address),
+            null);
+        after(1, () -> from.deliver(() -> replies.accept(failure)));
+      }
+      return;
+    }
+    List<SimPoolNode> reachable = new ArrayList<>(consumers.size());
+    for (SimPoolNode c : consumers) {
+      if (!cut(from, c)) {
+        reachable.add(c);
+      }
+    }
+    if (reachable.isEmpty()) {
+      return;
+    }
+    SimPoolNode target = reachable.get(rnd.nextInt(reachable.size()));
+    if (from instanceof SimHost && (address.endsWith(".register")
+        || address.endsWith(".heartbeat")) && drop()) {
+      return;
+    }
+    SimMessage message = new SimMessage(this, from, target, address, body, replies);
+    send(target, () -> {
+      if (!cut(from, target)) {
+        target.receive(message);
+      }
+    });
+  }
+
+  /** One message in fifty is lost. */
+  private boolean drop() {
+    if (rnd.nextInt(50) == 0) {
+      dropped++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether a partition lies between two nodes: a cut-off coordinator reaches neither the other
+   * coordinators, the store nor the hosts (its submitters are on its side).
+   */
+  static boolean cut(SimNode a, SimNode b) {
+    return (a.partitioned && !(b instanceof SimSubmitter))
+        || (b.partitioned && !(a instanceof SimSubmitter));
   }
 
   /** A node is gone from the cluster's view: its lock and its consumers go with it. */
@@ -119,6 +224,10 @@ final class SimWorld {
 
   void violation(String what) {
     violations.add("t=" + now + " " + what);
+  }
+
+  boolean tracing() {
+    return tracing;
   }
 
   void log(String line) {
