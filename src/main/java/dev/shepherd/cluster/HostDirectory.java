@@ -7,11 +7,10 @@ import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.SlotSpec;
-import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.HostedPool;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolObserver;
 import dev.shepherd.runtime.ResultCheck;
-import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
  * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
- * monotonic clock ({@link Coordinator#now}), so a step of the wall clock neither hastens nor
+ * monotonic clock ({@link HostedPool#now}), so a step of the wall clock neither hastens nor
  * delays a loss. A host registering under the id of a live host from another node is refused
  * ({@code DUPLICATE_HOST}) unless that node has left the cluster: then the old one is lost first,
  * and the new one taken.
@@ -36,17 +35,17 @@ import org.slf4j.LoggerFactory;
 final class HostDirectory implements PoolObserver {
   private static final Logger LOG = LoggerFactory.getLogger(HostDirectory.class);
 
-  private final Coordinator coordinator;
+  private final HostedPool coordinator;
   private final Membership membership;
   private final long heartbeatTimeoutMs;
   private final long term;
   private final Map<String, RemoteHost> hosts = new LinkedHashMap<>();
 
-  HostDirectory(Coordinator coordinator, Membership membership) {
+  HostDirectory(HostedPool coordinator, Membership membership) {
     this.coordinator = coordinator;
     this.membership = membership;
-    this.heartbeatTimeoutMs = coordinator.config().heartbeatTimeoutMs();
-    this.term = coordinator.config().settings().term();
+    this.heartbeatTimeoutMs = coordinator.heartbeatTimeoutMs();
+    this.term = coordinator.term();
   }
 
   long heartbeatTimeoutMs() {
@@ -55,10 +54,6 @@ final class HostDirectory implements PoolObserver {
 
   long term() {
     return term;
-  }
-
-  private Vertx vertx() {
-    return coordinator.vertx();
   }
 
   private String pool() {
@@ -89,8 +84,7 @@ final class HostDirectory implements PoolObserver {
     }
     boolean known = host != null;
     if (!known) {
-      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator.context(),
-          vertx().eventBus(), term);
+      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator, term);
       hosts.put(host.id, host);
     }
     String oldNode = host.node;
@@ -146,7 +140,7 @@ final class HostDirectory implements PoolObserver {
               + " asking it to register again", pool(), LogText.quote(hb.host()),
           LogText.quote(hb.node()), host == null ? "at all" : host.state == HostState.UP
               ? "from that node" : "(it is " + host.state + ")");
-      vertx().eventBus().send(hb.address(), HostCodec.encode(
+      coordinator.eventBus().send(hb.address(), HostCodec.encode(
           new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round())))));
       return;
     }

@@ -3,13 +3,12 @@ package dev.shepherd.cluster;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.HostedPool;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolExtension;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ public final class PoolHosts implements PoolExtension {
   /** At most one warning a period about messages that were sent, not requested, malformed. */
   static final long MALFORMED_WARNING_PERIOD_MS = 10_000;
 
-  private Coordinator coordinator;
+  private HostedPool coordinator;
   private HostDirectory directory;
   private Membership membership;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
@@ -41,8 +40,8 @@ public final class PoolHosts implements PoolExtension {
   private long malformedUnanswered;
 
   @Override
-  public Future<Void> start(Coordinator coordinator) {
-    ClusterManager cluster = ((VertxInternal) coordinator.vertx()).clusterManager();
+  public Future<Void> start(HostedPool coordinator) {
+    ClusterManager cluster = coordinator.clusterManager();
     if (cluster == null) {
       return Future.succeededFuture();
     }
@@ -50,7 +49,7 @@ public final class PoolHosts implements PoolExtension {
     membership = Membership.of(cluster);
     directory = new HostDirectory(coordinator, membership);
     coordinator.observe(directory);
-    Addresses a = coordinator.config().addresses();
+    Addresses a = coordinator.addresses();
     consume(a.register(), this::register);
     consume(a.heartbeat(), this::heartbeat);
     consume(a.deregister(), this::deregister);
@@ -76,7 +75,7 @@ public final class PoolHosts implements PoolExtension {
   }
 
   private void consume(String address, Consumer<Message<Object>> handler) {
-    consumers.add(coordinator.vertx().eventBus().consumer(address, m -> handle(m, handler)));
+    consumers.add(coordinator.eventBus().consumer(address, m -> handle(m, handler)));
   }
 
   private void handle(Message<Object> message, Consumer<Message<Object>> handler) {

@@ -402,12 +402,12 @@ public final class Coordinator {
    * Gives the pool the handle of a slot it was not configured with (a worker host's), before the
    * event that makes the pool deploy it. False, and nothing changes, when the id has a handle.
    */
-  public boolean addSlot(SlotHandle handle) {
+  boolean addSlot(SlotHandle handle) {
     return slots.putIfAbsent(handle.id(), handle) == null;
   }
 
   /** Takes back a handle given with {@link #addSlot} that the pool never came to know. */
-  public void removeSlot(SlotHandle handle) {
+  void removeSlot(SlotHandle handle) {
     if (pool.phase(handle.id()) == null) {
       slots.remove(handle.id(), handle);
     }
@@ -418,7 +418,7 @@ public final class Coordinator {
    * registration, loss or departure) and returns the refusal, or null. A refused completion is
    * counted as stale, as any.
    */
-  public PoolError report(PoolEvent fact) {
+  PoolError report(PoolEvent fact) {
     Transition t = apply(fact);
     if (t instanceof Transition.Refused refused) {
       refusedFact(fact, refused.error());
@@ -431,8 +431,13 @@ public final class Coordinator {
    * Hands the batch form of {@code <prefix>.completed} (a body with {@code host} or {@code
    * items}) to {@code handler}, on the coordinator's context.
    */
-  public void handleCompletionBatches(Handler<Message<Object>> handler) {
+  void handleCompletionBatches(Handler<Message<Object>> handler) {
     this.completionBatches = handler;
+  }
+
+  /** The pool as an extension sees it ({@link PoolExtension#start}). */
+  HostedPool hosted() {
+    return new CoordinatorHosting(this);
   }
 
   Handler<Message<Object>> completionBatches() {
