@@ -55,13 +55,14 @@ public final class Pool {
   /** Applies one event. */
   public Transition apply(PoolEvent event) {
     d.out = new ArrayList<>(4);
+    d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
     }
-    return new Transition.Applied(d.out);
+    return new Transition.Applied(d.out, d.verdict);
   }
 
   private PoolError route(PoolEvent event) {

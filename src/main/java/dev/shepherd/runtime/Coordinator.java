@@ -4,8 +4,6 @@ import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.JobError;
-import dev.shepherd.core.Notice;
-import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
@@ -330,8 +328,7 @@ public final class Coordinator {
 
   boolean cancel(Requests.Cancel request) {
     Transition t = apply(new PoolEvent.Cancel(request.job(), now()));
-    return t.effects().stream().anyMatch(e -> e instanceof Effect.Respond r
-        && r.outcome() instanceof Outcome.Cancelled);
+    return t.verdict() instanceof Transition.Verdict.Cancelled;
   }
 
   /**
@@ -344,12 +341,10 @@ public final class Coordinator {
     if (t instanceof Transition.Refused refused) {
       return Future.failedFuture(new PoolErrorException(refused.error()));
     }
-    for (Effect effect : t.effects()) {
-      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.Revived r) {
-        return Future.succeededFuture(r.incarnation());
-      }
+    if (t.verdict() instanceof Transition.Verdict.Revived revived) {
+      return Future.succeededFuture(revived.incarnation());
     }
-    throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
+    throw new IllegalStateException("a revive of " + request.worker() + " revived nothing");
   }
 
   /** The pool's status as people read it: its times in wall time ({@link WallTimes}). */

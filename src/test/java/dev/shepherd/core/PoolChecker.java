@@ -205,7 +205,7 @@ final class PoolChecker implements SequenceRunner.Harness {
     follow(event, effects, after, backlogBefore);
     ledger = new Ledger(event.image());
     keep(effects);
-    Transition applied = new Transition.Applied(effects);
+    Transition applied = new Transition.Applied(effects, transition.verdict());
     bindingsMoveOnlyByRebalance(event, applied, bindingsBefore);
     afterEveryStep(after);
     return applied;

@@ -163,6 +163,7 @@ final class ReferencePool {
   private long nextBack;
   private long nextFront = -1;
   private List<Effect> out;
+  private Transition.Verdict verdict;
 
   ReferencePool(PoolSettings settings) {
     this.settings = settings;
@@ -185,9 +186,10 @@ final class ReferencePool {
 
   Transition apply(PoolEvent event) {
     out = new ArrayList<>();
+    verdict = Transition.Verdict.NONE;
     now = event.now();
     PoolError error = route(event);
-    return error != null ? new Transition.Refused(error) : new Transition.Applied(out);
+    return error != null ? new Transition.Refused(error) : new Transition.Applied(out, verdict);
   }
 
   private PoolError route(PoolEvent event) {
@@ -466,6 +468,7 @@ final class ReferencePool {
     job.cancelled = true;
     cancelled++;
     conclude(job, new Outcome.Cancelled(job.id), 0);
+    verdict = new Transition.Verdict.Cancelled(job.id);
     if (!running && !waiting) {
       dispatch(e.now());
     }
@@ -935,6 +938,7 @@ final class ReferencePool {
     slot.retirement = null;
     slot.life = Life.INSTALLING;
     out.add(new Effect.Publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator)));
+    verdict = new Transition.Verdict.Revived(slot.id, slot.incarnation);
     out.add(new Effect.Deploy(slot.id, slot.incarnation));
     publishPhase(slot);
   }
