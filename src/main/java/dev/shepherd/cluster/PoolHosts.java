@@ -67,7 +67,6 @@ public final class PoolHosts implements PoolExtension {
     }
     coordinator.handleCompletionBatches(null);
     membership.close();
-    directory.close();
     coordinator.unobserve(directory);
     List<Future<Void>> done = new ArrayList<>();
     consumers.forEach(c -> done.add(c.unregister()));

@@ -20,10 +20,6 @@ final class RemoteHost {
   String address;
   /** UP, LOST or GONE as the pool published it; null until the pool first took the host. */
   HostState state;
-  /** When the host was last heard from (registration, heartbeat, reports), runtime ms. */
-  long lastHeard;
-  /** The lease check's timer, or -1. */
-  long leaseTimer = -1;
   final Map<String, RemoteSlot> slots = new LinkedHashMap<>();
 
   private final TurnBuffer<HostCommand> turn;

@@ -90,6 +90,8 @@ public final class Pool {
       return hosts.registered(e);
     } else if (event instanceof PoolEvent.HostLost e) {
       return hosts.lost(e);
+    } else if (event instanceof PoolEvent.HostHeard e) {
+      return hosts.heard(e);
     } else if (event instanceof PoolEvent.HostDeregistered e) {
       return hosts.deregistered(e);
     } else if (event instanceof PoolEvent.Revive e) {
@@ -118,6 +120,8 @@ public final class Pool {
       slots.backoffEnded(t, now);
     } else if (timer instanceof Timer.DrainDeadline) {
       shutdown.deadline(now);
+    } else if (timer instanceof Timer.HostLease t) {
+      hosts.leaseCheck(t, now);
     } else if (timer instanceof Timer.HostGrace t) {
       hosts.graceOver(t, now);
     } else if (timer instanceof Timer.Revive t) {
