@@ -53,11 +53,6 @@ final class CoordinatorHosting implements HostedPool {
   }
 
   @Override
-  public Scheduler scheduler() {
-    return coordinator.scheduler();
-  }
-
-  @Override
   public <T> TurnBuffer<T> turnBuffer(Consumer<ArrayList<T>> flush) {
     return TurnBuffer.on(coordinator.context(), flush);
   }

@@ -35,9 +35,6 @@ public interface HostedPool {
   /** The pool's monotonic time, on which every host lease is measured. */
   long now();
 
-  /** Timers on the pool's context, on its clock. */
-  Scheduler scheduler();
-
   /** A buffer of this pool's context's turns (commands to one host leave as one message). */
   <T> TurnBuffer<T> turnBuffer(Consumer<ArrayList<T>> flush);
 
