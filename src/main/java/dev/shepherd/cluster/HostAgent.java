@@ -89,6 +89,11 @@ public final class HostAgent extends VerticleBase {
     return deployFrom;
   }
 
+  /** Timers on the host's context. */
+  Scheduler scheduler() {
+    return scheduler;
+  }
+
   /** Runs {@code task} on the host's context, batched with other hand-ins; from any thread. */
   void execute(Runnable task) {
     inbox.offer(task);

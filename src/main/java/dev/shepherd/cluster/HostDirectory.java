@@ -7,7 +7,7 @@ import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.SlotSpec;
-import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.HostedPool;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolObserver;
@@ -20,15 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A pool coordinator's worker hosts (H2-H7 in docs/rules.md): it turns what hosts say
- * (registration, heartbeat, reports, departure) and what the cluster says (a node left) into the
- * pool's events, keeps each host's lease, gives the pool a {@link RemoteSlot} for each slot a host
- * brings, and asks a host the pool does not know (any more) to register again. The pool decides;
- * the directory follows its published host states. Confined to the coordinator's context.
+ * A pool coordinator's worker hosts (H2-H7 in docs/rules.md): it turns what hosts say (registration, heartbeat,
+ * reports, departure) and what the cluster says (a node left) into the pool's events, tells the
+ * pool when it heard from a host, gives the pool a {@link RemoteSlot} for each slot a host brings,
+ * and asks a host the pool does not know (any more) to register again. The pool decides; the
+ * directory follows its published host states. Confined to the coordinator's context.
  *
  * <p>A host is lost (H5) when its node leaves the cluster or when nothing was heard from it for
- * {@code heartbeatTimeoutMs}, whichever comes first; that silence is measured on the pool's
- * monotonic clock ({@link Coordinator#now}), so a step of the wall clock neither hastens nor
+ * {@code heartbeatTimeoutMs}, whichever comes first. The second is the pool's own lease (a core
+ * timer, {@code Timer.HostLease}, armed by the runtime as the core asks, like a job's deadline):
+ * the directory only says when a host was heard ({@code PoolEvent.HostHeard}), on the pool's
+ * monotonic clock ({@link HostedPool#now}), so a step of the wall clock neither hastens nor
  * delays a loss. A host registering under the id of a live host from another node is refused
  * ({@code DUPLICATE_HOST}) unless that node has left the cluster: then the old one is lost first,
  * and the new one taken.
@@ -36,17 +38,17 @@ import org.slf4j.LoggerFactory;
 final class HostDirectory implements PoolObserver {
   private static final Logger LOG = LoggerFactory.getLogger(HostDirectory.class);
 
-  private final Coordinator coordinator;
+  private final HostedPool coordinator;
   private final Membership membership;
   private final long heartbeatTimeoutMs;
   private final long term;
   private final Map<String, RemoteHost> hosts = new LinkedHashMap<>();
 
-  HostDirectory(Coordinator coordinator, Membership membership) {
+  HostDirectory(HostedPool coordinator, Membership membership) {
     this.coordinator = coordinator;
     this.membership = membership;
-    this.heartbeatTimeoutMs = coordinator.config().heartbeatTimeoutMs();
-    this.term = coordinator.config().settings().term();
+    this.heartbeatTimeoutMs = coordinator.heartbeatTimeoutMs();
+    this.term = coordinator.term();
   }
 
   long heartbeatTimeoutMs() {
@@ -82,8 +84,7 @@ final class HostDirectory implements PoolObserver {
     }
     boolean known = host != null;
     if (!known) {
-      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator.turns(),
-          coordinator.sender(), term);
+      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator, term);
       hosts.put(host.id, host);
     }
     String oldNode = host.node;
@@ -124,7 +125,6 @@ final class HostDirectory implements PoolObserver {
     // available pool), and the directory does not wait for it: judging by it answered hosts of
     // an HA pool "not taken" while the pool had taken them, and took their slots away again.
     host.state = HostState.UP;
-    heard(host, now);
     return null;
   }
 
@@ -143,7 +143,7 @@ final class HostDirectory implements PoolObserver {
           new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round())))));
       return;
     }
-    heard(host, coordinator.now());
+    coordinator.report(new PoolEvent.HostHeard(host.id, coordinator.now()));
   }
 
   /**
@@ -156,7 +156,7 @@ final class HostDirectory implements PoolObserver {
     long now = coordinator.now();
     RemoteHost host = hosts.get(batch.host());
     if (host != null && host.state == HostState.UP) {
-      host.lastHeard = now;
+      coordinator.report(new PoolEvent.HostHeard(host.id, now));
     }
     String own = batch.host() + "/";
     int refused = 0;
@@ -195,10 +195,6 @@ final class HostDirectory implements PoolObserver {
   PoolError deregister(HostMessages.Deregister d) {
     PoolError refusal =
         coordinator.report(new PoolEvent.HostDeregistered(d.host(), coordinator.now()));
-    RemoteHost host = hosts.get(d.host());
-    if (host != null) {
-      cancelLease(host);
-    }
     return refusal;
   }
 
@@ -213,42 +209,8 @@ final class HostDirectory implements PoolObserver {
     }
   }
 
-  private void heard(RemoteHost host, long now) {
-    host.lastHeard = now;
-    if (host.leaseTimer < 0) {
-      host.leaseTimer = coordinator.scheduler().at(now + heartbeatTimeoutMs,
-          () -> checkLease(host));
-    }
-  }
-
-  /** The lease timer: lost after {@code heartbeatTimeoutMs} of silence, else checked again. */
-  private void checkLease(RemoteHost host) {
-    host.leaseTimer = -1;
-    if (host.state != HostState.UP) {
-      return;
-    }
-    long silent = coordinator.now() - host.lastHeard;
-    if (silent >= heartbeatTimeoutMs) {
-      lose(host, "no heartbeat from host '" + host.id + "' for " + silent
-          + " ms (heartbeatTimeoutMs " + heartbeatTimeoutMs + ")");
-    } else {
-      host.leaseTimer = coordinator.scheduler().at(host.lastHeard + heartbeatTimeoutMs,
-          () -> checkLease(host));
-    }
-  }
-
   private void lose(RemoteHost host, String cause) {
-    cancelLease(host);
-    // The pool's own log warns of the loss; this line says why.
-    LOG.info("pool {}: host {} is lost: {}", pool(), LogText.quote(host.id), cause);
     coordinator.report(new PoolEvent.HostLost(host.id, cause, coordinator.now()));
-  }
-
-  private void cancelLease(RemoteHost host) {
-    if (host.leaseTimer >= 0) {
-      coordinator.scheduler().cancel(host.leaseTimer);
-      host.leaseTimer = -1;
-    }
   }
 
   /** The pool published a host's new state: the directory follows it. */
@@ -258,15 +220,12 @@ final class HostDirectory implements PoolObserver {
       RemoteHost host = hosts.get(changed.host());
       if (host != null) {
         host.state = changed.state();
-        if (changed.state() != HostState.UP) {
-          cancelLease(host);
-        }
+      }
+      if (changed.state() == HostState.LOST) {
+        // The pool's own log warns of the loss; this line says why (the cluster, or silence).
+        LOG.info("pool {}: host {} is lost: {}", pool(), LogText.quote(changed.host()),
+            changed.cause());
       }
     }
-  }
-
-  /** Stops every lease (the pool has stopped). */
-  void close() {
-    hosts.values().forEach(this::cancelLease);
   }
 }

@@ -1,15 +1,15 @@
 package dev.shepherd.cluster;
 
 import dev.shepherd.core.Exit;
-import dev.shepherd.runtime.IncarnationOwner;
+import dev.shepherd.runtime.IncarnationRunner;
 import dev.shepherd.runtime.IncarnationVerticle;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.Scheduler;
 import dev.shepherd.runtime.WorkerConfig;
 import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,57 +18,36 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One slot of a worker host: it carries out the pool's commands for that slot (deploy, stop,
- * assign) on the incarnation they name, reports what it sees (created, failed, crashed, exited,
- * completions), and never runs more than {@code maxConcurrency} assignments at once. It decides
- * nothing: a crashed incarnation stays until the pool tells it to stop, and a replacement comes
- * only as a {@code deploy}. Lives on its host's context; incarnations report from their own.
+ * assign) on the incarnation they name, through an {@link IncarnationRunner} whose reports
+ * (created, failed, crashed, exited, completions) go to the pool as {@link HostReport}s, and never
+ * runs more than {@code maxConcurrency} assignments at once. It decides nothing: a crashed
+ * incarnation stays until the pool tells it to stop, and a replacement comes only as a {@code
+ * deploy}. Lives on its host's context; incarnations report from their own.
  */
-final class HostSlot implements IncarnationOwner {
+final class HostSlot implements IncarnationRunner.Port {
   private static final Logger LOG = LoggerFactory.getLogger(HostSlot.class);
-
-  /** Where the slot's current incarnation is. */
-  enum State {
-    /** No incarnation (never deployed, or stopped by the pool). */
-    EMPTY,
-    /** Deploying; nothing reported yet. */
-    DEPLOYING,
-    /** Created (reported): runs assignments. */
-    RUNNING,
-    /** Crashed or exited (reported): waits for the pool's stop. */
-    ENDED
-  }
 
   private final HostAgent host;
   private final String id;
   private final WorkerConfig worker;
-  private State state = State.EMPTY;
-  private IncarnationVerticle current;
-  /** The term whose command deployed {@link #current}. */
-  private long currentTerm;
-  private String currentDeployment;
-  /** A crash of the current incarnation while it was still deploying, reported once created. */
-  private HostReport.Stopped endedWhileDeploying;
+  private final IncarnationRunner runner;
   /** Assignments handed to the current incarnation and not yet completed. */
   private int running;
   /** Assignments beyond the capacity, held until one finishes (only if the pool overcommits). */
   private final ArrayDeque<Job> waiting = new ArrayDeque<>();
   /** The highest number of assignments the current and earlier incarnations ran at once. */
   private int peakRunning;
-  private final List<Future<Void>> undeploys = new ArrayList<>();
 
   HostSlot(HostAgent host, String id, WorkerConfig worker) {
     this.host = host;
     this.id = id;
     this.worker = worker;
+    this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(worker.handlers(),
+        worker.unordered(), worker.onException(), worker.threading(), worker.config()), this);
   }
 
-  @Override
-  public String worker() {
-    return id;
-  }
-
-  State state() {
-    return state;
+  IncarnationRunner.State state() {
+    return runner.state();
   }
 
   int peakRunning() {
@@ -77,107 +56,48 @@ final class HostSlot implements IncarnationOwner {
 
   /** The incarnation the slot runs or deploys, 0 for none. */
   int incarnation() {
+    IncarnationVerticle current = runner.current();
     return current == null ? 0 : current.incarnation();
-  }
-
-  private void moveTo(State next) {
-    boolean legal = switch (state) {
-      case EMPTY -> next == State.DEPLOYING;
-      case DEPLOYING -> next != State.ENDED;
-      case RUNNING -> next != State.RUNNING;
-      case ENDED -> next == State.EMPTY || next == State.DEPLOYING;
-    };
-    if (!legal) {
-      throw new IllegalStateException("slot " + id + ": illegal move " + state + " -> " + next);
-    }
-    state = next;
   }
 
   // ---- commands (host context) ---------------------------------------------------------------
 
   /**
    * Deploys {@code number}, as the coordinator of {@code term} asks; an older incarnation still
-   * there is stopped first, silently. The same number from a newer term is a new incarnation
-   * too: a coordinator that was replaced before its records were written deployed it (the host
-   * registered with it, then again with its successor), and the successor, which never heard of
-   * it, counts from what it recovered and names the same number; ignoring it left the slot
-   * installing for good.
+   * there is stopped first, silently (the same number from a newer term too: {@link
+   * IncarnationRunner#deploy(int, long)}).
    */
   boolean deploy(int number, long term) {
-    if (current != null && (current.incarnation() > number
-        || (current.incarnation() == number && currentTerm >= term))) {
+    if (!runner.deploy(number, term)) {
       return false;
     }
-    if (current != null) {
-      stopCurrent();
-    }
-    IncarnationVerticle incarnation =
-        new IncarnationVerticle(this, number, worker.handlers(), worker.unordered(),
-            worker.onException());
-    current = incarnation;
-    currentTerm = term;
-    currentDeployment = null;
-    endedWhileDeploying = null;
     running = 0;
     waiting.clear();
-    moveTo(State.DEPLOYING);
-    DeploymentOptions options = new DeploymentOptions().setThreadingModel(worker.threading())
-        .setConfig(worker.config().copy());
-    host.deployFrom().runOnContext(v -> host.vertx().deployVerticle(incarnation, options)
-        .onComplete(ar -> host.execute(() -> deployed(incarnation,
-            ar.succeeded() ? ar.result() : null, ar.cause()))));
     return true;
-  }
-
-  private void deployed(IncarnationVerticle incarnation, String deployment, Throwable cause) {
-    boolean stillWanted = incarnation == current && !incarnation.stoppedBySlot();
-    if (deployment == null) {
-      LOG.warn("host {}: {} incarnation {} failed to deploy: {}", host.id(), id,
-          incarnation.incarnation(), String.valueOf(cause));
-      if (stillWanted) {
-        current = null;
-        moveTo(State.EMPTY);
-        host.report(new HostReport.CreationFailed(id, incarnation.incarnation(),
-            String.valueOf(cause)));
-      }
-      return;
-    }
-    if (!stillWanted) {
-      undeploy(host.vertx().undeploy(deployment));
-      return;
-    }
-    currentDeployment = deployment;
-    moveTo(State.RUNNING);
-    host.report(new HostReport.Created(id, incarnation.incarnation()));
-    if (endedWhileDeploying != null) {
-      moveTo(State.ENDED);
-      host.report(endedWhileDeploying);
-      endedWhileDeploying = null;
-    }
   }
 
   /** Stops {@code number} if it is the current incarnation; reports nothing about it again. */
   boolean stop(int number) {
-    if (current == null || current.incarnation() != number) {
+    if (!runner.stop(number)) {
       return false;
     }
-    stopCurrent();
+    running = 0;
+    waiting.clear();
     return true;
   }
 
   /** Tells the incarnation it names that a job it runs was cancelled; false when ignored. */
   boolean cancel(int number, long assignment) {
-    if (current == null || current.incarnation() != number || state != State.RUNNING) {
+    if (!runner.runs(number)) {
       return false;
     }
-    current.cancel(assignment);
+    runner.cancel(assignment);
     return true;
   }
 
   /** Runs one job on the incarnation it names, if that one runs; false when ignored. */
   boolean assign(HostCommand.Assign assign) {
-    if (current == null || current.incarnation() != assign.incarnation()
-        || state != State.RUNNING) {
+    if (!runner.runs(assign.incarnation())) {
       return false;
     }
     Job job = new Job(assign.job(), assign.payload(), assign.attempt(), assign.key(), id,
@@ -197,47 +117,62 @@ final class HostSlot implements IncarnationOwner {
   private void run(Job job) {
     running++;
     peakRunning = Math.max(peakRunning, running);
-    current.deliver(job);
+    runner.deliver(job);
   }
 
   /** Stops whatever the slot runs, silently (the host registers anew, or leaves). */
   Future<Void> reset() {
-    if (current != null) {
-      stopCurrent();
-    }
-    undeploys.removeIf(Future::isComplete);
-    return Future.join(new ArrayList<>(undeploys)).mapEmpty();
-  }
-
-  private void stopCurrent() {
-    IncarnationVerticle incarnation = current;
-    String deployment = currentDeployment;
-    current = null;
-    currentDeployment = null;
     running = 0;
     waiting.clear();
-    moveTo(State.EMPTY);
-    incarnation.stopBySlot();
-    if (incarnation.exitedItself()) {
-      undeploy(incarnation.exitUndeploy());
-    } else if (deployment != null) {
-      undeploy(host.vertx().undeploy(deployment));
-    }
-    // else still deploying: deployed() undeploys it when its deployment ends
+    return runner.reset();
   }
 
-  private void undeploy(Future<Void> undeploy) {
-    undeploys.removeIf(Future::isComplete);
-    Promise<Void> done = Promise.promise();
-    undeploy.onComplete(ar -> done.tryComplete());
-    undeploys.add(done.future());
+  // ---- the runner's port ---------------------------------------------------------------------
+
+  @Override
+  public String where() {
+    return "host " + host.id();
   }
 
-  // ---- reports from incarnations (any thread) ------------------------------------------------
+  @Override
+  public Vertx vertx() {
+    return host.vertx();
+  }
+
+  @Override
+  public Context deployFrom() {
+    return host.deployFrom();
+  }
+
+  @Override
+  public Scheduler scheduler() {
+    return host.scheduler();
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    host.execute(task);
+  }
 
   @Override
   public void handOver(Context target, Runnable task) {
     host.outbox().send(target, task);
+  }
+
+  @Override
+  public void created(int incarnation) {
+    host.report(new HostReport.Created(id, incarnation));
+  }
+
+  @Override
+  public void creationFailed(int incarnation, String cause) {
+    host.report(new HostReport.CreationFailed(id, incarnation, cause));
+  }
+
+  @Override
+  public void ended(int incarnation, Exit exit, String cause) {
+    waiting.clear();
+    host.report(new HostReport.Stopped(id, incarnation, exit, cause));
   }
 
   @Override
@@ -254,29 +189,14 @@ final class HostSlot implements IncarnationOwner {
       for (IncarnationVerticle.Completion c : done) {
         incarnation.finishedOne(c.assignment());
       }
-      if (incarnation == current) {
+      if (incarnation == runner.current()) {
         running -= done.size();
         while (running < worker.maxConcurrency() && !waiting.isEmpty()
-            && state == State.RUNNING) {
+            && runner.state() == IncarnationRunner.State.RUNNING) {
           run(waiting.poll());
         }
       }
     });
-  }
-
-  @Override
-  public void crashed(IncarnationVerticle incarnation, Throwable cause) {
-    StackTraceElement[] trace = cause.getStackTrace();
-    LOG.warn("host {}: {} incarnation {} crashed: {}{}", host.id(), id,
-        incarnation.incarnation(), cause, trace.length == 0 ? "" : " at " + trace[0]);
-    host.execute(() -> ended(incarnation, Exit.CRASH, String.valueOf(cause)));
-  }
-
-  @Override
-  public void exited(IncarnationVerticle incarnation) {
-    LOG.info("host {}: {} incarnation {} exited normally", host.id(), id,
-        incarnation.incarnation());
-    host.execute(() -> ended(incarnation, Exit.NORMAL, "the worker undeployed itself"));
   }
 
   /** Undeployed by someone else: unless the host is leaving, the pool sees it crash. */
@@ -284,26 +204,9 @@ final class HostSlot implements IncarnationOwner {
   public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
     host.execute(() -> {
       if (!host.leaving()) {
-        ended(incarnation, Exit.CRASH, "undeployed from outside the pool");
+        runner.ended(incarnation, Exit.CRASH, "undeployed from outside the pool");
       }
     });
     return Future.succeededFuture();
-  }
-
-  private void ended(IncarnationVerticle incarnation, Exit exit, String cause) {
-    if (incarnation != current || incarnation.stoppedBySlot()) {
-      return;
-    }
-    if (state == State.DEPLOYING) {
-      // The pool hears of it once it knows the incarnation was created.
-      endedWhileDeploying = new HostReport.Stopped(id, incarnation.incarnation(), exit, cause);
-      return;
-    }
-    if (state != State.RUNNING) {
-      return;
-    }
-    moveTo(State.ENDED);
-    waiting.clear();
-    host.report(new HostReport.Stopped(id, incarnation.incarnation(), exit, cause));
   }
 }

@@ -3,7 +3,7 @@ package dev.shepherd.cluster;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.runtime.Addresses;
 import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.Coordinator;
+import dev.shepherd.runtime.HostedPool;
 import dev.shepherd.runtime.LogText;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.PoolExtension;
@@ -11,7 +11,6 @@ import dev.shepherd.runtime.Refusals;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ public final class PoolHosts implements PoolExtension {
   /** At most one warning a period about messages that were sent, not requested, malformed. */
   static final long MALFORMED_WARNING_PERIOD_MS = 10_000;
 
-  private Coordinator coordinator;
+  private HostedPool coordinator;
   private HostDirectory directory;
   private Membership membership;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
@@ -45,13 +44,13 @@ public final class PoolHosts implements PoolExtension {
   private long malformedUnanswered;
 
   @Override
-  public Future<Void> start(Coordinator coordinator) {
-    ClusterManager cluster = ((VertxInternal) coordinator.vertx()).clusterManager();
+  public Future<Void> start(HostedPool coordinator) {
+    ClusterManager cluster = coordinator.clusterManager();
     if (cluster == null) {
       return Future.succeededFuture();
     }
     attach(coordinator, Membership.of(cluster)).forEach((address, handler) ->
-        consumers.add(coordinator.vertx().eventBus().consumer(address, handler::accept)));
+        consumers.add(coordinator.eventBus().consumer(address, handler::accept)));
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();
@@ -63,12 +62,12 @@ public final class PoolHosts implements PoolExtension {
    * batch form of {@code completed} goes through the coordinator's own handler): what {@link
    * #start} puts on the bus, and what the failover simulation delivers its network's messages to.
    */
-  Map<String, Consumer<Message<Object>>> attach(Coordinator coordinator, Membership membership) {
+  Map<String, Consumer<Message<Object>>> attach(HostedPool coordinator, Membership membership) {
     this.coordinator = coordinator;
     this.membership = membership;
     directory = new HostDirectory(coordinator, membership);
     coordinator.observe(directory);
-    Addresses a = coordinator.config().addresses();
+    Addresses a = coordinator.addresses();
     Map<String, Consumer<Message<Object>>> routes = new LinkedHashMap<>();
     routes.put(a.register(), m -> handle(m, this::register));
     routes.put(a.heartbeat(), m -> handle(m, this::heartbeat));
@@ -85,7 +84,6 @@ public final class PoolHosts implements PoolExtension {
     }
     coordinator.handleCompletionBatches(null);
     membership.close();
-    directory.close();
     coordinator.unobserve(directory);
     List<Future<Void>> done = new ArrayList<>();
     consumers.forEach(c -> done.add(c.unregister()));

@@ -1,17 +1,17 @@
 package dev.shepherd.cluster;
 
 import dev.shepherd.core.HostState;
-import dev.shepherd.runtime.Sender;
-import java.util.ArrayList;
+import dev.shepherd.runtime.HostedPool;
+import dev.shepherd.runtime.TurnBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
 
 /**
  * A worker host as its pool's coordinator knows it: the node it runs on and the address it takes
  * commands at (both from its latest registration), its state as the pool sees it, when it was
  * last heard from (its lease), its slots' handles, and the commands of the coordinator's current
- * turn, which leave together as one message ({@code {"term", "items"}}) once the turn is over.
+ * turn ({@link TurnBuffer}), which leave together as one message ({@code {"term", "items"}}) once
+ * the turn is over.
  * Confined to the coordinator's context.
  */
 final class RemoteHost {
@@ -20,27 +20,17 @@ final class RemoteHost {
   String address;
   /** UP, LOST or GONE as the pool published it; null until the pool first took the host. */
   HostState state;
-  /** When the host was last heard from (registration, heartbeat, reports), runtime ms. */
-  long lastHeard;
-  /** The lease check's timer, or -1. */
-  long leaseTimer = -1;
   final Map<String, RemoteSlot> slots = new LinkedHashMap<>();
 
-  /** The coordinator's context's next turn. */
-  private final Executor turns;
-  private final Sender bus;
-  private final Runnable flush = this::flush;
-  private final long term;
-  private ArrayList<HostCommand> pending = new ArrayList<>();
-  private boolean scheduled;
+  private final TurnBuffer<HostCommand> turn;
 
-  RemoteHost(String id, String node, String address, Executor turns, Sender bus, long term) {
+  RemoteHost(String id, String node, String address, HostedPool pool, long term) {
     this.id = id;
     this.node = node;
     this.address = address;
-    this.turns = turns;
-    this.bus = bus;
-    this.term = term;
+    // Sent to the address the host has when the turn ends: a re-registration may have moved it.
+    this.turn = pool.turnBuffer(items -> pool.sender().send(this.address,
+        HostBatchWriter.write(new HostCommand.Batch(term, items))));
   }
 
   /**
@@ -49,22 +39,12 @@ final class RemoteHost {
    * submits or a batch of completions becomes one message per host.
    */
   void send(HostCommand command) {
-    pending.add(command);
-    if (!scheduled) {
-      scheduled = true;
-      turns.execute(flush);
-    }
+    turn.add(command);
   }
 
   /** Sends what is queued, in order, as one message to the host's current address. */
   void flush() {
-    scheduled = false;
-    if (pending.isEmpty()) {
-      return;
-    }
-    ArrayList<HostCommand> items = pending;
-    pending = new ArrayList<>(Math.max(8, items.size()));
-    bus.send(address, HostBatchWriter.write(new HostCommand.Batch(term, items)));
+    turn.flush();
   }
 
   @Override

@@ -14,6 +14,8 @@ final class Host {
   HostState state = HostState.UP;
   /** When it last changed state. */
   long since;
+  /** When it was last heard from while UP (H5 in docs/rules.md: its lease runs from here). */
+  long lastHeard;
   /** Its slots, in slot order. */
   final List<Slot> slots = new ArrayList<>();
 

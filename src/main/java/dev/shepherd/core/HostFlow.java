@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The host path (section 8.2 (docs/rules.md)-8.3): worker hosts registering their slots (H1, H2,
- * H7), being lost (H5) and retiring their slots after the grace (H6), and leaving on purpose.
+ * The host path (sections 8.2-8.3 in docs/rules.md): worker hosts registering their slots (H1,
+ * H2, H7), being lost (H5: the cluster says so, or the host is silent past its lease, a core
+ * timer) and retiring their slots after the grace (H6), and leaving on purpose.
  */
 final class HostFlow {
   private final PoolData d;
@@ -35,6 +36,8 @@ final class HostFlow {
     Host host = d.hosts.get(e.host());
     if (host != null && host.state == HostState.UP) {
       if (host.node.equals(e.node())) {
+        // A repeat changes nothing the pool shows; it is heard all the same.
+        host.lastHeard = e.now();
         d.ignoredFacts++;
         return null;
       }
@@ -52,7 +55,10 @@ final class HostFlow {
       host.state = HostState.UP;
       host.since = e.now();
     }
+    host.lastHeard = e.now();
     d.publish(new Notice.HostChanged(host.id, host.node, HostState.UP, null));
+    d.out.add(new Effect.StartTimer(new Timer.HostLease(host.id, host.since),
+        host.since + d.settings.hosts().leaseMs()));
     Set<String> named = new HashSet<>();
     for (SlotSpec spec : e.slots()) {
       named.add(spec.id());
@@ -134,9 +140,54 @@ final class HostFlow {
       d.ignoredFacts++;
       return null;
     }
+    lose(host, e.cause(), e.now());
+    return null;
+  }
+
+  /**
+   * H5 (docs/rules.md): a heartbeat or reports from a host: an UP host's lease runs from now;
+   * anything heard from a host the pool does not have UP changes nothing (the runtime asks it to
+   * register again).
+   */
+  PoolError heard(PoolEvent.HostHeard e) {
+    Host host = d.hosts.get(e.host());
+    if (host == null) {
+      return new PoolError.UnknownHost(e.host());
+    }
+    if (host.state != HostState.UP) {
+      d.ignoredFacts++;
+      return null;
+    }
+    host.lastHeard = e.now();
+    return null;
+  }
+
+  /**
+   * H5 (docs/rules.md): the lease timer of a host UP since {@code since}: lost when nothing was
+   * heard from it for {@code leaseMs}, else checked again when the lease from its last word ends.
+   * One timer per host at a time, however often it is heard.
+   */
+  void leaseCheck(Timer.HostLease timer, long now) {
+    Host host = d.hosts.get(timer.host());
+    if (host == null || host.state != HostState.UP || host.since != timer.since()
+        || d.state == PoolState.STOPPED) {
+      d.ignoredFacts++;
+      return;
+    }
+    long leaseMs = d.settings.hosts().leaseMs();
+    long silent = now - host.lastHeard;
+    if (silent < leaseMs) {
+      d.out.add(new Effect.StartTimer(timer, host.lastHeard + leaseMs));
+      return;
+    }
+    lose(host, "no heartbeat from host '" + host.id + "' for " + silent
+        + " ms (heartbeatTimeoutMs " + leaseMs + ")", now);
+  }
+
+  private void lose(Host host, String cause, long now) {
     host.state = HostState.LOST;
-    host.since = e.now();
-    d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST, e.cause()));
+    host.since = now;
+    d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST, cause));
     List<Job> interrupted = new ArrayList<>();
     for (Slot slot : host.slots) {
       if (slot.departed || slot.retired()) {
@@ -146,21 +197,20 @@ final class HostFlow {
         d.out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NODE_LOST));
       }
       d.interruptRunning(slot,
-          new Interruption.WorkerStopped(slot.id, Exit.NODE_LOST, e.cause()), interrupted);
+          new Interruption.WorkerStopped(slot.id, Exit.NODE_LOST, cause), interrupted);
       slot.moveTo(Slot.Life.LOST);
       d.refresh(slot);
       d.publishPhase(slot);
     }
     if (d.state == PoolState.DRAINING) {
       shutdown.settleWhileDraining(interrupted);
-      shutdown.finishDrainIfIdle(e.now());
-      return null;
+      shutdown.finishDrainIfIdle(now);
+      return;
     }
     d.requeues.settle(interrupted);
     d.out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
         host.since + d.settings.hosts().graceMs()));
-    d.dispatch(e.now());
-    return null;
+    d.dispatch(now);
   }
 
   /** A host left on purpose: its slots depart as deregistered remote workers do. */

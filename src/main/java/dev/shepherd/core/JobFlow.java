@@ -212,6 +212,7 @@ final class JobFlow {
         d.refresh(job.target);
       }
       d.finish(job, new Outcome.Cancelled(job.id));
+      d.verdict = new Transition.Verdict.Cancelled(job.id);
       // A queued suspect kept busy slots from taking the jobs behind it (J2).
       d.dispatch(e.now());
       return null;
@@ -219,9 +220,11 @@ final class JobFlow {
     if (job.place == Job.Place.WAITING) {
       d.waiting.leave(job);
       d.finish(job, new Outcome.Cancelled(job.id));
+      d.verdict = new Transition.Verdict.Cancelled(job.id);
       return null;
     }
     d.finish(job, new Outcome.Cancelled(job.id));
+    d.verdict = new Transition.Verdict.Cancelled(job.id);
     job.place = Job.Place.CANCELLED_RUNNING;
     d.out.add(new Effect.CancelRunning(job.slot.id, job.token, job.id));
     return null;

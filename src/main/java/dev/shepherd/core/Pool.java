@@ -55,13 +55,14 @@ public final class Pool {
   /** Applies one event. */
   public Transition apply(PoolEvent event) {
     d.out = new ArrayList<>(4);
+    d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
     }
-    return new Transition.Applied(d.out);
+    return new Transition.Applied(d.out, d.verdict);
   }
 
   private PoolError route(PoolEvent event) {
@@ -89,6 +90,8 @@ public final class Pool {
       return hosts.registered(e);
     } else if (event instanceof PoolEvent.HostLost e) {
       return hosts.lost(e);
+    } else if (event instanceof PoolEvent.HostHeard e) {
+      return hosts.heard(e);
     } else if (event instanceof PoolEvent.HostDeregistered e) {
       return hosts.deregistered(e);
     } else if (event instanceof PoolEvent.Revive e) {
@@ -117,6 +120,8 @@ public final class Pool {
       slots.backoffEnded(t, now);
     } else if (timer instanceof Timer.DrainDeadline) {
       shutdown.deadline(now);
+    } else if (timer instanceof Timer.HostLease t) {
+      hosts.leaseCheck(t, now);
     } else if (timer instanceof Timer.HostGrace t) {
       hosts.graceOver(t, now);
     } else if (timer instanceof Timer.Revive t) {

@@ -91,6 +91,8 @@ final class PoolData implements SlotView {
 
   /** The effects of the transition under way. */
   ArrayList<Effect> out = new ArrayList<>();
+  /** What the current transition decided about its request ({@link Transition#verdict}). */
+  Transition.Verdict verdict = Transition.Verdict.NONE;
 
   PoolData(PoolSettings settings) {
     this.settings = settings;

@@ -161,6 +161,16 @@ public sealed interface PoolEvent {
     }
   }
 
+  /**
+   * Something came from an UP host (a heartbeat, reports): its lease (H5 in docs/rules.md) runs
+   * from {@code now}.
+   */
+  record HostHeard(String host, long now) implements PoolEvent {
+    public HostHeard {
+      Objects.requireNonNull(host, "host");
+    }
+  }
+
   /** A host left on purpose: its slots depart as deregistered workers do. */
   record HostDeregistered(String host, long now) implements PoolEvent {
     public HostDeregistered {

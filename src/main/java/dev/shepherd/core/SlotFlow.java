@@ -290,6 +290,7 @@ final class SlotFlow {
     slot.moveTo(Slot.Life.INSTALLING);
     d.refresh(slot);
     d.publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator));
+    d.verdict = new Transition.Verdict.Revived(slot.id, slot.incarnation);
     d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
     d.publishPhase(slot);
   }

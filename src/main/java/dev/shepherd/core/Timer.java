@@ -22,6 +22,12 @@ public sealed interface Timer {
   /** P16 (docs/rules.md): the graceful stop's drain is out of time. */
   record DrainDeadline() implements Timer {}
 
+  /**
+   * H5 (docs/rules.md): host {@code host}, UP since {@code since}, may have been silent for its lease: lost if
+   * nothing was heard from it for {@code leaseMs}, else checked again when the lease would end.
+   */
+  record HostLease(String host, long since) implements Timer {}
+
   /** H6 (docs/rules.md): host {@code host}, lost at {@code since}, has been away for the grace. */
   record HostGrace(String host, long since) implements Timer {}
 

@@ -4,8 +4,6 @@ import dev.shepherd.core.Effect;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.JobError;
-import dev.shepherd.core.Notice;
-import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
@@ -392,8 +390,7 @@ public final class Coordinator {
 
   boolean cancel(Requests.Cancel request) {
     Transition t = apply(new PoolEvent.Cancel(request.job(), now()));
-    return t.effects().stream().anyMatch(e -> e instanceof Effect.Respond r
-        && r.outcome() instanceof Outcome.Cancelled);
+    return t.verdict() instanceof Transition.Verdict.Cancelled;
   }
 
   /**
@@ -406,12 +403,10 @@ public final class Coordinator {
     if (t instanceof Transition.Refused refused) {
       return Future.failedFuture(new PoolErrorException(refused.error()));
     }
-    for (Effect effect : t.effects()) {
-      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.Revived r) {
-        return Future.succeededFuture(r.incarnation());
-      }
+    if (t.verdict() instanceof Transition.Verdict.Revived revived) {
+      return Future.succeededFuture(revived.incarnation());
     }
-    throw new IllegalStateException("a revive of " + request.worker() + " published no notice");
+    throw new IllegalStateException("a revive of " + request.worker() + " revived nothing");
   }
 
   /** The pool's status as people read it: its times in wall time ({@link WallTimes}). */
@@ -464,12 +459,12 @@ public final class Coordinator {
    * Gives the pool the handle of a slot it was not configured with (a worker host's), before the
    * event that makes the pool deploy it. False, and nothing changes, when the id has a handle.
    */
-  public boolean addSlot(SlotHandle handle) {
+  boolean addSlot(SlotHandle handle) {
     return slots.putIfAbsent(handle.id(), handle) == null;
   }
 
   /** Takes back a handle given with {@link #addSlot} that the pool never came to know. */
-  public void removeSlot(SlotHandle handle) {
+  void removeSlot(SlotHandle handle) {
     if (pool.phase(handle.id()) == null) {
       slots.remove(handle.id(), handle);
     }
@@ -480,7 +475,7 @@ public final class Coordinator {
    * registration, loss or departure) and returns the refusal, or null. A refused completion is
    * stale, as a local one is.
    */
-  public PoolError report(PoolEvent fact) {
+  PoolError report(PoolEvent fact) {
     Transition t = apply(fact);
     if (t instanceof Transition.Refused refused) {
       refusedFact(fact, refused.error());
@@ -493,8 +488,13 @@ public final class Coordinator {
    * Hands the batch form of {@code <prefix>.completed} (a body with {@code host} or {@code
    * items}) to {@code handler}, on the coordinator's context.
    */
-  public void handleCompletionBatches(Handler<Message<Object>> handler) {
+  void handleCompletionBatches(Handler<Message<Object>> handler) {
     this.completionBatches = handler;
+  }
+
+  /** The pool as an extension sees it ({@link PoolExtension#start}). */
+  public HostedPool hosted() {
+    return new CoordinatorHosting(this);
   }
 
   Handler<Message<Object>> completionBatches() {

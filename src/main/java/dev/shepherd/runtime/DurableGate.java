@@ -192,11 +192,16 @@ public final class DurableGate {
    * (A3 in docs/rules.md); they leave, and are reported, like the pool's own.
    */
   public void resend(List<DurableRecord.Answered> undelivered) {
+    offer(resent(undelivered));
+  }
+
+  /** The answers {@link #resend} offers, as effects to offer with others in order. */
+  public static List<Effect> resent(List<DurableRecord.Answered> undelivered) {
     List<Effect> effects = new ArrayList<>(undelivered.size());
     for (DurableRecord.Answered answered : undelivered) {
       effects.add(new Effect.Respond(answered.replyTo(), answered.outcome()));
     }
-    offer(effects);
+    return effects;
   }
 
   /** The store acknowledged batch {@code id}: what waited for it may leave. */

@@ -13,11 +13,12 @@ import java.util.function.Consumer;
 
 /**
  * The coordinator of a highly available pool as the leader of one term (A2, A3 in docs/rules.md):
- * its effects pass a {@link DurableGate}, the records of each event-loop turn are written through
- * the {@link Leadership} as one batch, and a failed write makes it step down. It also recovers the
- * pool from what the previous term left, and renews its lease while idle. The lease runs on this
- * node's monotonic clock (from the claim, {@code claimedAt}, on the same clock); the journal
- * carries wall times ({@link JournalTimes}). Runs on the coordinator's context.
+ * its effects pass a {@link DurableGate}, the effects of each event-loop turn reach it together
+ * ({@link TurnBuffer}) and their records are written through the {@link Leadership} as one batch,
+ * and a failed write makes it step down. It also recovers the pool from what the previous term
+ * left, and renews its lease while idle. The lease runs on this node's monotonic clock (from the
+ * claim, {@code claimedAt}, on the same clock); the journal carries wall times ({@link
+ * JournalTimes}). Runs on the coordinator's context.
  */
 final class DurableLeader {
   /** How often an idle leader looks whether its lease needs renewing. */
@@ -28,7 +29,8 @@ final class DurableLeader {
   private final Leadership leadership;
   private final Consumer<String> onStepDown;
   private final DurableGate gate;
-  private boolean pumpScheduled;
+  /** The effects of this turn's transitions, offered to the gate together once it is over. */
+  private final TurnBuffer<List<Effect>> turn;
   private long renewTimer = -1;
 
   DurableLeader(Coordinator coordinator, long term, long claimedAt, long leaseMs,
@@ -49,6 +51,7 @@ final class DurableLeader {
             writeBatch(batch);
           }
         });
+    this.turn = new TurnBuffer<>(coordinator.turns(), TurnBuffer.UNCAPPED, this::pass);
   }
 
   long term() {
@@ -61,14 +64,15 @@ final class DurableLeader {
 
   /** The effects of one transition; they leave once written, all of a turn in one batch. */
   void offer(List<Effect> effects) {
-    gate.offer(effects);
-    if (!pumpScheduled) {
-      pumpScheduled = true;
-      coordinator.turns().execute(() -> {
-        pumpScheduled = false;
-        gate.pump(coordinator.now());
-      });
+    turn.add(effects);
+  }
+
+  /** Offers a turn's effects in order, and lets out what may leave. */
+  private void pass(List<List<Effect>> transitions) {
+    for (int i = 0; i < transitions.size(); i++) {
+      gate.offer(transitions.get(i));
     }
+    gate.pump(coordinator.now());
   }
 
   private void writeBatch(DurableGate.Batch batch) {
@@ -81,6 +85,8 @@ final class DurableLeader {
       if (gate.closed()) {
         return;
       }
+      // What this turn offered so far goes first, as it would had it reached the gate at once.
+      turn.flush();
       if (ar.succeeded()) {
         gate.written(batch.id(), coordinator.now());
       } else {
@@ -123,15 +129,19 @@ final class DurableLeader {
       answers.add(new DurableRecord.Answered(a.job(),
           new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
     }
-    gate.resend(answers);
-    gate.pump(coordinator.now());
-    renewTimer = coordinator.scheduler().every(RENEW_CHECK_MS,
-        () -> gate.renew(coordinator.now()));
+    // After the recovery's own effects, so the first checkpoint keeps these answers as well.
+    turn.add(DurableGate.resent(answers));
+    turn.flush();
+    renewTimer = coordinator.scheduler().every(RENEW_CHECK_MS, () -> {
+      turn.flush();
+      gate.renew(coordinator.now());
+    });
   }
 
   /** Nothing leaves any more: the leader stepped down. */
   void close() {
     gate.close();
+    turn.drop();
     coordinator.scheduler().cancel(renewTimer);
   }
 }

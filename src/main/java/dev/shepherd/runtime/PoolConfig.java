@@ -56,7 +56,7 @@ public record PoolConfig(
    */
   public static final int MAX_PAYLOAD_DEPTH = 500;
   /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */
-  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
+  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = HostSettings.DEFAULT_LEASE_MS;
 
   public PoolConfig {
     if ((workerClass == null) == (handlerFactory == null)) {
@@ -128,6 +128,9 @@ public record PoolConfig(
         affinity.intValue("maxIdleKeys", PoolLimits.DEFAULT.maxIdleKeys(), 0, 100_000_000),
         affinity.intValue("maxRebalancedKeys", PoolLimits.DEFAULT.maxRebalancedKeys(), 0,
             100_000_000));
+    // The lease of H5 is the core's: a host silent this long is lost (a core timer).
+    long heartbeatTimeoutMs =
+        pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     PoolSettings settings = new PoolSettings(
         name,
         slots,
@@ -141,14 +144,13 @@ public record PoolConfig(
         pool.longValue("term", 0, 0, (1L << 23) - 1),
         limits,
         new HostSettings(clustered && worker.instances() == 0,
-            pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4)),
+            pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4),
+            heartbeatTimeoutMs),
         false,
         JobSettingsConfig.parse(pool));
     String prefix = pool.string("address", "shepherd." + name);
     int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
         MAX_PAYLOAD_DEPTH);
-    long heartbeatTimeoutMs =
-        pool.longValue("heartbeatTimeoutMs", DEFAULT_HEARTBEAT_TIMEOUT_MS, 100, 3_600_000);
     boolean ha = ha(pool.object("ha"), clustered);
     return new PoolConfig(settings.withDurable(ha), worker.type(), worker.threading(),
         worker.config(), prefix, maxPayloadDepth, heartbeatTimeoutMs, ha, worker.onException(),

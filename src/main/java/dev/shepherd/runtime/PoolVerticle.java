@@ -335,7 +335,8 @@ public class PoolVerticle extends VerticleBase {
   private static Future<Void> startExtensions(List<PoolExtension> extensions,
       Coordinator coordinator) {
     List<Future<Void>> started = new ArrayList<>();
-    extensions.forEach(e -> started.add(e.start(coordinator)));
+    HostedPool hosted = coordinator.hosted();
+    extensions.forEach(e -> started.add(e.start(hosted)));
     return Future.all(started).mapEmpty();
   }
 

@@ -8,6 +8,7 @@ import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
 import dev.shepherd.demo.DemoWorker;
+import dev.shepherd.runtime.IncarnationRunner;
 import dev.shepherd.testworkers.ConcurrencyWorker;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -168,7 +169,7 @@ class HostAgentTest {
       eventually().until(() -> pool.registrations.size() == 2);
       eventually().until(() -> read(agent, agent::phase) == HostMembership.Phase.REGISTERED);
       assertThat(read(agent, () -> agent.slots().get("h1/w-0").state()))
-          .isEqualTo(HostSlot.State.EMPTY);
+          .isEqualTo(IncarnationRunner.State.EMPTY);
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
       awaitCreated("h1/w-0", 1);
     }
@@ -376,7 +377,7 @@ class HostAgentTest {
       assertThat(pool.reports(HostReport.Stopped.class)).isEmpty();
       assertThat(completions()).isEmpty();
       assertThat(read(agent, () -> agent.slots().get("h1/w-0").state()))
-          .isEqualTo(HostSlot.State.RUNNING);
+          .isEqualTo(IncarnationRunner.State.RUNNING);
     }
   }
 
@@ -459,7 +460,7 @@ class HostAgentTest {
 
       eventually().until(() -> !pool.reports(HostReport.Stopped.class).isEmpty());
       assertThat(read(agent, () -> agent.slots().get("h1/w-0").state()))
-          .as("no restart of its own").isEqualTo(HostSlot.State.ENDED);
+          .as("no restart of its own").isEqualTo(IncarnationRunner.State.ENDED);
       pool.send("h1", 0, assign("h1/w-0", 1, 4, new JsonObject().put("echo", "late")),
           new HostCommand.Stop("h1/w-0", 1, Exit.CRASH), new HostCommand.Deploy("h1/w-0", 2));
       awaitCreated("h1/w-0", 2);

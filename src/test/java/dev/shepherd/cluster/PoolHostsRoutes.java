@@ -17,7 +17,7 @@ public final class PoolHostsRoutes {
 
   /** Attaches to {@code coordinator}; {@code isMember} says which nodes are in the cluster. */
   public PoolHostsRoutes(Coordinator coordinator, Predicate<String> isMember) {
-    routes = hosts.attach(coordinator, new Membership() {
+    routes = hosts.attach(coordinator.hosted(), new Membership() {
       @Override
       public boolean isMember(String node) {
         return isMember.test(node);

@@ -128,4 +128,29 @@ class CancelTest {
       assertThat(fx.terminal("j1")).isEqualTo(new Outcome.Cancelled("j1"));
     }
   }
+
+  @Nested
+  class Verdicts {
+
+    @Test
+    void P17_a_cancel_that_answers_a_job_says_so_in_its_verdict() {
+      Fixture fx = Fixture.pool(1).running();
+      fx.submitAll("j1", "j2");
+      fx.cancel("j2");
+      assertThat(fx.verdict()).isEqualTo(new Transition.Verdict.Cancelled("j2"));
+      fx.cancel("j1");
+      assertThat(fx.verdict()).as("running").isEqualTo(new Transition.Verdict.Cancelled("j1"));
+    }
+
+    @Test
+    void P17_a_cancel_of_a_job_already_answered_or_unknown_has_no_verdict() {
+      Fixture fx = Fixture.pool(1).running();
+      fx.submit("j1");
+      fx.complete("j1");
+      fx.cancel("j1");
+      assertThat(fx.verdict()).isEqualTo(Transition.Verdict.NONE);
+      fx.cancel("nobody");
+      assertThat(fx.verdict()).isEqualTo(Transition.Verdict.NONE);
+    }
+  }
 }

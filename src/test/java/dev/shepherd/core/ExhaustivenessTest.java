@@ -54,6 +54,10 @@ class ExhaustivenessTest {
         fx.hostRegistered("h1", "n1", 1, 1);
         return new PoolEvent.HostLost("h1", "gone", 0);
       });
+      samples.put(PoolEvent.HostHeard.class, fx -> {
+        fx.hostRegistered("h1", "n1", 1, 1);
+        return new PoolEvent.HostHeard("h1", 0);
+      });
       samples.put(PoolEvent.HostDeregistered.class, fx -> {
         fx.hostRegistered("h1", "n1", 1, 1);
         return new PoolEvent.HostDeregistered("h1", 0);
@@ -158,6 +162,7 @@ class ExhaustivenessTest {
           0));
       fx.refuse(new PoolEvent.HostRegistered("h2", "n2", List.of(new SlotSpec("w-0", 1)), 0));
       fx.refuse(new PoolEvent.HostLost("h9", "x", 0));
+      fx.refuse(new PoolEvent.HostHeard("h9", 0));
       fx.hostLost("h1");
     }
 

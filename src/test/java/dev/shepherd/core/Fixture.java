@@ -264,8 +264,15 @@ final class Fixture {
     return this;
   }
 
+  private Transition.Verdict verdict = Transition.Verdict.NONE;
+
   List<Effect> startEffects() {
     return startEffects;
+  }
+
+  /** What the last applied event decided about its request. */
+  Transition.Verdict verdict() {
+    return verdict;
   }
 
   /** Applies an event that must apply; checks invariants; returns its effects. */
@@ -274,6 +281,7 @@ final class Fixture {
     if (t instanceof Transition.Refused refused) {
       fail("expected " + event + " to apply, was refused: " + refused.error());
     }
+    verdict = t.verdict();
     List<Effect> effects = t.effects();
     keepTimers(effects);
     for (Effect effect : effects) {

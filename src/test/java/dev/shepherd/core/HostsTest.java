@@ -104,6 +104,95 @@ class HostsTest {
   }
 
   @Nested
+  class Lease {
+    private final long lease = HostSettings.DEFAULT_LEASE_MS;
+
+    private HostState state(Fixture fx) {
+      return fx.snapshot().hosts().get(0).state();
+    }
+
+    @Test
+    void H5_a_host_that_registers_gets_a_lease_timer_from_the_pool() {
+      Fixture fx = Fixture.pool(1).running().at(100);
+      List<Effect> effects = fx.hostRegistered("h1", "node-a", 1, 1);
+      assertThat(only(effects, Effect.StartTimer.class)).containsExactly(
+          new Effect.StartTimer(new Timer.HostLease("h1", 100), 100 + lease));
+    }
+
+    @Test
+    void H5_a_host_silent_for_its_lease_is_lost_and_its_jobs_interrupted_NODE_LOST() {
+      Fixture fx = Fixture.pool(1).retry(3).running();
+      fx.hostUp("h1", 1, 1);
+      fx.submit("a");
+      fx.submit("b");
+      assertThat(fx.workerOf("b")).isEqualTo("h1/w-0");
+      List<Effect> effects = fx.tick(fx.now() + lease);
+      assertThat(notices(effects, Notice.HostChanged.class)).containsExactly(
+          new Notice.HostChanged("h1", "node-h1", HostState.LOST, "no heartbeat from host 'h1'"
+              + " for " + lease + " ms (heartbeatTimeoutMs " + lease + ")"));
+      assertThat(only(effects, Effect.Stop.class)).containsExactly(
+          new Effect.Stop("h1/w-0", 1, Exit.NODE_LOST));
+      assertThat(fx.pool.phase("h1/w-0")).isEqualTo(Phase.LOST);
+      assertThat(fx.pool.backlogLength()).as("b waits to run again").isEqualTo(1);
+    }
+
+    @Test
+    void H5_a_host_heard_within_its_lease_stays_up_and_its_lease_runs_from_its_last_word() {
+      Fixture fx = Fixture.pool(1).running();
+      long registered = fx.now();
+      fx.hostUp("h1", 1, 1);
+      fx.at(registered + lease - 1);
+      fx.apply(new PoolEvent.HostHeard("h1", fx.now()));
+      List<Effect> checked = fx.tick(registered + lease);
+      assertThat(state(fx)).isEqualTo(HostState.UP);
+      assertThat(only(checked, Effect.StartTimer.class)).as("checked again when it would end")
+          .containsExactly(new Effect.StartTimer(new Timer.HostLease("h1", registered),
+              registered + 2 * lease - 1));
+      fx.tick(registered + 2 * lease - 2);
+      assertThat(state(fx)).isEqualTo(HostState.UP);
+      fx.tick(registered + 2 * lease - 1);
+      assertThat(state(fx)).isEqualTo(HostState.LOST);
+    }
+
+    @Test
+    void H5_a_repeated_registration_from_the_same_node_is_heard_too() {
+      Fixture fx = Fixture.pool(1).running();
+      long registered = fx.now();
+      fx.hostUp("h1", 1, 1);
+      fx.at(registered + lease - 1);
+      fx.hostRegistered("h1", "node-h1", 1, 1);
+      fx.tick(registered + lease);
+      assertThat(state(fx)).isEqualTo(HostState.UP);
+    }
+
+    @Test
+    void H5_the_lease_timer_of_an_earlier_registration_changes_nothing() {
+      Fixture fx = Fixture.pool(1).running();
+      long first = fx.now();
+      fx.hostUp("h1", 1, 1);
+      fx.hostLost("h1");
+      fx.at(first + 10);
+      fx.hostRegistered("h1", "node-h1", 1, 1);
+      long ignored = fx.counters().ignoredFacts();
+      assertThat(fx.apply(new PoolEvent.TimerFired(new Timer.HostLease("h1", first),
+          first + lease))).isEmpty();
+      assertThat(state(fx)).isEqualTo(HostState.UP);
+      assertThat(fx.counters().ignoredFacts()).isEqualTo(ignored + 1);
+    }
+
+    @Test
+    void H5_word_from_a_host_the_pool_does_not_have_up_changes_nothing() {
+      Fixture fx = Fixture.pool(1).running();
+      fx.hostUp("h1", 1, 1);
+      fx.hostLost("h1");
+      assertThat(fx.apply(new PoolEvent.HostHeard("h1", fx.now()))).isEmpty();
+      assertThat(state(fx)).isEqualTo(HostState.LOST);
+      assertThat(fx.refuse(new PoolEvent.HostHeard("h9", fx.now())).name())
+          .isEqualTo("UNKNOWN_HOST");
+    }
+  }
+
+  @Nested
   class Loss {
 
     @Test

@@ -205,7 +205,7 @@ final class PoolChecker implements SequenceRunner.Harness {
     follow(event, effects, after, backlogBefore);
     ledger = new Ledger(event.image());
     keep(effects);
-    Transition applied = new Transition.Applied(effects);
+    Transition applied = new Transition.Applied(effects, transition.verdict());
     bindingsMoveOnlyByRebalance(event, applied, bindingsBefore);
     afterEveryStep(after);
     return applied;
@@ -268,6 +268,17 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
     if (event instanceof PoolEvent.WorkerDeregistered e) {
       interruptAssignments(e.worker());
+    }
+    if (event instanceof PoolEvent.HostRegistered e && effects.stream().anyMatch(effect ->
+        effect instanceof Effect.Publish p && p.notice() instanceof Notice.HostChanged)) {
+      // H8: a host that registers again without a slot it had departs that slot.
+      List<String> named = new ArrayList<>();
+      e.slots().forEach(spec -> named.add(spec.id()));
+      for (String worker : new ArrayList<>(running.keySet())) {
+        if (worker.startsWith(e.host() + "/") && !named.contains(worker)) {
+          interruptAssignments(worker);
+        }
+      }
     }
     if (event instanceof PoolEvent.HostDeregistered e && effects.stream().anyMatch(effect ->
         effect instanceof Effect.Publish p && p.notice() instanceof Notice.HostChanged)) {

@@ -99,7 +99,7 @@ class PoolDifferentialTest {
       if (!started.isEmpty() && actual instanceof Transition.Applied applied) {
         List<Effect> all = new java.util.ArrayList<>(started);
         all.addAll(applied.effects());
-        return new Transition.Applied(all);
+        return new Transition.Applied(all, applied.verdict());
       }
       return actual;
     }

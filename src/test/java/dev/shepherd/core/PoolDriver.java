@@ -25,7 +25,7 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD
+    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -165,6 +165,7 @@ final class PoolDriver {
       case RECOVER_BAD -> new PoolEvent.Recover(ledger.image(term + 1 + rnd.nextInt(3)), now);
       case REPLAY -> new PoolEvent.ReplayDead(deadJob(), "rr" + (++serial), now);
       case DISCARD -> new PoolEvent.DiscardDead(deadJob(), now);
+      case HOST_HEARD -> new PoolEvent.HostHeard(anyHost(), now);
     };
   }
 
@@ -529,6 +530,11 @@ final class PoolDriver {
     }
     for (Effect effect : applied.effects()) {
       observeEffect(effect);
+      // H5: a host lost by its lease is lost as surely as by the cluster's word.
+      if (effect instanceof Effect.Publish p && p.notice() instanceof Notice.HostChanged c
+          && c.state() == HostState.LOST && hostNodes.containsKey(c.host())) {
+        hostNodes.put(c.host(), null);
+      }
     }
   }
 

@@ -112,6 +112,8 @@ final class ReferencePool {
     String node;
     HostState state = HostState.UP;
     long since;
+    /** H5: when it was last heard from while UP. */
+    long lastHeard;
     final List<String> slots = new ArrayList<>();
 
     RHost(String id) {
@@ -163,6 +165,7 @@ final class ReferencePool {
   private long nextBack;
   private long nextFront = -1;
   private List<Effect> out;
+  private Transition.Verdict verdict;
 
   ReferencePool(PoolSettings settings) {
     this.settings = settings;
@@ -185,9 +188,10 @@ final class ReferencePool {
 
   Transition apply(PoolEvent event) {
     out = new ArrayList<>();
+    verdict = Transition.Verdict.NONE;
     now = event.now();
     PoolError error = route(event);
-    return error != null ? new Transition.Refused(error) : new Transition.Applied(out);
+    return error != null ? new Transition.Refused(error) : new Transition.Applied(out, verdict);
   }
 
   private PoolError route(PoolEvent event) {
@@ -217,6 +221,8 @@ final class ReferencePool {
       return hostRegistered(e);
     } else if (event instanceof PoolEvent.HostLost e) {
       return hostLost(e);
+    } else if (event instanceof PoolEvent.HostHeard e) {
+      return hostHeard(e);
     } else if (event instanceof PoolEvent.HostDeregistered e) {
       return hostDeregistered(e);
     } else if (event instanceof PoolEvent.TimerFired e) {
@@ -466,6 +472,7 @@ final class ReferencePool {
     job.cancelled = true;
     cancelled++;
     conclude(job, new Outcome.Cancelled(job.id), 0);
+    verdict = new Transition.Verdict.Cancelled(job.id);
     if (!running && !waiting) {
       dispatch(e.now());
     }
@@ -838,6 +845,20 @@ final class ReferencePool {
       } else {
         ignoredFacts++;
       }
+    } else if (timer instanceof Timer.HostLease t) {
+      RHost host = host(t.host());
+      if (host == null || host.state != HostState.UP || host.since != t.since()
+          || state == PoolState.STOPPED) {
+        ignoredFacts++;
+        return;
+      }
+      long lease = settings.hosts().leaseMs();
+      if (now - host.lastHeard < lease) {
+        out.add(new Effect.StartTimer(t, host.lastHeard + lease));
+        return;
+      }
+      loseHost(host, "no heartbeat from host '" + host.id + "' for " + (now - host.lastHeard)
+          + " ms (heartbeatTimeoutMs " + lease + ")", now);
     } else if (timer instanceof Timer.HostGrace t) {
       RHost host = host(t.host());
       if (state != PoolState.RUNNING || host == null || host.state != HostState.LOST
@@ -935,6 +956,7 @@ final class ReferencePool {
     slot.retirement = null;
     slot.life = Life.INSTALLING;
     out.add(new Effect.Publish(new Notice.Revived(slot.id, slot.incarnation, was, byOperator)));
+    verdict = new Transition.Verdict.Revived(slot.id, slot.incarnation);
     out.add(new Effect.Deploy(slot.id, slot.incarnation));
     publishPhase(slot);
   }
@@ -1456,6 +1478,7 @@ final class ReferencePool {
     RHost host = host(e.host());
     if (host != null && host.state == HostState.UP) {
       if (host.node.equals(e.node())) {
+        host.lastHeard = e.now();
         ignoredFacts++;
         return null;
       }
@@ -1472,7 +1495,10 @@ final class ReferencePool {
     host.node = e.node();
     host.state = HostState.UP;
     host.since = e.now();
+    host.lastHeard = e.now();
     out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.UP, null)));
+    out.add(new Effect.StartTimer(new Timer.HostLease(host.id, host.since),
+        host.since + settings.hosts().leaseMs()));
     for (SlotSpec spec : e.slots()) {
       int capacity = spec.maxConcurrency() == null ? -1 : spec.maxConcurrency();
       RSlot slot = slot(spec.id());
@@ -1517,10 +1543,29 @@ final class ReferencePool {
       ignoredFacts++;
       return null;
     }
+    loseHost(host, e.cause(), e.now());
+    return null;
+  }
+
+  private PoolError hostHeard(PoolEvent.HostHeard e) {
+    RHost host = host(e.host());
+    if (host == null) {
+      return new PoolError.UnknownHost(e.host());
+    }
+    if (host.state != HostState.UP) {
+      ignoredFacts++;
+      return null;
+    }
+    host.lastHeard = e.now();
+    return null;
+  }
+
+  /** H5: an UP host is lost, by the cluster's word or by its lease. */
+  private void loseHost(RHost host, String cause, long now) {
     host.state = HostState.LOST;
-    host.since = e.now();
+    host.since = now;
     out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST,
-        e.cause())));
+        cause)));
     List<RJob> held = new ArrayList<>();
     for (String id : host.slots) {
       RSlot slot = slot(id);
@@ -1531,20 +1576,19 @@ final class ReferencePool {
         out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NODE_LOST));
       }
       held.addAll(takeRunning(slot,
-          new Interruption.WorkerStopped(slot.id, Exit.NODE_LOST, e.cause())));
+          new Interruption.WorkerStopped(slot.id, Exit.NODE_LOST, cause)));
       slot.life = Life.LOST;
       publishPhase(slot);
     }
     if (state == PoolState.DRAINING) {
       settleWhileDraining(held);
-      finishDrainIfIdle(e.now());
-      return null;
+      finishDrainIfIdle(now);
+      return;
     }
     settle(held);
     out.add(new Effect.StartTimer(new Timer.HostGrace(host.id, host.since),
         host.since + settings.hosts().graceMs()));
-    dispatch(e.now());
-    return null;
+    dispatch(now);
   }
 
   private PoolError hostDeregistered(PoolEvent.HostDeregistered e) {

@@ -23,6 +23,8 @@ class ReviveTest {
     assertThat(only(effects, Effect.Deploy.class)).containsExactly(new Effect.Deploy("w-0", 2));
     assertThat(notices(effects, Notice.Revived.class)).containsExactly(
         new Notice.Revived("w-0", 2, Retirement.REPLACEMENT_UNAVAILABLE, true));
+    assertThat(fx.verdict()).as("what the operator is answered")
+        .isEqualTo(new Transition.Verdict.Revived("w-0", 2));
     assertThat(fx.snapshot().restartsInWindow()).isZero();
     assertThat(fx.counters().revives()).isEqualTo(1);
     fx.created("w-0");

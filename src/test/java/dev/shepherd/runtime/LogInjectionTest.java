@@ -43,7 +43,7 @@ class LogInjectionTest {
   @Test
   void a_newline_in_a_job_id_and_crash_message_cannot_forge_a_log_line(Vertx vertx) {
     deployReady(vertx, demoPool("jobs", 1));
-    Logger slot = (Logger) LoggerFactory.getLogger(LocalSlot.class);
+    Logger slot = (Logger) LoggerFactory.getLogger(IncarnationRunner.class);
     Level before = slot.getLevel();
     slot.setLevel(Level.DEBUG);
     try (LogCapture log = LogCapture.start()) {
