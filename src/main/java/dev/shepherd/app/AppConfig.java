@@ -1,6 +1,6 @@
 package dev.shepherd.app;
 
-import dev.shepherd.cluster.HostConfig;
+import dev.shepherd.cluster.hosts.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.web.HttpConfig;

@@ -1,11 +1,11 @@
 package dev.shepherd.app;
 
-import dev.shepherd.cluster.ClusterPoolDirectory;
-import dev.shepherd.cluster.HostAgent;
-import dev.shepherd.cluster.HostConfig;
+import dev.shepherd.cluster.directory.ClusterPoolDirectory;
+import dev.shepherd.cluster.hosts.HostAgent;
+import dev.shepherd.cluster.hosts.HostConfig;
 import dev.shepherd.core.ConfigException;
-import dev.shepherd.runtime.MemoryBudget;
-import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.payload.MemoryBudget;
+import dev.shepherd.runtime.access.PoolDirectory;
 import dev.shepherd.runtime.PoolVerticle;
 import dev.shepherd.web.WebServer;
 import io.vertx.core.DeploymentOptions;

@@ -1,7 +1,7 @@
 package dev.shepherd.app;
 
-import dev.shepherd.cluster.ClusterSettings;
-import dev.shepherd.cluster.ClusterSetup;
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import dev.shepherd.web.HttpConfig;
 import java.util.Locale;
 

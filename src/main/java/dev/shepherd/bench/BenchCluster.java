@@ -1,7 +1,7 @@
 package dev.shepherd.bench;
 
-import dev.shepherd.cluster.ClusterSettings;
-import dev.shepherd.cluster.ClusterSetup;
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.shepherd.bench;
 
-import dev.shepherd.cluster.HostAgent;
-import dev.shepherd.cluster.HostConfig;
+import dev.shepherd.cluster.hosts.HostAgent;
+import dev.shepherd.cluster.hosts.HostConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,6 @@
 package dev.shepherd.bench;
 
-import dev.shepherd.runtime.Addresses;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolVerticle;
 import io.vertx.core.Context;

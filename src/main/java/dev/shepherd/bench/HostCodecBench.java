@@ -1,9 +1,9 @@
 package dev.shepherd.bench;
 
-import dev.shepherd.cluster.HostBatchWriter;
-import dev.shepherd.cluster.HostCodec;
-import dev.shepherd.cluster.HostCommand;
-import dev.shepherd.cluster.HostReport;
+import dev.shepherd.cluster.hosts.HostBatchWriter;
+import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostReport;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.shepherd.bench;
 
-import dev.shepherd.cluster.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -70,7 +70,7 @@ public final class Job {
   }
 
   /** The payload decoded on the incarnation's context (it arrived as raw JSON bytes). */
-  void decodedAs(Object decoded) {
+  public void decodedAs(Object decoded) {
     this.payload = decoded;
   }
 
@@ -97,12 +97,12 @@ public final class Job {
   }
 
   /** The incarnation's context, where {@link #cancelled()} calls back. */
-  synchronized void runsOn(Context ctx) {
+  public synchronized void runsOn(Context ctx) {
     this.context = ctx;
   }
 
   /** Marks the job cancelled; from any thread. */
-  void cancel() {
+  public void cancel() {
     Promise<Void> toComplete;
     synchronized (this) {
       cancelled = true;

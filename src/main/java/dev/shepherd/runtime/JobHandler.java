@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.runtime.slot.JobErrors;
 import io.vertx.core.Future;
 
 /**

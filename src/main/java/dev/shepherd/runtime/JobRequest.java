@@ -1,6 +1,7 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Backoff;
+import dev.shepherd.runtime.payload.BadRequest;
 
 /**
  * A job for {@link PoolClient}: the payload, and optionally its id (generated when null), an

@@ -1,6 +1,7 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.PoolError;
+import dev.shepherd.runtime.wire.Refusals;
 
 /**
  * A request the pool refused with a state-machine error (409 on the wire, or the {@link #code()}
@@ -34,7 +35,7 @@ public final class PoolErrorException extends RuntimeException {
   }
 
   /** A refusal read back from the bus ({@link Refusals#parse}), keeping the code it came with. */
-  PoolErrorException(String name, String details, int code) {
+  public PoolErrorException(String name, String details, int code) {
     super(Refusals.text(name, details), null, false, false);
     this.name = name;
     this.code = code;

@@ -1,6 +1,20 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.ConfigException;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.access.BusEndpoints;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.access.PoolAnnouncement;
+import dev.shepherd.runtime.access.PoolAnnouncer;
+import dev.shepherd.runtime.access.Standbys;
+import dev.shepherd.runtime.coordinator.Coordinator;
+import dev.shepherd.runtime.coordinator.HostedPool;
+import dev.shepherd.runtime.coordinator.PoolExtension;
+import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.observe.EventPublisher;
+import dev.shepherd.runtime.observe.PoolHistory;
+import dev.shepherd.runtime.observe.PoolLog;
+import dev.shepherd.runtime.payload.LogText;
 import io.vertx.core.Closeable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -2,6 +2,8 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.wire.RequestDecoder;
 
 /**
  * A submit's own failure retries (J3 in docs/rules.md, the {@code "retry"} of a submit body),
@@ -22,7 +24,7 @@ public record RetryOverride(int maxAttempts, Backoff backoff) {
   }
 
   /** The failure retries of a job of a pool whose own are {@code pool}. */
-  FailureRetry resolve(FailureRetry pool) {
+  public FailureRetry resolve(FailureRetry pool) {
     return new FailureRetry(maxAttempts > 0 ? maxAttempts : pool.maxAttempts(),
         backoff != null ? backoff : pool.backoff());
   }

@@ -1,6 +1,6 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.access.PoolDirectory;
 import java.util.Set;
 
 /**

@@ -1,6 +1,6 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.payload.LogText;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;

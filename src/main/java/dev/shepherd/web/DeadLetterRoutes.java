@@ -1,11 +1,11 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.DeadLetterJson;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
-import dev.shepherd.runtime.RequestDecoder;
-import dev.shepherd.runtime.Requests;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.wire.DeadLetterJson;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
+import dev.shepherd.runtime.wire.RequestDecoder;
+import dev.shepherd.runtime.wire.Requests;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

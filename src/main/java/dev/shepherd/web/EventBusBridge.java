@@ -1,6 +1,6 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.access.PoolDirectory;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.sockjs.SockJSHandler;

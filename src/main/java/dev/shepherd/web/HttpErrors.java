@@ -1,10 +1,10 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.LogText;
-import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.access.PoolDirectory;
 import dev.shepherd.runtime.PoolErrorException;
-import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.access.PoolHandle;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;

@@ -1,10 +1,10 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.BadRequest;
-import dev.shepherd.runtime.JobViewJson;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
-import dev.shepherd.runtime.RequestDecoder;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.wire.JobViewJson;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
+import dev.shepherd.runtime.wire.RequestDecoder;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 

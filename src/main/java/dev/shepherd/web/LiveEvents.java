@@ -1,11 +1,11 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.EventJson;
-import dev.shepherd.runtime.LogText;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
-import dev.shepherd.runtime.RuntimeClock;
-import dev.shepherd.runtime.RuntimeTime;
+import dev.shepherd.runtime.wire.EventJson;
+import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
+import dev.shepherd.runtime.time.RuntimeClock;
+import dev.shepherd.runtime.time.RuntimeTime;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,10 +1,10 @@
 package dev.shepherd.web;
 
 import dev.shepherd.core.PoolSnapshot;
-import dev.shepherd.runtime.LogText;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
-import dev.shepherd.runtime.SnapshotJson;
+import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
+import dev.shepherd.runtime.wire.SnapshotJson;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;

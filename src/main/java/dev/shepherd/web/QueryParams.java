@@ -1,6 +1,6 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.payload.BadRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.LogText;
+import dev.shepherd.runtime.payload.LogText;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;

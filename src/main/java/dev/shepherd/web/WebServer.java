@@ -1,7 +1,7 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.LogText;
-import dev.shepherd.runtime.PoolDirectory;
+import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.access.PoolDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;

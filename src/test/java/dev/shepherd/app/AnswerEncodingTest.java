@@ -10,7 +10,7 @@ import static dev.shepherd.runtime.PoolFixture.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.shepherd.runtime.BadRequest;
+import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.JobFailedException;
 import dev.shepherd.LogCapture;
 import dev.shepherd.runtime.PoolClient;

@@ -3,7 +3,7 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.shepherd.cluster.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.demo.DemoWorker;
 import io.vertx.core.json.DecodeException;

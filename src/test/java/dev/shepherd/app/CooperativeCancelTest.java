@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.Outcome;
-import dev.shepherd.runtime.Addresses;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.JobRequest;
 import dev.shepherd.runtime.PoolClient;
 import io.vertx.core.Future;

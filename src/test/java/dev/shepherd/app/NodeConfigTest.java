@@ -3,7 +3,7 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shepherd.cluster.HostConfig;
+import dev.shepherd.cluster.hosts.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.runtime.OnException;

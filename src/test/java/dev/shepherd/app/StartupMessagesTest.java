@@ -3,7 +3,7 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.bench.LoopbackPorts;
-import dev.shepherd.cluster.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.runtime.ChildJvm;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -7,6 +7,8 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.ConfigXmlGenerator;
 import com.hazelcast.config.InMemoryXmlConfig;
 import com.hazelcast.config.JoinConfig;
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import dev.shepherd.core.ConfigException;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Map;

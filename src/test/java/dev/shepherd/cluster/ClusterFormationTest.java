@@ -3,6 +3,7 @@ package dev.shepherd.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.testworkers.RelayWorker;
 import io.vertx.core.json.JsonArray;

@@ -2,6 +2,8 @@ package dev.shepherd.cluster;
 
 import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -1,12 +1,13 @@
 package dev.shepherd.cluster;
 
+import dev.shepherd.cluster.setup.ClusterSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Free loopback ports for a test's own cluster, and a cluster name nobody else uses. */
-final class ClusterPorts {
+public final class ClusterPorts {
   private ClusterPorts() {}
 
   /**
@@ -15,7 +16,7 @@ final class ClusterPorts {
    * ephemeral range (32768 and up by default), where an outgoing connection could take a port of
    * the block before a member binds it.
    */
-  static int freeBase() {
+  public static int freeBase() {
     for (int attempt = 0; attempt < 200; attempt++) {
       int base = 10_000 + ThreadLocalRandom.current().nextInt(2_270) * 10;
       if (allFree(base, ClusterSettings.PORT_COUNT)) {
@@ -26,7 +27,7 @@ final class ClusterPorts {
   }
 
   /** A cluster name of its own for one test. */
-  static String uniqueName(String test) {
+  public static String uniqueName(String test) {
     return test + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
   }
 

@@ -2,6 +2,8 @@ package dev.shepherd.cluster;
 
 import static dev.shepherd.runtime.PoolFixture.join;
 
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -17,16 +19,16 @@ import java.util.concurrent.TimeUnit;
  * up (loopback, tuned failure detection, a one-second join wait), on a cluster name and ports of
  * the test's own, the event bus on 127.0.0.1.
  */
-final class ClusteredVertx {
+public final class ClusteredVertx {
   private ClusteredVertx() {}
 
   /** A member of cluster {@code name} whose members are sought on {@code basePort} and up. */
-  static Vertx start(String name, int basePort) {
+  public static Vertx start(String name, int basePort) {
     return start(name, basePort, ClusterSettings.DEFAULT_MAJORITY);
   }
 
   /** As above, where {@code majority} members are a majority (1: it may lead HA pools alone). */
-  static Vertx start(String name, int basePort, int majority) {
+  public static Vertx start(String name, int basePort, int majority) {
     ClusterSettings settings =
         new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"), majority);
     HazelcastClusterManager manager =
@@ -44,7 +46,7 @@ final class ClusteredVertx {
   }
 
   /** This instance's Vert.x node id. */
-  static String nodeId(Vertx vertx) {
+  public static String nodeId(Vertx vertx) {
     return ((VertxInternal) vertx).clusterManager().getNodeId();
   }
 
@@ -53,7 +55,7 @@ final class ClusteredVertx {
     return ((VertxInternal) vertx).clusterManager().getNodes();
   }
 
-  static void close(Vertx vertx) {
+  public static void close(Vertx vertx) {
     if (vertx != null) {
       join(vertx.close());
     }

@@ -2,8 +2,12 @@ package dev.shepherd.cluster;
 
 import static dev.shepherd.runtime.PoolFixture.join;
 
-import dev.shepherd.runtime.Addresses;
+import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMessages;
+import dev.shepherd.cluster.hosts.HostReport;
 import dev.shepherd.runtime.PoolFixture;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -18,16 +22,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * message: it registers (under any node id), sends heartbeats and report batches when told, and
  * records the command messages the pool sends to its address.
  */
-final class FakeHost {
+public final class FakeHost {
   final Vertx vertx;
   final Addresses addresses;
-  final String id;
+  public final String id;
   final String node;
   final String address;
-  final List<HostCommand.Batch> received = new CopyOnWriteArrayList<>();
+  public final List<HostCommand.Batch> received = new CopyOnWriteArrayList<>();
   private final MessageConsumer<Object> consumer;
 
-  FakeHost(Vertx vertx, String prefix, String id, String node) {
+  public FakeHost(Vertx vertx, String prefix, String id, String node) {
     this.vertx = vertx;
     this.addresses = new Addresses(prefix);
     this.id = id;
@@ -48,23 +52,23 @@ final class FakeHost {
   }
 
   /** Registers; returns the pool's answer. */
-  HostMessages.Registered register(int slots, int maxConcurrency) {
+  public HostMessages.Registered register(int slots, int maxConcurrency) {
     return HostCodec.decodeRegistered(
         PoolFixture.request(vertx, addresses.register(), registration(slots, maxConcurrency)));
   }
 
   /** Registers where the pool must refuse; returns the failure. */
-  ReplyException refusedRegistration(int slots, int maxConcurrency) {
+  public ReplyException refusedRegistration(int slots, int maxConcurrency) {
     return PoolFixture.refused(vertx, addresses.register(), registration(slots, maxConcurrency));
   }
 
-  void heartbeat() {
+  public void heartbeat() {
     vertx.eventBus().send(addresses.heartbeat(),
         HostCodec.encode(new HostMessages.Heartbeat(id, node, address)));
   }
 
   /** Sends reports as a request, to learn how many the pool found stale. */
-  JsonObject report(HostReport... items) {
+  public JsonObject report(HostReport... items) {
     return join(vertx.eventBus().request(addresses.completed(),
         HostCodec.encode(new HostReport.Batch(id, List.of(items))),
         new DeliveryOptions().setSendTimeout(PoolFixture.STEP.toMillis())))
@@ -72,13 +76,13 @@ final class FakeHost {
   }
 
   /** Every command received so far, in order. */
-  List<HostCommand> commands() {
+  public List<HostCommand> commands() {
     List<HostCommand> all = new ArrayList<>();
     received.forEach(b -> all.addAll(b.items()));
     return all;
   }
 
-  <T extends HostCommand> List<T> commands(Class<T> type) {
+  public <T extends HostCommand> List<T> commands(Class<T> type) {
     return commands().stream().filter(type::isInstance).map(type::cast).toList();
   }
 

@@ -2,7 +2,11 @@ package dev.shepherd.cluster;
 
 import static dev.shepherd.runtime.PoolFixture.join;
 
-import dev.shepherd.runtime.Addresses;
+import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMessages;
+import dev.shepherd.cluster.hosts.HostReport;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
@@ -18,20 +22,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * registration, heartbeat, report batch and deregistration, answers registrations as told, and
  * sends commands to a host.
  */
-final class FakePool {
+public final class FakePool {
   final Vertx vertx;
   final Addresses addresses;
-  final List<HostMessages.Register> registrations = new CopyOnWriteArrayList<>();
-  final List<HostMessages.Heartbeat> heartbeats = new CopyOnWriteArrayList<>();
-  final List<HostReport.Batch> batches = new CopyOnWriteArrayList<>();
-  final List<HostMessages.Deregister> deregistrations = new CopyOnWriteArrayList<>();
+  public final List<HostMessages.Register> registrations = new CopyOnWriteArrayList<>();
+  public final List<HostMessages.Heartbeat> heartbeats = new CopyOnWriteArrayList<>();
+  public final List<HostReport.Batch> batches = new CopyOnWriteArrayList<>();
+  public final List<HostMessages.Deregister> deregistrations = new CopyOnWriteArrayList<>();
   /** Registrations still to be failed with 503 before one is answered. */
-  final AtomicInteger failRegistrations = new AtomicInteger();
-  volatile boolean refuseAsDuplicate;
-  volatile long term;
+  public final AtomicInteger failRegistrations = new AtomicInteger();
+  public volatile boolean refuseAsDuplicate;
+  public volatile long term;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
 
-  FakePool(Vertx vertx, String prefix) {
+  public FakePool(Vertx vertx, String prefix) {
     this.vertx = vertx;
     this.addresses = new Addresses(prefix);
     consume(addresses.register(), this::register);
@@ -66,23 +70,23 @@ final class FakePool {
   }
 
   /** Sends one command message of {@code term} to {@code host}. */
-  void send(String host, long term, HostCommand... items) {
+  public void send(String host, long term, HostCommand... items) {
     vertx.eventBus().send(addresses.prefix() + ".host." + host,
         HostCodec.encode(new HostCommand.Batch(term, List.of(items))));
   }
 
   /** Every report so far, in the order the batches arrived. */
-  List<HostReport> reports() {
+  public List<HostReport> reports() {
     List<HostReport> all = new ArrayList<>();
     batches.forEach(b -> all.addAll(b.items()));
     return all;
   }
 
-  <T extends HostReport> List<T> reports(Class<T> type) {
+  public <T extends HostReport> List<T> reports(Class<T> type) {
     return reports().stream().filter(type::isInstance).map(type::cast).toList();
   }
 
-  void close() {
+  public void close() {
     consumers.forEach(MessageConsumer::unregister);
   }
 }

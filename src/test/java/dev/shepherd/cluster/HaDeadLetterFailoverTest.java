@@ -15,7 +15,7 @@ import dev.shepherd.core.JobSettings;
 import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.runtime.JobRequest;
-import dev.shepherd.runtime.JsonValues;
+import dev.shepherd.runtime.payload.JsonValues;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
 import dev.shepherd.runtime.PoolProbe;

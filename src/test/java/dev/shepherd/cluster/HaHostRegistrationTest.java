@@ -4,11 +4,14 @@ import static dev.shepherd.runtime.PoolFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMessages;
+import dev.shepherd.cluster.hosts.HostReport;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.runtime.JobRequest;
-import dev.shepherd.runtime.LocalPools;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
+import dev.shepherd.runtime.access.LocalPools;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;

@@ -3,6 +3,9 @@ package dev.shepherd.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMessages;
+import dev.shepherd.cluster.hosts.HostReport;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import static dev.shepherd.runtime.PoolFixture.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.hosts.HostCommand;
 import dev.shepherd.runtime.FakeTime;
 import dev.shepherd.runtime.PoolFixture;
 import io.vertx.core.Vertx;

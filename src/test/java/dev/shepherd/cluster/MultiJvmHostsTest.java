@@ -7,11 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.HostState;
 import dev.shepherd.core.Notice;
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.Coordinator;
-import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.coordinator.Coordinator;
+import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.PoolFixture;
-import dev.shepherd.runtime.PoolObserver;
+import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.testworkers.ConcurrencyWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -2,7 +2,7 @@ package dev.shepherd.cluster;
 
 import static dev.shepherd.runtime.PoolFixture.join;
 
-import dev.shepherd.runtime.Addresses;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;

@@ -11,6 +11,8 @@ import static dev.shepherd.runtime.PoolFixture.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.hosts.HostAgent;
+import dev.shepherd.cluster.hosts.HostConfig;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;

@@ -8,6 +8,7 @@ import static dev.shepherd.runtime.PoolFixture.run;
 import static dev.shepherd.runtime.PoolFixture.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.ReplyException;

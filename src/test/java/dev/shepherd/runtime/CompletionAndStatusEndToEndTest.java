@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;

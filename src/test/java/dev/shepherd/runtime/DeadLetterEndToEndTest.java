@@ -25,6 +25,8 @@ import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.Retention;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.testworkers.EarlyIncarnationsCrashWorker;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;

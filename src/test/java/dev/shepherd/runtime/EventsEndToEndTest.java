@@ -10,6 +10,7 @@ import static dev.shepherd.runtime.PoolFixture.supervision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

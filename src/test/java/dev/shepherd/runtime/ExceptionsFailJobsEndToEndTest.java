@@ -22,6 +22,7 @@ import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.testworkers.ThrowingWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

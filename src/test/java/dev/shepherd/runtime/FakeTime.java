@@ -1,5 +1,8 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.runtime.time.RuntimeClock;
+import dev.shepherd.runtime.time.RuntimeTime;
+import dev.shepherd.runtime.time.Scheduler;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.HashMap;

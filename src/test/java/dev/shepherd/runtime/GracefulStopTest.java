@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.testworkers.NeverStartsWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -8,6 +8,7 @@ import static dev.shepherd.runtime.PoolFixture.slots;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.ConfigException;
+import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.testworkers.NeedsArgumentWorker;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.slot.JobErrors;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.eventbus.ReplyException;
@@ -43,7 +45,7 @@ class JobErrorsTest {
     assertThat(JobErrors.of(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, 418, "teapot")))
         .isEqualTo(new JobError(418, "teapot", "io.vertx.core.eventbus.ReplyException"));
     assertThat(JobErrors.of(new BadRequest("payload: not JSON")))
-        .isEqualTo(new JobError(400, "payload: not JSON", "dev.shepherd.runtime.BadRequest"));
+        .isEqualTo(new JobError(400, "payload: not JSON", "dev.shepherd.runtime.payload.BadRequest"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import static dev.shepherd.runtime.PoolFixture.slots;
 
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.JobSettings;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

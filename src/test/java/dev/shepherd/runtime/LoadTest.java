@@ -11,6 +11,10 @@ import static dev.shepherd.runtime.PoolFixture.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.coordinator.PoolObserver;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.wire.OutcomeJson;
 import dev.shepherd.testworkers.ChaosWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

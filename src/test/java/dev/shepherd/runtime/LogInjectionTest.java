@@ -1,18 +1,19 @@
 package dev.shepherd.runtime;
 
+import static dev.shepherd.runtime.PoolFixture.awaitStatus;
 import static dev.shepherd.runtime.PoolFixture.crash;
 import static dev.shepherd.runtime.PoolFixture.demoPool;
 import static dev.shepherd.runtime.PoolFixture.deployReady;
 import static dev.shepherd.runtime.PoolFixture.idleAt;
-import static dev.shepherd.runtime.PoolFixture.awaitStatus;
 import static dev.shepherd.runtime.PoolFixture.run;
 import static dev.shepherd.runtime.PoolFixture.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shepherd.LogCapture;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.shepherd.LogCapture;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.slot.IncarnationRunner;
 import dev.shepherd.testworkers.UnencodableResultWorker;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -7,6 +7,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.shepherd.runtime.time.RuntimeClock;
+import dev.shepherd.runtime.time.SystemClock;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -17,6 +17,7 @@ import dev.shepherd.core.Interruption;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.runtime.payload.BadRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

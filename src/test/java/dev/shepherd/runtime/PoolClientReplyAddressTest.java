@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.runtime.access.ReplyAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

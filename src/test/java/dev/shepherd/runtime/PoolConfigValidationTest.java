@@ -18,6 +18,8 @@ import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.Retention;
 import dev.shepherd.core.SupervisionSettings;
 import dev.shepherd.demo.DemoWorker;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.testworkers.NeedsArgumentWorker;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.Outcome;
 import dev.shepherd.demo.DemoWorker;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

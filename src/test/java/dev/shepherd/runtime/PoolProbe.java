@@ -2,6 +2,8 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.JobSettings;
 import dev.shepherd.core.Pool;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.coordinator.Coordinator;
 import io.vertx.core.Vertx;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

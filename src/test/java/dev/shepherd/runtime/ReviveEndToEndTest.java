@@ -22,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;

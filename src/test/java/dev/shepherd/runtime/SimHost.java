@@ -1,12 +1,13 @@
 package dev.shepherd.runtime;
 
-import dev.shepherd.cluster.HostBatchWriter;
-import dev.shepherd.cluster.HostCodec;
-import dev.shepherd.cluster.HostCommand;
-import dev.shepherd.cluster.HostMessages;
-import dev.shepherd.cluster.HostReport;
+import dev.shepherd.cluster.hosts.HostBatchWriter;
+import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMessages;
+import dev.shepherd.cluster.hosts.HostReport;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.JobError;
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.ArrayList;
 import java.util.HashMap;

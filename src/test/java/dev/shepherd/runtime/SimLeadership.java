@@ -1,6 +1,11 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.HaStatus;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.coordinator.Coordinator;
+import dev.shepherd.runtime.coordinator.DurableLeader;
+import dev.shepherd.runtime.ha.Leadership;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

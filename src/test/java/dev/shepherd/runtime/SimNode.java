@@ -1,5 +1,7 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.runtime.time.RuntimeClock;
+import dev.shepherd.runtime.time.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.runtime.wire.Addresses;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,8 +1,16 @@
 package dev.shepherd.runtime;
 
-import dev.shepherd.cluster.PoolHostsRoutes;
+import dev.shepherd.cluster.directory.PoolHostsRoutes;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.access.BusEndpoints;
+import dev.shepherd.runtime.coordinator.Coordinator;
+import dev.shepherd.runtime.coordinator.DurableLeader;
+import dev.shepherd.runtime.coordinator.PoolObserver;
+import dev.shepherd.runtime.coordinator.PoolPorts;
+import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.observe.PoolHistory;
 import io.vertx.core.eventbus.Message;
 import java.util.HashMap;
 import java.util.Map;

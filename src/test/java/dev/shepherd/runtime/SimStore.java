@@ -2,6 +2,12 @@ package dev.shepherd.runtime;
 
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.runtime.ha.JournalTimes;
+import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.wire.Responder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

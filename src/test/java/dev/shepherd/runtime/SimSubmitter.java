@@ -1,6 +1,9 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.access.LeaderWait;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.wire.OutcomeJson;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;

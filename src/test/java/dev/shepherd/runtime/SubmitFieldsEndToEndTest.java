@@ -19,6 +19,7 @@ import dev.shepherd.core.Backoff;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.runtime.payload.BadRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;

@@ -26,6 +26,7 @@ import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.Retirement;
+import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.testworkers.FlakyWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

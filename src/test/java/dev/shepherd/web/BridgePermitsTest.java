@@ -2,10 +2,10 @@ package dev.shepherd.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.BusPoolHandle;
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.access.BusPoolHandle;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

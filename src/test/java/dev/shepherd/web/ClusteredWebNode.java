@@ -1,8 +1,8 @@
 package dev.shepherd.web;
 
 import dev.shepherd.app.ShepherdVerticle;
-import dev.shepherd.cluster.ClusterSettings;
-import dev.shepherd.cluster.ClusterSetup;
+import dev.shepherd.cluster.setup.ClusterSettings;
+import dev.shepherd.cluster.setup.ClusterSetup;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.Retention;
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.BusPoolHandle;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.access.BusPoolHandle;
 import dev.shepherd.runtime.JobsFixture;
 import dev.shepherd.runtime.PoolFixture;
 import io.vertx.core.json.JsonObject;

@@ -1,11 +1,11 @@
 package dev.shepherd.web;
 
 import dev.shepherd.core.JobSettings;
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.BusPoolHandle;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.access.BusPoolHandle;
 import dev.shepherd.runtime.JobsFixture;
-import dev.shepherd.runtime.LocalPools;
-import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.access.PoolHandle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 

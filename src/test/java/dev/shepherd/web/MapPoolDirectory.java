@@ -1,7 +1,7 @@
 package dev.shepherd.web;
 
-import dev.shepherd.runtime.PoolDirectory;
-import dev.shepherd.runtime.PoolHandle;
+import dev.shepherd.runtime.access.PoolDirectory;
+import dev.shepherd.runtime.access.PoolHandle;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

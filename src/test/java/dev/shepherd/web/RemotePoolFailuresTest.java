@@ -4,8 +4,8 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.BusPoolHandle;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.access.BusPoolHandle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.shepherd.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shepherd.runtime.Addresses;
-import dev.shepherd.runtime.BusPoolHandle;
-import dev.shepherd.runtime.LocalPools;
+import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.access.BusPoolHandle;
+import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.PoolFixture;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

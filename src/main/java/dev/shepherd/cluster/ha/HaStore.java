@@ -1,0 +1,101 @@
+package dev.shepherd.cluster.ha;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.IMap;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The replicated, fenced store of highly available pools (A2, A3 in docs/rules.md): one entry per
+ * pool in the {@value #MAP} map, which {@code conf/cluster.xml} gives a synchronous backup and
+ * majority split-brain protection, so that a member on the minority side of a split can neither
+ * claim nor write. Every change is an entry processor, atomic per key: a claim takes the pool's
+ * leader lock and the next term and reads the log in one step; a write appends a batch only under
+ * the current term, so a deposed leader's late writes fail.
+ */
+final class HaStore {
+  /** The map of the pools' entries. */
+  static final String MAP = "shepherd.ha";
+
+  private final IMap<String, HaEntry> map;
+
+  HaStore(HazelcastInstance hazelcast) {
+    this.map = hazelcast.getMap(MAP);
+  }
+
+  /**
+   * Claims the next term of {@code pool} for {@code node}, unless another node of {@code
+   * members} holds the lock: the claim (with the log to recover from), or null.
+   */
+  CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members) {
+    return map.submitToKey(pool, new Claim(node, members));
+  }
+
+  /**
+   * Appends a batch ({@code base} non-null: a checkpoint, which replaces the log) if {@code
+   * term} is still the pool's: whether it did.
+   */
+  CompletionStage<Boolean> write(String pool, long term, String batch, String base) {
+    return map.submitToKey(pool, new Write(term, batch, base));
+  }
+
+  /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
+  CompletionStage<Boolean> resign(String pool, String node, long term) {
+    return map.submitToKey(pool, new Resign(node, term));
+  }
+
+  /** A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. */
+  record Claim(String node, Set<String> members)
+      implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {
+    @Override
+    public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
+      if (value.leader != null && !value.leader.equals(node) && members.contains(value.leader)) {
+        return null;
+      }
+      value.term++;
+      value.leader = node;
+      entry.setValue(value);
+      return new HaEntry.Claimed(value.term, value.writtenBy, value.base,
+          new ArrayList<>(value.batches));
+    }
+  }
+
+  /** A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. */
+  record Write(long term, String batch, String base)
+      implements EntryProcessor<String, HaEntry, Boolean> {
+    @Override
+    public Boolean process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue();
+      if (value == null || value.term != term) {
+        return false;
+      }
+      if (base != null) {
+        value.base = base;
+        value.batches = new ArrayList<>();
+      } else {
+        value.batches.add(batch);
+      }
+      value.writtenBy = term;
+      entry.setValue(value);
+      return true;
+    }
+  }
+
+  /** Gives the lock back after a step-down, so a standby need not wait for this node to leave. */
+  record Resign(String node, long term) implements EntryProcessor<String, HaEntry, Boolean> {
+    @Override
+    public Boolean process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue();
+      if (value == null || value.term != term || !node.equals(value.leader)) {
+        return false;
+      }
+      value.leader = null;
+      entry.setValue(value);
+      return true;
+    }
+  }
+}

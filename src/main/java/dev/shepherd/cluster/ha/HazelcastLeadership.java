@@ -1,0 +1,261 @@
+package dev.shepherd.cluster.ha;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.LifecycleEvent;
+import dev.shepherd.core.HaStatus;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.runtime.time.RuntimeClock;
+import dev.shepherd.runtime.time.RuntimeTime;
+import dev.shepherd.runtime.time.Scheduler;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leadership of a highly available pool on Hazelcast (A1, A2 in docs/rules.md): the node stands by,
+ * trying every {@link #RETRY_MS} (and at once when a member leaves) to claim the pool's next term
+ * from the {@link HaStore}, which succeeds only when no live member holds the pool's lock and a
+ * majority of the cluster is there. The leader steps down at once when its member starts merging
+ * back into a cluster (it was cut off and may have been replaced) or when the cluster falls below
+ * the majority; a write that fails makes its coordinator step down by itself. A claim's moment,
+ * which starts the lease, is read on the node's monotonic clock.
+ */
+public final class HazelcastLeadership implements Leadership {
+  private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
+  /** How often a standby tries to claim the pool. */
+  static final long RETRY_MS = 250;
+  /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
+  public static final String MAJORITY = "shepherd-majority";
+  /**
+   * The fewest members with which HA is available (A1 in docs/rules.md): three, a majority of two
+   * and one more.
+   */
+  static final int AVAILABLE_MEMBERS = 3;
+
+  private Vertx vertx;
+  private Context context;
+  private RuntimeClock clock;
+  private Scheduler scheduler;
+  private String pool;
+  private Candidate candidate;
+  private HazelcastClusterManager manager;
+  private HazelcastInstance hazelcast;
+  private HaStore store;
+  private String node;
+  private int quorum;
+  private UUID membershipRegistration;
+  private UUID lifecycleRegistration;
+  private long timer = -1;
+  private boolean claiming;
+  private boolean stopped;
+  /** The term this node leads, or 0 while it stands by. */
+  private long leading;
+  /** Whether the current member is merging back into a cluster: no claims until it merged. */
+  private volatile boolean merging;
+
+  @Override
+  public Future<Void> start(Context context, PoolConfig config, Candidate candidate) {
+    this.context = context;
+    this.vertx = context.owner();
+    RuntimeTime time = RuntimeTime.of(vertx);
+    this.clock = time.clock();
+    this.scheduler = time.scheduler(context);
+    this.pool = config.name();
+    this.candidate = candidate;
+    Object cluster = ((VertxInternal) vertx).clusterManager();
+    if (!(cluster instanceof HazelcastClusterManager hz)) {
+      return Future.failedFuture(new IllegalStateException("pool " + pool
+          + ": ha.enabled needs the Hazelcast cluster manager"));
+    }
+    manager = hz;
+    hazelcast = hz.getHazelcastInstance();
+    store = new HaStore(hazelcast);
+    node = manager.getNodeId();
+    SplitBrainProtectionConfig majority =
+        hazelcast.getConfig().getSplitBrainProtectionConfigs().get(MAJORITY);
+    quorum = majority == null || !majority.isEnabled() ? 1 : majority.getMinimumClusterSize();
+    if (quorum < 2) {
+      LOG.warn("pool {}: the cluster has no split-brain protection {} (absent, or turned off"
+          + " by SHEPHERD_CLUSTER_MAJORITY=1): a member alone leads the pool, and both sides of"
+          + " a split could lead it", pool, MAJORITY);
+    }
+    membershipRegistration = hazelcast.getCluster().addMembershipListener(
+        new MembershipListener() {
+          @Override
+          public void memberAdded(MembershipEvent event) {}
+
+          @Override
+          public void memberRemoved(MembershipEvent event) {
+            context.runOnContext(v -> memberLeft());
+          }
+        });
+    lifecycleRegistration = hazelcast.getLifecycleService().addLifecycleListener(event -> {
+      if (event.getState() == LifecycleEvent.LifecycleState.MERGING) {
+        merging = true;
+        context.runOnContext(v -> lose("this member is merging back into the cluster"));
+      } else if (event.getState() == LifecycleEvent.LifecycleState.MERGED
+          || event.getState() == LifecycleEvent.LifecycleState.MERGE_FAILED) {
+        merging = false;
+      } else if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+        context.runOnContext(v -> lose("this member's Hazelcast is shutting down"));
+      }
+    });
+    LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
+        + " to lead)", pool, node, quorum);
+    timer = scheduler.every(RETRY_MS, this::tryClaim);
+    tryClaim();
+    return Future.succeededFuture();
+  }
+
+  private void memberLeft() {
+    if (leading != 0 && members() < quorum) {
+      lose("the cluster has " + members() + " members, fewer than the " + quorum
+          + " a majority needs");
+    } else {
+      tryClaim();
+    }
+  }
+
+  private void lose(String why) {
+    if (leading != 0) {
+      leading = 0;
+      candidate.stepDown(why);
+    }
+  }
+
+  /** Members of the cluster as this one sees it; none once its Hazelcast has shut down. */
+  private int members() {
+    try {
+      return manager.getNodes().size();
+    } catch (HazelcastInstanceNotActiveException e) {
+      return 0;
+    }
+  }
+
+  private void tryClaim() {
+    if (stopped || leading != 0 || claiming || merging || members() < quorum) {
+      return;
+    }
+    claiming = true;
+    long sentAt = clock.monotonicMs();
+    CompletionStage<HaEntry.Claimed> claim;
+    try {
+      claim = store.claim(pool, node, new HashSet<>(manager.getNodes()));
+    } catch (HazelcastInstanceNotActiveException e) {
+      claiming = false;
+      return;
+    }
+    claim.whenComplete((claimed, error) ->
+        context.runOnContext(v -> {
+          claiming = false;
+          if (error != null) {
+            LOG.debug("pool {}: claim failed: {}", pool, LogText.quote(error.toString()));
+            return;
+          }
+          if (claimed == null) {
+            return;
+          }
+          if (stopped || merging) {
+            store.resign(pool, node, claimed.term());
+            return;
+          }
+          DurableLog.Recovered recovered;
+          try {
+            recovered = recover(claimed);
+          } catch (RuntimeException e) {
+            LOG.error("pool {}: the store's log of term {} cannot be read: {}", pool,
+                claimed.previousTerm(), LogText.quote(String.valueOf(e.getMessage())));
+            store.resign(pool, node, claimed.term());
+            return;
+          }
+          leading = claimed.term();
+          candidate.lead(claimed.term(), recovered, sentAt);
+        }));
+  }
+
+  private static DurableLog.Recovered recover(HaEntry.Claimed claimed) {
+    DurableLog.Base base = claimed.base() == null
+        ? DurableLog.Base.empty(claimed.previousTerm())
+        : DurableJson.decodeBase(claimed.base());
+    List<DurableGate.Batch> batches = new ArrayList<>(claimed.batches().size());
+    for (String batch : claimed.batches()) {
+      batches.add(DurableJson.decodeBatch(batch));
+    }
+    return DurableLog.recover(base, batches, claimed.previousTerm());
+  }
+
+  @Override
+  public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base) {
+    Promise<Void> written = Promise.promise();
+    String text = base == null ? DurableJson.encode(batch) : null;
+    String baseText = base == null ? null : DurableJson.encode(base);
+    CompletionStage<Boolean> write;
+    try {
+      write = store.write(pool, term, text, baseText);
+    } catch (HazelcastInstanceNotActiveException e) {
+      return Future.failedFuture(e);
+    }
+    write.whenComplete((ok, error) -> {
+      if (error != null) {
+        written.fail(error);
+      } else if (!ok) {
+        written.fail(new IllegalStateException("term " + term + " is no longer the pool's"));
+      } else {
+        written.complete();
+      }
+    });
+    return written.future();
+  }
+
+  @Override
+  public void resign(long term) {
+    context.runOnContext(v -> {
+      if (leading == term) {
+        leading = 0;
+      }
+      try {
+        store.resign(pool, node, term).whenComplete((ok, error) -> { });
+      } catch (HazelcastInstanceNotActiveException e) {
+        // Gone with its member: nothing to give back.
+      }
+    });
+  }
+
+  @Override
+  public HaStatus status(long term) {
+    // Available: a majority remains when one member is lost.
+    return new HaStatus(true, members() >= Math.max(AVAILABLE_MEMBERS, quorum + 1), node, term);
+  }
+
+  @Override
+  public Future<Void> stop() {
+    stopped = true;
+    scheduler.cancel(timer);
+    try {
+      hazelcast.getCluster().removeMembershipListener(membershipRegistration);
+      hazelcast.getLifecycleService().removeLifecycleListener(lifecycleRegistration);
+    } catch (RuntimeException e) {
+      // Hazelcast is shutting down already: the listeners go with it.
+    }
+    return Future.succeededFuture();
+  }
+}

@@ -1,0 +1,84 @@
+package dev.shepherd.cluster.hosts;
+
+import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
+import dev.shepherd.core.PoolEvent;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One thing a worker host reports to its pool's coordinator: a finished assignment, or a fact
+ * about an incarnation (created, failed to deploy, stopped by itself). Each is one core event.
+ */
+public sealed interface HostReport {
+
+  /** The slot it is about ({@code <host>/w-N}). */
+  String worker();
+
+  /** The core event it becomes at the coordinator, at {@code now}. */
+  PoolEvent toEvent(long now);
+
+  /** An assignment finished: {@code error} null means the job returned {@code result}. */
+  record Completion(String worker, long assignment, Object result, JobError error)
+      implements HostReport {
+    public Completion {
+      Objects.requireNonNull(worker, "worker");
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.Completed(worker, assignment, result, error, now);
+    }
+  }
+
+  /** Incarnation {@code incarnation} deployed. */
+  record Created(String worker, int incarnation) implements HostReport {
+    public Created {
+      Objects.requireNonNull(worker, "worker");
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.WorkerCreated(worker, incarnation, now);
+    }
+  }
+
+  /** Incarnation {@code incarnation} failed to deploy; {@code cause} may be null. */
+  record CreationFailed(String worker, int incarnation, String cause) implements HostReport {
+    public CreationFailed {
+      Objects.requireNonNull(worker, "worker");
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.CreationFailed(worker, incarnation, cause, now);
+    }
+  }
+
+  /**
+   * Incarnation {@code incarnation} stopped by itself: {@code CRASH}, or {@code NORMAL} when the
+   * worker undeployed itself. {@code cause} may be null.
+   */
+  record Stopped(String worker, int incarnation, Exit exit, String cause) implements HostReport {
+    public Stopped {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(exit, "exit");
+      if (exit != Exit.CRASH && exit != Exit.NORMAL) {
+        throw new IllegalArgumentException("a host reports CRASH or NORMAL, not " + exit);
+      }
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.WorkerStopped(worker, incarnation, exit, cause, now);
+    }
+  }
+
+  /** One message from a host: what one of its turns produced, in the order it happened. */
+  record Batch(String host, List<HostReport> items) {
+    public Batch {
+      Objects.requireNonNull(host, "host");
+      items = List.copyOf(items);
+    }
+  }
+}

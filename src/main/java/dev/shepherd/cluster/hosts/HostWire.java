@@ -1,0 +1,52 @@
+package dev.shepherd.cluster.hosts;
+
+import dev.shepherd.cluster.directory.PoolHosts;
+
+/**
+ * The wire names of the worker-host protocol ({@code docs/protocol.md}, "Worker hosts"): every
+ * field of a registration, heartbeat, deregistration, command and report, and the values of
+ * {@code op} and {@code fact}, in one place for the codec ({@link HostCodec}), the streaming
+ * writer ({@link HostBatchWriter}) and the endpoints ({@link PoolHosts}), so they cannot drift.
+ */
+public final class HostWire {
+  // Fields.
+  public static final String HOST = "host";
+  static final String NODE = "node";
+  static final String ADDRESS = "address";
+  static final String SLOTS = "slots";
+  static final String ID = "id";
+  static final String MAX_CONCURRENCY = "maxConcurrency";
+  static final String HEARTBEAT_MS = "heartbeatMs";
+  static final String TERM = "term";
+  static final String HEARTBEAT_TIMEOUT_MS = "heartbeatTimeoutMs";
+  static final String ROUND = "round";
+  public static final String ITEMS = "items";
+  static final String OP = "op";
+  static final String WORKER = "worker";
+  static final String INCARNATION = "incarnation";
+  static final String ASSIGNMENT = "assignment";
+  static final String JOB = "job";
+  static final String PAYLOAD = "payload";
+  static final String ATTEMPT = "attempt";
+  static final String KEY = "key";
+  static final String REASON = "reason";
+  static final String RESULT = "result";
+  static final String ERROR = "error";
+  static final String FACT = "fact";
+  static final String EXIT = "exit";
+  static final String CAUSE = "cause";
+  /** In the answer to a report batch sent as a request: how many of its items the pool refused. */
+  public static final String STALE = "stale";
+  // Values of op: what a command asks.
+  static final String OP_ASSIGN = "assign";
+  static final String OP_DEPLOY = "deploy";
+  static final String OP_STOP = "stop";
+  static final String OP_CANCEL = "cancel";
+  static final String OP_REREGISTER = "reregister";
+  // Values of fact: what a report says of an incarnation.
+  static final String FACT_CREATED = "created";
+  static final String FACT_FAILED = "failed";
+  static final String FACT_STOPPED = "stopped";
+
+  private HostWire() {}
+}

@@ -1,0 +1,254 @@
+package dev.shepherd.core.ha;
+
+import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.Outcome;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntSupplier;
+
+/**
+ * What lets a durable pool's effects out (A2, A3 in docs/rules.md): the records of a turn are
+ * written to the store as one batch, and every effect that follows a record waits until the store
+ * has it, so nothing is answered or assigned that a successor would not know of. One batch is in
+ * flight at a time; the records of the turns meanwhile make up the next one, so a slow store makes
+ * batches bigger rather than the pool slower.
+ *
+ * <p>It is also a lease: an effect leaves only within {@code leaseMs} of sending a batch that the
+ * store then acknowledged. A successor exists only after this coordinator's member was removed
+ * from the cluster, which takes longer than the lease; so a coordinator that was paused, or cut
+ * off, lets nothing out once a newer term may exist. When effects wait only for a fresh lease, an
+ * empty batch renews it. A write that fails (fenced by a newer term, no majority) closes the gate
+ * for good: the coordinator has stepped down.
+ *
+ * <p>Answers that left are reported in the next batch ({@link Batch#delivered()}), so a successor
+ * sends again only the answers that may not have reached their submitters. Every so many records
+ * a batch is a checkpoint ({@link Batch#checkpoint()}): the writer stores the pool's whole image
+ * instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
+ * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
+ * a step back), and runs it on one thread.
+ */
+public final class DurableGate {
+  /** Records since the last checkpoint below which no checkpoint is taken. */
+  static final int MIN_CHECKPOINT_RECORDS = 4096;
+
+  /** Where the gate's output goes. */
+  public interface Output {
+    /** Runs one effect that may now leave. */
+    void release(Effect effect);
+
+    /**
+     * Starts writing {@code batch}; the caller later reports {@link #written} or {@link #failed}
+     * with its id.
+     */
+    void write(Batch batch);
+  }
+
+  /**
+   * One write to the store: the records of the turns since the last one, in order, and the jobs
+   * whose answers left since then. A checkpoint stores the pool's image as of this batch (its
+   * records included) and replaces everything before it; {@code undelivered} are then the
+   * answers still waiting in the gate, which the checkpoint must keep (empty otherwise).
+   */
+  public record Batch(long id, List<DurableRecord> records, List<String> delivered,
+      boolean checkpoint, List<DurableRecord.Answered> undelivered) {
+    public Batch {
+      records = List.copyOf(records);
+      delivered = List.copyOf(delivered);
+      undelivered = List.copyOf(undelivered);
+    }
+  }
+
+  /** In the queue of waiting effects: everything after it waits for batch {@code id}. */
+  private record Barrier(long id) {}
+
+  private final long leaseMs;
+  private final Output output;
+  private final IntSupplier liveJobs;
+  private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+  private List<DurableRecord> open = new ArrayList<>();
+  private List<String> delivered = new ArrayList<>();
+  private long nextBatch = 1;
+  private long committed;
+  private Batch inFlight;
+  private long inFlightSentAt;
+  private long leaseFrom;
+  private long recordsSinceCheckpoint;
+  private boolean checkpointNext = true;
+  private boolean closed;
+
+  /**
+   * A gate whose lease starts at {@code leaseFrom} (when the coordinator's claim of its term was
+   * sent); {@code liveJobs} tells how many jobs the pool holds, which sizes checkpoints. The first
+   * batch is a checkpoint, so a new coordinator starts its log afresh.
+   */
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs, Output output) {
+    this.leaseMs = leaseMs;
+    this.leaseFrom = leaseFrom;
+    this.liveJobs = liveJobs;
+    this.output = output;
+  }
+
+  /** The effects of one transition, in order; call {@link #pump} at the end of the turn. */
+  public void offer(List<Effect> effects) {
+    if (closed) {
+      return;
+    }
+    for (int i = 0; i < effects.size(); i++) {
+      Effect effect = effects.get(i);
+      if (effect instanceof Effect.Persist persist) {
+        open.add(persist.record());
+        Object last = waiting.peekLast();
+        if (!(last instanceof Barrier b) || b.id() != nextBatch) {
+          waiting.addLast(new Barrier(nextBatch));
+        }
+      } else {
+        waiting.addLast(effect);
+      }
+    }
+  }
+
+  /**
+   * Lets out what may leave at {@code now}, then starts the next write if none is in flight and
+   * there is something to write (records, answers to report, or a lease to renew).
+   */
+  public void pump(long now) {
+    if (closed) {
+      return;
+    }
+    boolean fresh = now - leaseFrom < leaseMs;
+    while (!waiting.isEmpty()) {
+      Object head = waiting.peekFirst();
+      if (head instanceof Barrier barrier) {
+        if (barrier.id() > committed) {
+          break;
+        }
+        waiting.pollFirst();
+        continue;
+      }
+      if (!fresh) {
+        break;
+      }
+      waiting.pollFirst();
+      Effect effect = (Effect) head;
+      output.release(effect);
+      if (effect instanceof Effect.Respond respond && respond.outcome().terminal()
+          && !(respond.outcome() instanceof Outcome.Rejected)) {
+        delivered.add(respond.outcome().job());
+      }
+    }
+    if (inFlight == null && !closed) {
+      boolean renew = !fresh && !waiting.isEmpty() && !(waiting.peekFirst() instanceof Barrier);
+      if (!open.isEmpty() || !delivered.isEmpty() || renew) {
+        send(now);
+      }
+    }
+  }
+
+  /**
+   * Renews the lease when half of it is gone and nothing is being written, so that an idle
+   * coordinator finds out soon that it was replaced (its write is refused). Call periodically.
+   */
+  public void renew(long now) {
+    if (!closed && inFlight == null && now - leaseFrom >= leaseMs / 2) {
+      send(now);
+    }
+  }
+
+  private void send(long now) {
+    boolean checkpoint = checkpointNext || recordsSinceCheckpoint + open.size()
+        > Math.max(MIN_CHECKPOINT_RECORDS, 4L * liveJobs.getAsInt());
+    Batch batch = new Batch(nextBatch++, open, delivered, checkpoint,
+        checkpoint ? waitingAnswers() : List.of());
+    open = new ArrayList<>();
+    delivered = new ArrayList<>();
+    if (checkpoint) {
+      recordsSinceCheckpoint = 0;
+      checkpointNext = false;
+    } else {
+      recordsSinceCheckpoint += batch.records().size();
+    }
+    inFlight = batch;
+    inFlightSentAt = now;
+    output.write(batch);
+  }
+
+  /** The terminal answers waiting to leave, as records a checkpoint keeps. */
+  private List<DurableRecord.Answered> waitingAnswers() {
+    List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (Object item : waiting) {
+      if (item instanceof Effect.Respond respond && respond.outcome().terminal()
+          && !(respond.outcome() instanceof Outcome.Rejected)) {
+        answers.add(new DurableRecord.Answered(respond.outcome().job(), respond.replyTo(),
+            respond.outcome()));
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * Answers to send again, which an earlier coordinator recorded and never reported delivered
+   * (A3 in docs/rules.md); they leave, and are reported, like the pool's own.
+   */
+  public void resend(List<DurableRecord.Answered> undelivered) {
+    offer(resent(undelivered));
+  }
+
+  /** The answers {@link #resend} offers, as effects to offer with others in order. */
+  public static List<Effect> resent(List<DurableRecord.Answered> undelivered) {
+    List<Effect> effects = new ArrayList<>(undelivered.size());
+    for (DurableRecord.Answered answered : undelivered) {
+      effects.add(new Effect.Respond(answered.replyTo(), answered.outcome()));
+    }
+    return effects;
+  }
+
+  /** The store acknowledged batch {@code id}: what waited for it may leave. */
+  public void written(long id, long now) {
+    if (closed || inFlight == null || inFlight.id() != id) {
+      return;
+    }
+    committed = id;
+    leaseFrom = inFlightSentAt;
+    inFlight = null;
+    pump(now);
+  }
+
+  /**
+   * Batch {@code id} was not written (a newer term, no majority, the store unreachable): the gate
+   * closes and drops everything it held. Nothing leaves any more.
+   */
+  public void failed(long id) {
+    closed = true;
+    waiting.clear();
+    open = new ArrayList<>();
+    delivered = new ArrayList<>();
+    inFlight = null;
+  }
+
+  /** Closes the gate (the coordinator steps down for another reason). */
+  public void close() {
+    failed(-1);
+  }
+
+  public boolean closed() {
+    return closed;
+  }
+
+  /** Effects waiting (for a write or a lease), for status and tests. */
+  public int waiting() {
+    int count = 0;
+    for (Object item : waiting) {
+      if (item instanceof Effect) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Whether a write is in flight. */
+  public boolean writing() {
+    return inFlight != null;
+  }
+}

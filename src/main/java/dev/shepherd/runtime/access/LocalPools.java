@@ -1,0 +1,60 @@
+package dev.shepherd.runtime.access;
+
+import dev.shepherd.runtime.PoolClient;
+import dev.shepherd.runtime.coordinator.Coordinator;
+import io.vertx.core.Vertx;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The coordinators running in this JVM, per Vert.x instance, so an in-JVM {@link PoolClient}, the
+ * web layer and metrics can reach a pool without the event bus.
+ */
+public final class LocalPools {
+  private static final Map<Vertx, Map<String, Coordinator>> POOLS = new ConcurrentHashMap<>();
+
+  private LocalPools() {}
+
+  public static void register(Vertx vertx, Coordinator coordinator) {
+    Map<String, Coordinator> pools = POOLS.computeIfAbsent(vertx, v -> new ConcurrentHashMap<>());
+    if (pools.putIfAbsent(coordinator.name(), coordinator) != null) {
+      throw new IllegalStateException("a pool named '" + coordinator.name()
+          + "' is already deployed in this Vert.x instance");
+    }
+  }
+
+  public static void unregister(Vertx vertx, Coordinator coordinator) {
+    Map<String, Coordinator> pools = POOLS.get(vertx);
+    if (pools != null) {
+      pools.remove(coordinator.name(), coordinator);
+      if (pools.isEmpty()) {
+        POOLS.remove(vertx, pools);
+      }
+    }
+  }
+
+  /** The coordinator of {@code pool} in this Vert.x instance, or null. */
+  public static Coordinator find(Vertx vertx, String pool) {
+    Map<String, Coordinator> pools = POOLS.get(vertx);
+    return pools == null ? null : pools.get(pool);
+  }
+
+  /** The in-JVM handle on {@code pool} in this Vert.x instance, or null. */
+  public static PoolHandle handle(Vertx vertx, String pool) {
+    Coordinator coordinator = find(vertx, pool);
+    return coordinator == null ? null : coordinator.handle();
+  }
+
+  /** The handles on every pool of this Vert.x instance. */
+  public static List<PoolHandle> handles(Vertx vertx) {
+    return all(vertx).stream().map(Coordinator::handle).toList();
+  }
+
+  /** Every coordinator of this Vert.x instance. */
+  public static Collection<Coordinator> all(Vertx vertx) {
+    Map<String, Coordinator> pools = POOLS.get(vertx);
+    return pools == null ? List.of() : List.copyOf(pools.values());
+  }
+}

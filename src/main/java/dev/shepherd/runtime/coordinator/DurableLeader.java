@@ -1,0 +1,153 @@
+package dev.shepherd.runtime.coordinator;
+
+import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.HaStatus;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.Transition;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.ha.JournalTimes;
+import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.wire.AddressResponder;
+import dev.shepherd.runtime.wire.Sender;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The coordinator of a highly available pool as the leader of one term (A2, A3 in docs/rules.md):
+ * its effects pass a {@link DurableGate}, the effects of each event-loop turn reach it together
+ * ({@link TurnBuffer}) and their records are written through the {@link Leadership} as one batch,
+ * and a failed write makes it step down. It also recovers the pool from what the previous term
+ * left, and renews its lease while idle. The lease runs on this node's monotonic clock (from the
+ * claim, {@code claimedAt}, on the same clock); the journal carries wall times ({@link
+ * JournalTimes}). Runs on the coordinator's context.
+ */
+public final class DurableLeader {
+  /** How often an idle leader looks whether its lease needs renewing. */
+  static final long RENEW_CHECK_MS = 250;
+
+  private final Coordinator coordinator;
+  private final long term;
+  private final Leadership leadership;
+  private final Consumer<String> onStepDown;
+  private final DurableGate gate;
+  /** The effects of this turn's transitions, offered to the gate together once it is over. */
+  private final TurnBuffer<List<Effect>> turn;
+  private long renewTimer = -1;
+
+  DurableLeader(Coordinator coordinator, long term, long claimedAt, long leaseMs,
+      Leadership leadership, Consumer<String> onStepDown) {
+    this.coordinator = coordinator;
+    this.term = term;
+    this.leadership = leadership;
+    this.onStepDown = onStepDown;
+    this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::unanswered,
+        new DurableGate.Output() {
+          @Override
+          public void release(Effect effect) {
+            coordinator.release(effect);
+          }
+
+          @Override
+          public void write(DurableGate.Batch batch) {
+            writeBatch(batch);
+          }
+        });
+    this.turn = new TurnBuffer<>(coordinator.turns(), TurnBuffer.UNCAPPED, this::pass);
+  }
+
+  long term() {
+    return term;
+  }
+
+  HaStatus status() {
+    return leadership.status(term);
+  }
+
+  /** The effects of one transition; they leave once written, all of a turn in one batch. */
+  void offer(List<Effect> effects) {
+    turn.add(effects);
+  }
+
+  /** Offers a turn's effects in order, and lets out what may leave. */
+  private void pass(List<List<Effect>> transitions) {
+    for (int i = 0; i < transitions.size(); i++) {
+      gate.offer(transitions.get(i));
+    }
+    gate.pump(coordinator.now());
+  }
+
+  private void writeBatch(DurableGate.Batch batch) {
+    DurableLog.Base base = batch.checkpoint()
+        ? DurableLog.checkpoint(coordinator.pool().durableImage(), batch) : null;
+    long offset = coordinator.clock().wallOffsetMs();
+    Future<Void> written = leadership.write(term, JournalTimes.toWall(batch, offset),
+        JournalTimes.toWall(base, offset));
+    written.onComplete(ar -> coordinator.execute(() -> {
+      if (gate.closed()) {
+        return;
+      }
+      // What this turn offered so far goes first, as it would had it reached the gate at once.
+      turn.flush();
+      if (ar.succeeded()) {
+        gate.written(batch.id(), coordinator.now());
+      } else {
+        gate.failed(batch.id());
+        onStepDown.accept("writing batch " + batch.id() + " of term " + term + " failed: "
+            + ar.cause().getMessage());
+      }
+    }));
+  }
+
+  /**
+   * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
+   * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
+   * hosts, the dead-letter set and the recent outcomes; then sends again the answers
+   * never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
+   * {@link AddressResponder} that answers it. The journal's wall times become this node's
+   * monotonic ones ({@link JournalTimes}).
+   */
+  void recover(DurableLog.Recovered journaled) {
+    DurableLog.Recovered recovered =
+        JournalTimes.toMonotonic(journaled, coordinator.clock().wallOffsetMs());
+    Sender bus = coordinator.sender();
+    List<DurableImage.JobImage> jobs = new ArrayList<>();
+    for (DurableImage.JobImage j : recovered.image().jobs()) {
+      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
+          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
+          j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
+          j.failures(), j.retry()));
+    }
+    DurableImage image = recovered.image();
+    Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
+        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent()),
+        coordinator.now()));
+    if (t instanceof Transition.Refused refused) {
+      throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
+          + refused.error().message());
+    }
+    List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (DurableRecord.Answered a : recovered.undelivered()) {
+      answers.add(new DurableRecord.Answered(a.job(),
+          new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
+    }
+    // After the recovery's own effects, so the first checkpoint keeps these answers as well.
+    turn.add(DurableGate.resent(answers));
+    turn.flush();
+    renewTimer = coordinator.scheduler().every(RENEW_CHECK_MS, () -> {
+      turn.flush();
+      gate.renew(coordinator.now());
+    });
+  }
+
+  /** Nothing leaves any more: the leader stepped down. */
+  void close() {
+    gate.close();
+    turn.drop();
+    coordinator.scheduler().cancel(renewTimer);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.shepherd.runtime.coordinator;
+
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.Notice;
+import dev.shepherd.core.PoolState;
+import dev.shepherd.runtime.time.WallTimes;
+import dev.shepherd.runtime.wire.Responder;
+import java.util.List;
+
+/**
+ * The one place the core's effects touch the world: replies, assignments to slots, deployments,
+ * timers and notices (observers read a notice's times in wall time, {@link WallTimes}). Runs on
+ * the coordinator's context.
+ */
+final class EffectInterpreter {
+  private final Coordinator coordinator;
+
+  EffectInterpreter(Coordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  void run(List<Effect> effects) {
+    for (int i = 0; i < effects.size(); i++) {
+      run(effects.get(i));
+    }
+  }
+
+  void run(Effect effect) {
+    if (effect instanceof Effect.Respond respond) {
+      Throwable cause = coordinator.causes().answered(respond.outcome());
+      ((Responder) respond.replyTo()).respond(respond.outcome(), cause);
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onOutcome(respond.outcome());
+      }
+      coordinator.waiters().answered(respond.outcome());
+    } else if (effect instanceof Effect.Assign assign) {
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onAssigned(assign.worker(), assign.job(), assign.attempt());
+      }
+      slot(assign.worker()).assign(assign);
+    } else if (effect instanceof Effect.Deploy deploy) {
+      slot(deploy.worker()).deploy(deploy.incarnation());
+    } else if (effect instanceof Effect.Stop stop) {
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onStop(stop.worker(), stop.incarnation(), stop.reason());
+      }
+      slot(stop.worker()).stop(stop.incarnation(), stop.reason());
+    } else if (effect instanceof Effect.StartTimer start) {
+      coordinator.timers().start(start.timer(), start.at());
+    } else if (effect instanceof Effect.CancelTimer cancel) {
+      coordinator.timers().cancel(cancel.timer());
+    } else if (effect instanceof Effect.CancelRunning cancel) {
+      slot(cancel.worker()).cancel(cancel.assignment());
+    } else if (effect instanceof Effect.Publish publish) {
+      Notice notice = publish.notice();
+      Notice shown = WallTimes.notice(notice, coordinator.clock());
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onNotice(shown);
+      }
+      if (notice instanceof Notice.PoolStateChanged changed
+          && changed.state() == PoolState.STOPPED) {
+        coordinator.onStopped();
+      }
+    } else {
+      throw new AssertionError("unhandled " + effect);
+    }
+  }
+
+  private SlotHandle slot(String worker) {
+    SlotHandle slot = coordinator.slots().get(worker);
+    if (slot == null) {
+      throw new IllegalStateException("no slot handle for " + worker);
+    }
+    return slot;
+  }
+}

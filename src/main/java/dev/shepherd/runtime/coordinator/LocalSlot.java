@@ -1,0 +1,169 @@
+package dev.shepherd.runtime.coordinator;
+
+import dev.shepherd.core.Effect;
+import dev.shepherd.core.Exit;
+import dev.shepherd.core.JobError;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.runtime.Job;
+import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.runtime.config.WorkerConfig;
+import dev.shepherd.runtime.slot.IncarnationRunner;
+import dev.shepherd.runtime.slot.IncarnationVerticle;
+import dev.shepherd.runtime.slot.ResultCheck;
+import dev.shepherd.runtime.time.Scheduler;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.util.List;
+
+/**
+ * A slot whose incarnations run in this JVM, through an {@link IncarnationRunner} whose reports
+ * are the pool's events. Assignments are handed straight to the current incarnation's context
+ * and completions come back through the coordinator's inbox: no event-bus hop, no JSON copy.
+ * Lives on the coordinator's context; the incarnation reports from its own.
+ */
+public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
+  private final String id;
+  private final Coordinator coordinator;
+  private final IncarnationRunner runner;
+  /**
+   * Where incarnations are deployed from: a context outside the PoolVerticle's deployment, so
+   * incarnations are not its children. Vert.x undeploys children before their parent, and a
+   * WORKER incarnation busy in a job runs its stop() only after that job: undeploying the pool
+   * would then start the graceful stop late and keep dispatching queued jobs meanwhile (P16 in
+   * docs/rules.md). As top-level deployments they are stopped by the pool itself, after its drain.
+   */
+  private final Context deployFrom;
+
+  LocalSlot(String id, Coordinator coordinator, PoolConfig config) {
+    this.id = id;
+    this.coordinator = coordinator;
+    this.deployFrom = ((VertxInternal) coordinator.vertx()).createEventLoopContext();
+    boolean unordered = WorkerConfig.unordered(config.threading(),
+        config.settings().slots().get(0).maxConcurrency());
+    this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(config.handlers(),
+        unordered, config.onException(), config.threading(), config.workerConfig()), this);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  // ---- the pool's effects (coordinator context) ----------------------------------------------
+
+  @Override
+  public void deploy(int number) {
+    runner.deploy(number);
+  }
+
+  @Override
+  public void stop(int number, Exit reason) {
+    runner.stop(number);
+  }
+
+  @Override
+  public void assign(Effect.Assign assignment) {
+    IncarnationVerticle incarnation = runner.current();
+    if (incarnation == null) {
+      throw new IllegalStateException(id + " has no incarnation for " + assignment);
+    }
+    incarnation.deliver(new Job(assignment.job(), assignment.payload(), assignment.attempt(),
+        assignment.key(), id, incarnation.incarnation(), assignment.assignment()));
+  }
+
+  @Override
+  public void cancel(long assignment) {
+    runner.cancel(assignment);
+  }
+
+  @Override
+  public Future<Void> undeployed() {
+    return runner.undeployed();
+  }
+
+  // ---- the runner's port ---------------------------------------------------------------------
+
+  @Override
+  public String where() {
+    return "pool " + coordinator.name();
+  }
+
+  @Override
+  public Vertx vertx() {
+    return coordinator.vertx();
+  }
+
+  @Override
+  public Context deployFrom() {
+    return deployFrom;
+  }
+
+  @Override
+  public Scheduler scheduler() {
+    return coordinator.scheduler();
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    coordinator.execute(task);
+  }
+
+  @Override
+  public void handOver(Context target, Runnable task) {
+    coordinator.outbox().send(target, task);
+  }
+
+  @Override
+  public void created(int incarnation) {
+    coordinator.localFact(new PoolEvent.WorkerCreated(id, incarnation, coordinator.now()));
+  }
+
+  @Override
+  public void creationFailed(int incarnation, String cause) {
+    coordinator.localFact(new PoolEvent.CreationFailed(id, incarnation, cause,
+        coordinator.now()));
+  }
+
+  @Override
+  public void ended(int incarnation, Exit exit, String cause) {
+    coordinator.localFact(new PoolEvent.WorkerStopped(id, incarnation, exit, cause,
+        coordinator.now()));
+  }
+
+  @Override
+  public void completed(IncarnationVerticle incarnation,
+      List<IncarnationVerticle.Completion> done) {
+    long end = System.nanoTime();
+    // Checked here, on the incarnation's thread: a result no answer could carry becomes a failure
+    // before the pool counts it, so every answer, counter and event agrees.
+    long[] bytes = new long[done.size()];
+    JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done, bytes);
+    coordinator.execute(() -> {
+      for (int i = 0; i < done.size(); i++) {
+        IncarnationVerticle.Completion c = done.get(i);
+        incarnation.finishedOne(c.assignment());
+        for (PoolObserver observer : coordinator.observers()) {
+          observer.onRun(id, end - c.startNanos());
+        }
+        JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
+            : c.error();
+        coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error,
+            error == null ? bytes[i] : 0, c.job(), error == null ? null : c.failure());
+      }
+    });
+  }
+
+  /** Undeployed from outside: the pool drains, and the incarnation waits until it holds nothing. */
+  @Override
+  public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+    Promise<Void> idle = Promise.promise();
+    coordinator.execute(() -> {
+      incarnation.whenIdle(idle);
+      coordinator.externalUndeploy();
+    });
+    return idle.future();
+  }
+}

@@ -1,0 +1,292 @@
+package dev.shepherd.runtime.ha;
+
+import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.Outcome;
+import dev.shepherd.core.RecentOutcome;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.payload.RawJson;
+import dev.shepherd.runtime.wire.Responder;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The text a durable pool's store holds (A3 in docs/rules.md): batches of records and checkpoints
+ * (an image and the answers not yet known to have left), as JSON, both ways. A job's {@code
+ * replyTo} is stored as the address its {@link Responder} names (null when only the request's own
+ * reply could carry the answer), and read back as that string; a payload is stored as its JSON text
+ * and read back as {@link RawJson}, as it arrived (see {@link DurableValueJson} for payloads in
+ * outcomes).
+ *
+ * <p>What each holds. A field at its default (0, false, null) of section 10 is left out, since
+ * records are written per job, and a missing one reads as its default: a batch written before
+ * the field existed (a rolling upgrade) reads as it meant.
+ *
+ * <ul>
+ *   <li>batch: {@code {"id", "records": [record…], "delivered": [job…], "checkpoint",
+ *       "undelivered": [answered record…]}}; base: {@code {"image", "undelivered"}}.
+ *   <li>image: {@code {"term", "generated", "jobs", "bindings", "hosts", "dead": [dead
+ *       letter…], "recent": [recent outcome…]}}, lists in the image's order.
+ *   <li>job of an image: {@code {"job", "generated", "order", "payload", "key", "replyTo",
+ *       "timeoutMs", "bytes", "target", "attempts", "worker", "interruption", "dueAt"?,
+ *       "front"?, "stops"?, "failures"?, "retry"?}}.
+ *   <li>records, named by {@code "t"}: {@code accepted} (the submit's fields, {@code "dueAt"?},
+ *       {@code "retry"?}); {@code assigned} {@code {"job", "worker", "attempt"}}; {@code
+ *       requeued} {@code {"job", "order", "interruption", "stops"?, "failures"?, "dueAt"?}};
+ *       {@code answered} {@code {"job", "replyTo", "outcome", "remembered"?}}, where {@code
+ *       remembered} is {@code {"at", "bytes"}} (of this very outcome); {@code forgotten} {@code
+ *       {"job"}}; {@code deadLettered} (the entry's fields, flat); {@code deadRemoved} {@code
+ *       {"job"}}; {@code bound}, {@code unbound}, {@code host}.
+ *   <li>values (dead letters, recent outcomes, outcomes, failure retries): {@link
+ *       DurableValueJson}.
+ * </ul>
+ */
+public final class DurableJson {
+  private DurableJson() {}
+
+  // ---- batches and bases ----------------------------------------------------------------------
+
+  public static String encode(DurableGate.Batch batch) {
+    JsonArray records = new JsonArray();
+    batch.records().forEach(r -> records.add(encode(r)));
+    JsonArray undelivered = new JsonArray();
+    batch.undelivered().forEach(a -> undelivered.add(encode(a)));
+    return new JsonObject().put("id", batch.id()).put("records", records)
+        .put("delivered", new JsonArray(new ArrayList<>(batch.delivered())))
+        .put("checkpoint", batch.checkpoint()).put("undelivered", undelivered).encode();
+  }
+
+  public static DurableGate.Batch decodeBatch(String text) {
+    JsonObject json = new JsonObject(text);
+    List<DurableRecord> records = new ArrayList<>();
+    for (Object r : json.getJsonArray("records")) {
+      records.add(decodeRecord((JsonObject) r));
+    }
+    List<String> delivered = new ArrayList<>();
+    for (Object d : json.getJsonArray("delivered")) {
+      delivered.add((String) d);
+    }
+    return new DurableGate.Batch(json.getLong("id"), records, delivered,
+        json.getBoolean("checkpoint"), answers(json.getJsonArray("undelivered")));
+  }
+
+  public static String encode(DurableLog.Base base) {
+    JsonArray undelivered = new JsonArray();
+    base.undelivered().forEach(a -> undelivered.add(encode(a)));
+    return new JsonObject().put("image", encode(base.image())).put("undelivered", undelivered)
+        .encode();
+  }
+
+  public static DurableLog.Base decodeBase(String text) {
+    JsonObject json = new JsonObject(text);
+    return new DurableLog.Base(decodeImage(json.getJsonObject("image")),
+        answers(json.getJsonArray("undelivered")));
+  }
+
+  private static List<DurableRecord.Answered> answers(JsonArray array) {
+    List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (Object a : array) {
+      answers.add((DurableRecord.Answered) decodeRecord((JsonObject) a));
+    }
+    return answers;
+  }
+
+  // ---- images ---------------------------------------------------------------------------------
+
+  static JsonObject encode(DurableImage image) {
+    JsonArray jobs = new JsonArray();
+    for (DurableImage.JobImage j : image.jobs()) {
+      JsonObject job = new JsonObject().put("job", j.job()).put("generated", j.generated())
+          .put("order", j.order()).put("payload", DurableValueJson.payload(j.payload()))
+          .put("key", j.key()).put("replyTo", address(j.replyTo()))
+          .put("timeoutMs", j.timeoutMs()).put("bytes", j.bytes()).put("target", j.target())
+          .put("attempts", j.attempts()).put("worker", j.worker())
+          .put("interruption", DurableValueJson.interruption(j.interruption()));
+      positive(job, "dueAt", j.dueAt());
+      if (j.front()) {
+        job.put("front", true);
+      }
+      positive(job, "stops", j.stops());
+      positive(job, "failures", j.failures());
+      if (j.retry() != null) {
+        job.put("retry", DurableValueJson.encode(j.retry()));
+      }
+      jobs.add(job);
+    }
+    JsonArray bindings = new JsonArray();
+    for (DurableImage.BindingImage b : image.bindings()) {
+      bindings.add(new JsonObject().put("key", b.key()).put("worker", b.worker())
+          .put("rebalanced", b.rebalanced()));
+    }
+    JsonArray hosts = new JsonArray();
+    for (DurableImage.HostImage h : image.hosts()) {
+      hosts.add(new JsonObject().put("host", h.host()).put("node", h.node())
+          .put("slots", new JsonArray(new ArrayList<>(h.slots()))));
+    }
+    JsonArray dead = new JsonArray();
+    image.dead().forEach(e -> dead.add(DurableValueJson.encode(e)));
+    JsonArray recent = new JsonArray();
+    image.recent().forEach(r -> recent.add(DurableValueJson.encode(r)));
+    return new JsonObject().put("term", image.term()).put("generated", image.generated())
+        .put("jobs", jobs).put("bindings", bindings).put("hosts", hosts).put("dead", dead)
+        .put("recent", recent);
+  }
+
+  static DurableImage decodeImage(JsonObject json) {
+    List<DurableImage.JobImage> jobs = new ArrayList<>();
+    for (Object o : json.getJsonArray("jobs")) {
+      JsonObject j = (JsonObject) o;
+      jobs.add(new DurableImage.JobImage(j.getString("job"), j.getLong("generated"),
+          j.getLong("order"), DurableValueJson.rawPayload(j.getString("payload")),
+          j.getString("key"), j.getString("replyTo"), j.getLong("timeoutMs"),
+          j.getLong("bytes"), j.getString("target"), j.getInteger("attempts"),
+          j.getString("worker"), DurableValueJson.interruption(j.getJsonObject("interruption")),
+          j.getLong("dueAt", 0L), j.getBoolean("front", false), j.getInteger("stops", 0),
+          j.getInteger("failures", 0), DurableValueJson.decodeRetry(j.getJsonObject("retry"))));
+    }
+    List<DurableImage.BindingImage> bindings = new ArrayList<>();
+    for (Object o : json.getJsonArray("bindings")) {
+      JsonObject b = (JsonObject) o;
+      bindings.add(new DurableImage.BindingImage(b.getString("key"), b.getString("worker"),
+          b.getBoolean("rebalanced")));
+    }
+    List<DurableImage.HostImage> hosts = new ArrayList<>();
+    for (Object o : json.getJsonArray("hosts")) {
+      JsonObject h = (JsonObject) o;
+      hosts.add(new DurableImage.HostImage(h.getString("host"), h.getString("node"),
+          strings(h.getJsonArray("slots"))));
+    }
+    List<DeadLetter> dead = new ArrayList<>();
+    for (Object o : json.getJsonArray("dead", new JsonArray())) {
+      dead.add(DurableValueJson.decodeDeadLetter((JsonObject) o));
+    }
+    List<RecentOutcome> recent = new ArrayList<>();
+    for (Object o : json.getJsonArray("recent", new JsonArray())) {
+      recent.add(DurableValueJson.decodeRecent((JsonObject) o));
+    }
+    return new DurableImage(json.getLong("term"), json.getLong("generated"), jobs, bindings,
+        hosts, dead, recent);
+  }
+
+  // ---- records --------------------------------------------------------------------------------
+
+  static JsonObject encode(DurableRecord record) {
+    if (record instanceof DurableRecord.Accepted a) {
+      JsonObject json = new JsonObject().put("t", "accepted").put("job", a.job())
+          .put("generated", a.generated()).put("order", a.order())
+          .put("payload", DurableValueJson.payload(a.payload())).put("key", a.key())
+          .put("replyTo", address(a.replyTo())).put("timeoutMs", a.timeoutMs())
+          .put("bytes", a.bytes()).put("target", a.target());
+      positive(json, "dueAt", a.dueAt());
+      if (a.retry() != null) {
+        json.put("retry", DurableValueJson.encode(a.retry()));
+      }
+      return json;
+    } else if (record instanceof DurableRecord.Assigned a) {
+      return new JsonObject().put("t", "assigned").put("job", a.job()).put("worker", a.worker())
+          .put("attempt", a.attempt());
+    } else if (record instanceof DurableRecord.Requeued r) {
+      JsonObject json = new JsonObject().put("t", "requeued").put("job", r.job())
+          .put("order", r.order())
+          .put("interruption", DurableValueJson.interruption(r.interruption()));
+      positive(json, "stops", r.stops());
+      positive(json, "failures", r.failures());
+      positive(json, "dueAt", r.dueAt());
+      return json;
+    } else if (record instanceof DurableRecord.Answered a) {
+      JsonObject json = new JsonObject().put("t", "answered").put("job", a.job())
+          .put("replyTo", address(a.replyTo()))
+          .put("outcome", DurableValueJson.encode(a.outcome(), null));
+      RecentOutcome r = a.remembered();
+      if (r != null) {
+        // Almost always the answer itself: only when it is not is it written a second time.
+        json.put("remembered", r.job().equals(a.job()) && Objects.equals(r.outcome(), a.outcome())
+            ? new JsonObject().put("at", r.at()).put("bytes", r.bytes())
+            : DurableValueJson.encode(r));
+      }
+      return json;
+    } else if (record instanceof DurableRecord.Forgotten f) {
+      return new JsonObject().put("t", "forgotten").put("job", f.job());
+    } else if (record instanceof DurableRecord.DeadLettered l) {
+      return DurableValueJson.encode(l.entry()).put("t", "deadLettered");
+    } else if (record instanceof DurableRecord.DeadRemoved r) {
+      return new JsonObject().put("t", "deadRemoved").put("job", r.job());
+    } else if (record instanceof DurableRecord.Bound b) {
+      return new JsonObject().put("t", "bound").put("key", b.key()).put("worker", b.worker())
+          .put("rebalanced", b.rebalanced());
+    } else if (record instanceof DurableRecord.Unbound u) {
+      return new JsonObject().put("t", "unbound").put("key", u.key());
+    } else if (record instanceof DurableRecord.HostKnown h) {
+      return new JsonObject().put("t", "host").put("host", h.host()).put("node", h.node())
+          .put("slots", new JsonArray(new ArrayList<>(h.slots())));
+    }
+    throw new AssertionError("unhandled " + record);
+  }
+
+  static DurableRecord decodeRecord(JsonObject json) {
+    String type = json.getString("t", "");
+    return switch (type) {
+      case "accepted" -> new DurableRecord.Accepted(json.getString("job"),
+          json.getLong("generated"), json.getLong("order"),
+          DurableValueJson.rawPayload(json.getString("payload")), json.getString("key"),
+          json.getString("replyTo"), json.getLong("timeoutMs"), json.getLong("bytes"),
+          json.getString("target"), json.getLong("dueAt", 0L),
+          DurableValueJson.decodeRetry(json.getJsonObject("retry")));
+      case "assigned" -> new DurableRecord.Assigned(json.getString("job"),
+          json.getString("worker"), json.getInteger("attempt"));
+      case "requeued" -> new DurableRecord.Requeued(json.getString("job"),
+          json.getLong("order"), DurableValueJson.interruption(json.getJsonObject("interruption")),
+          json.getInteger("stops", 0), json.getInteger("failures", 0),
+          json.getLong("dueAt", 0L));
+      case "answered" -> answered(json);
+      case "forgotten" -> new DurableRecord.Forgotten(json.getString("job"));
+      case "deadLettered" -> new DurableRecord.DeadLettered(
+          DurableValueJson.decodeDeadLetter(json));
+      case "deadRemoved" -> new DurableRecord.DeadRemoved(json.getString("job"));
+      case "bound" -> new DurableRecord.Bound(json.getString("key"), json.getString("worker"),
+          json.getBoolean("rebalanced"));
+      case "unbound" -> new DurableRecord.Unbound(json.getString("key"));
+      case "host" -> new DurableRecord.HostKnown(json.getString("host"), json.getString("node"),
+          strings(json.getJsonArray("slots")));
+      default -> throw new IllegalArgumentException("not a durable record: " + json.encode());
+    };
+  }
+
+  private static DurableRecord.Answered answered(JsonObject json) {
+    String job = json.getString("job");
+    Outcome outcome = DurableValueJson.decodeOutcome(json.getJsonObject("outcome"), null);
+    JsonObject remembered = json.getJsonObject("remembered");
+    RecentOutcome recent = remembered == null ? null
+        : remembered.containsKey("outcome") ? DurableValueJson.decodeRecent(remembered)
+        : new RecentOutcome(job, outcome, remembered.getLong("at"), remembered.getLong("bytes"));
+    return new DurableRecord.Answered(job, json.getString("replyTo"), outcome, recent);
+  }
+
+  // ---- values ---------------------------------------------------------------------------------
+
+  /** Puts {@code value} under {@code field} unless it is 0, the default a reader assumes. */
+  private static void positive(JsonObject json, String field, long value) {
+    if (value != 0) {
+      json.put(field, value);
+    }
+  }
+
+  /** The durable form of a job's replyTo: an address, or null. */
+  private static String address(Object replyTo) {
+    if (replyTo instanceof Responder responder) {
+      return responder.address();
+    }
+    return replyTo instanceof String address ? address : null;
+  }
+
+  private static List<String> strings(JsonArray array) {
+    List<String> list = new ArrayList<>();
+    array.forEach(o -> list.add((String) o));
+    return list;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.shepherd.runtime.ha;
+
+import dev.shepherd.core.HaStatus;
+import dev.shepherd.core.ha.DurableGate;
+import dev.shepherd.core.ha.DurableLog;
+import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.runtime.time.RuntimeTime;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+
+/**
+ * The cluster's side of a highly available pool (A1-A3 in docs/rules.md): who leads it, in which
+ * term, and the replicated store its coordinator writes to. Found with {@link
+ * java.util.ServiceLoader} (the cluster package provides one); one instance per pool and node. A
+ * node that lists the pool stands by until it can claim the next term; the claim returns what the
+ * store holds, which the new coordinator recovers from. Every write names its term and fails once a
+ * newer one exists, or without a majority.
+ *
+ * <p>Time: the claim's moment is this node's monotonic time ({@link RuntimeTime#of} the
+ * context's Vert.x), since the lease it starts is measured here only; the times inside batches,
+ * bases and what a claim recovers are wall time, since another JVM reads them ({@link
+ * JournalTimes}).
+ */
+public interface Leadership {
+
+  /** What a {@link Leadership} tells the pool's verticle, on the verticle's context. */
+  interface Candidate {
+    /**
+     * This node leads the pool in {@code term}: recover from {@code recovered}; {@code
+     * claimedAt} is when the claim was sent (the start of the first lease), in this node's
+     * monotonic milliseconds.
+     */
+    void lead(long term, DurableLog.Recovered recovered, long claimedAt);
+
+    /** Stop acting at once: the majority is lost, or this member is merging. */
+    void stepDown(String why);
+  }
+
+  /** Starts standing for the pool of {@code config}; calls {@code candidate} on {@code context}. */
+  Future<Void> start(Context context, PoolConfig config, Candidate candidate);
+
+  /** Stops standing; a term still held is given up. */
+  Future<Void> stop();
+
+  /**
+   * Writes {@code batch} under {@code term}; a checkpoint replaces the log with {@code base}.
+   * Completes on any thread; fails when the term is no longer the pool's or there is no majority.
+   */
+  Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base);
+
+  /** Gives up {@code term} after a step-down, so that another node may claim the next one. */
+  void resign(long term);
+
+  /** The pool's high-availability status as this node sees it while leading {@code term}. */
+  HaStatus status(long term);
+}

@@ -1,0 +1,98 @@
+package dev.shepherd.runtime.wire;
+
+/** Every event-bus address of one pool, built from its prefix ({@code shepherd.<pool>}). */
+public record Addresses(String prefix) {
+
+  public static Addresses forPool(String pool) {
+    return new Addresses("shepherd." + pool);
+  }
+
+  public String submit() {
+    return prefix + ".submit";
+  }
+
+  public String completed() {
+    return prefix + ".completed";
+  }
+
+  public String rebalance() {
+    return prefix + ".rebalance";
+  }
+
+  public String cancel() {
+    return prefix + ".cancel";
+  }
+
+  public String status() {
+    return prefix + ".status";
+  }
+
+  /** Operators put a retired slot back in service here: {@code {"worker"}}. */
+  public String revive() {
+    return prefix + ".revive";
+  }
+
+  /**
+   * Where a job is (J6 in docs/rules.md): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view,
+   * or with {@code wait} its terminal outcome.
+   */
+  public String job() {
+    return prefix + ".job";
+  }
+
+  /**
+   * A page of the dead-letter set, newest first (J5 in docs/rules.md): {@code {"offset"?,
+   * "limit"?}}.
+   */
+  public String deadLetters() {
+    return prefix + ".dead.list";
+  }
+
+  /** One dead-lettered job (J5 in docs/rules.md): {@code {"job"}}. */
+  public String deadLetter() {
+    return prefix + ".dead.get";
+  }
+
+  /**
+   * Submits a dead-lettered job again (J5 in docs/rules.md): {@code {"job"}}; the reply is the
+   * admission.
+   */
+  public String replayDead() {
+    return prefix + ".dead.replay";
+  }
+
+  /** Discards a dead-lettered job (J5 in docs/rules.md): {@code {"job"}}. */
+  public String discardDead() {
+    return prefix + ".dead.discard";
+  }
+
+  /** The pool's recent past (events, per-second outcomes, last exits), for the live view. */
+  public String history() {
+    return prefix + ".history";
+  }
+
+  public String events() {
+    return prefix + ".events";
+  }
+
+  public String register() {
+    return prefix + ".register";
+  }
+
+  public String capacity() {
+    return prefix + ".capacity";
+  }
+
+  public String heartbeat() {
+    return prefix + ".heartbeat";
+  }
+
+  public String deregister() {
+    return prefix + ".deregister";
+  }
+
+  /** The stable address of one slot (remote slots receive assignments there). */
+  public String slot(String worker) {
+    return prefix + ".slot." + worker;
+  }
+}

@@ -1,0 +1,50 @@
+package dev.shepherd.runtime.wire;
+
+import dev.shepherd.core.Outcome;
+import dev.shepherd.runtime.slot.ResultCheck;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Answers a submit that came over the event bus. Without {@code replyTo} the single reply is the
+ * terminal outcome (or the rejection); with it, the reply is the admission and the terminal
+ * outcome is sent to {@code replyTo}.
+ */
+public final class BusResponder implements Responder {
+  private final Message<?> message;
+  private final String replyTo;
+  private final Sender bus;
+
+  public BusResponder(Message<?> message, String replyTo, Sender bus) {
+    this.message = message;
+    this.replyTo = replyTo;
+    this.bus = bus;
+  }
+
+  @Override
+  public String address() {
+    return replyTo;
+  }
+
+  @Override
+  public void respond(Outcome outcome) {
+    if (outcome instanceof Outcome.Accepted) {
+      if (replyTo != null) {
+        message.reply(OutcomeJson.encode(outcome));
+      }
+    } else if (outcome instanceof Outcome.Rejected || replyTo == null) {
+      message.reply(encode(outcome));
+    } else {
+      bus.send(replyTo, encode(outcome));
+    }
+  }
+
+  /** The outcome's JSON; never throws, so the submitter is answered whatever the result holds. */
+  private static JsonObject encode(Outcome outcome) {
+    try {
+      return OutcomeJson.encode(outcome);
+    } catch (RuntimeException | StackOverflowError e) {
+      return OutcomeJson.encode(ResultCheck.unsendable(outcome, e));
+    }
+  }
+}

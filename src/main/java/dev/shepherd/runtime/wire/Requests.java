@@ -1,0 +1,62 @@
+package dev.shepherd.runtime.wire;
+
+import dev.shepherd.core.JobError;
+import dev.shepherd.runtime.RetryOverride;
+import dev.shepherd.runtime.payload.HeapCost;
+import dev.shepherd.runtime.payload.RawJson;
+
+/** Decoded protocol requests (section 6 in docs/rules.md); {@link RequestDecoder} builds them. */
+public final class Requests {
+  private Requests() {}
+
+  /**
+   * A submit; null fields are absent ({@code timeoutMs} 0 = the pool's default). {@code bytes} is
+   * what the payload costs while queued (its length when it is {@link RawJson}, else an estimate
+   * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
+   * pool's {@code backlogMaxBytes}. {@code delayMs} holds the job back that long after its
+   * admission (J4 in docs/rules.md; 0 = none; the pool refuses more than its {@code maxDelayMs});
+   * {@code retry} overrides the pool's failure retries (J3; null = the pool's).
+   */
+  public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+      long bytes, long delayMs, RetryOverride retry) {
+
+    /** A submit to run as soon as it can, with the pool's failure retries. */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+        long bytes) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null);
+    }
+
+    /** A submit whose payload is not counted against the byte budget. */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs) {
+      this(job, payload, key, replyTo, timeoutMs, 0);
+    }
+
+    /** This submit with the job id {@code id}. */
+    public Submit withJob(String id) {
+      return new Submit(id, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
+    }
+  }
+
+  /** A completion reported over the bus; {@code error} null means {@code result}. */
+  public record Completed(String worker, long assignment, Object result, JobError error) {}
+
+  public record Rebalance(String key, String worker) {}
+
+  public record Cancel(String job) {}
+
+  /** An operator's revive of a retired slot. */
+  public record Revive(String worker) {}
+
+  /**
+   * Where {@code job} is (J6 in docs/rules.md); with {@code waits}, its terminal outcome once it
+   * has one, waiting at most {@code timeoutMs} (always positive: the default is filled in when
+   * decoded).
+   */
+  public record Lookup(String job, boolean waits, long timeoutMs) {}
+
+  /** A page of the dead-letter set (J5 in docs/rules.md), newest first. */
+  public record DeadLetters(int offset, int limit) {}
+
+  /** One job of the dead-letter set (J5 in docs/rules.md): to read, replay or discard. */
+  public record DeadJob(String job) {}
+}

@@ -1,0 +1,29 @@
+package dev.shepherd.runtime.wire;
+
+import dev.shepherd.core.Outcome;
+
+/**
+ * Where one submitter's answers go: the runtime's meaning of the core's opaque {@code replyTo}.
+ * Called on the coordinator's context, once with the admission and once with the terminal outcome
+ * (a rejection is both).
+ */
+public interface Responder {
+  void respond(Outcome outcome);
+
+  /**
+   * {@link #respond(Outcome)}, with the throwable the job failed with in this JVM when {@code
+   * outcome} is that failure (else null): only a submitter in this JVM can be handed it.
+   */
+  default void respond(Outcome outcome, Throwable cause) {
+    respond(outcome);
+  }
+
+  /**
+   * The event-bus address the terminal outcome goes to, which outlives this node (A4 in
+   * docs/rules.md), or null when only this request's own reply can carry it: what a durable pool
+   * records as the job's {@code replyTo}.
+   */
+  default String address() {
+    return null;
+  }
+}
