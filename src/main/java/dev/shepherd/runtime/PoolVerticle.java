@@ -359,9 +359,4 @@ public class PoolVerticle extends VerticleBase {
     extensions.forEach(e -> stopped.add(e.stop()));
     return Future.join(stopped).mapEmpty();
   }
-
-  /** The coordinator, once started (for embedding and tests); null on a standby. */
-  public Coordinator coordinator() {
-    return coordinator;
-  }
 }

@@ -70,7 +70,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A failure names its seed; {@code -Dshepherd.seed=<n>} replays that run and prints its trace.
  */
-class FailoverSimulationTest {
+public class FailoverSimulationTest {
   private static final long FAULTS_UNTIL = 20_000;
   private static final long SETTLE_UNTIL = 240_000;
   /** How long a silent host stays up (the pool's {@code heartbeatTimeoutMs}). */

@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,6 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LocalPools {
   private static final Map<Vertx, Map<String, Coordinator>> POOLS = new ConcurrentHashMap<>();
+  /**
+   * Each registered coordinator's in-JVM handle, made here rather than by the coordinator: the
+   * coordinator knows nothing of how it is reached (the access package depends on the
+   * coordinator's, not the other way).
+   */
+  private static final Map<Coordinator, PoolHandle> HANDLES = new ConcurrentHashMap<>();
 
   private LocalPools() {}
 
@@ -23,12 +30,15 @@ public final class LocalPools {
       throw new IllegalStateException("a pool named '" + coordinator.name()
           + "' is already deployed in this Vert.x instance");
     }
+    HANDLES.put(coordinator, new LocalPoolHandle(coordinator));
   }
 
   public static void unregister(Vertx vertx, Coordinator coordinator) {
     Map<String, Coordinator> pools = POOLS.get(vertx);
     if (pools != null) {
-      pools.remove(coordinator.name(), coordinator);
+      if (pools.remove(coordinator.name(), coordinator)) {
+        HANDLES.remove(coordinator);
+      }
       if (pools.isEmpty()) {
         POOLS.remove(vertx, pools);
       }
@@ -44,12 +54,12 @@ public final class LocalPools {
   /** The in-JVM handle on {@code pool} in this Vert.x instance, or null. */
   public static PoolHandle handle(Vertx vertx, String pool) {
     Coordinator coordinator = find(vertx, pool);
-    return coordinator == null ? null : coordinator.handle();
+    return coordinator == null ? null : HANDLES.get(coordinator);
   }
 
   /** The handles on every pool of this Vert.x instance. */
   public static List<PoolHandle> handles(Vertx vertx) {
-    return all(vertx).stream().map(Coordinator::handle).toList();
+    return all(vertx).stream().map(HANDLES::get).filter(Objects::nonNull).toList();
   }
 
   /** Every coordinator of this Vert.x instance. */

@@ -15,8 +15,6 @@ import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.PoolErrorException;
-import dev.shepherd.runtime.access.LocalPoolHandle;
-import dev.shepherd.runtime.access.PoolHandle;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.slot.ResultCheck;
@@ -47,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * Runs one pool on one Vert.x context: decodes nothing, decides nothing. It feeds events to the
  * core's {@link Pool#apply} and hands the effects to the {@link EffectInterpreter}. All pool state
  * is touched on this context only; other threads hand work in through the {@link Inbox}, and
- * everything outside the runtime reaches the pool through its {@link #handle()}.
+ * everything outside the runtime reaches the pool through the in-JVM handle that {@code
+ * access.LocalPools} keeps for it.
  *
  * <p>The coordinator of a highly available pool ({@link #lead}) lets its effects out through a
  * {@link DurableGate}: each waits until the records before it are written to the cluster under
@@ -74,7 +73,6 @@ public final class Coordinator {
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
   private final Timers timers;
-  private final LocalPoolHandle handle;
   /**
    * Lookups, waits for outcomes and the dead-letter set, as callers reach them (J5, J6 in
    * docs/rules.md).
@@ -114,7 +112,6 @@ public final class Coordinator {
     }
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);
-    this.handle = new LocalPoolHandle(this);
     this.jobs = new LookupsAndDeadLetters(this, pool);
   }
 
@@ -124,11 +121,6 @@ public final class Coordinator {
 
   public PoolConfig config() {
     return config;
-  }
-
-  /** The in-JVM handle on this pool: how everything outside the runtime reaches it. */
-  public PoolHandle handle() {
-    return handle;
   }
 
   public Vertx vertx() {
@@ -160,7 +152,7 @@ public final class Coordinator {
     return sender;
   }
 
-  Timers timers() {
+  public Timers timers() {
     return timers;
   }
 
@@ -176,7 +168,7 @@ public final class Coordinator {
     return observers;
   }
 
-  FailureCauses causes() {
+  public FailureCauses causes() {
     return causes;
   }
 

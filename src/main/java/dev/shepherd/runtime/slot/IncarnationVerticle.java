@@ -299,11 +299,11 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
 
   // ---- owner-side bookkeeping -----------------------------------------------------------------
 
-  void deployed(String id) {
+  public void deployed(String id) {
     this.deploymentId = id;
   }
 
-  String deploymentId() {
+  public String deploymentId() {
     return deploymentId;
   }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The gate between a durable pool and the world (A2, A3): effects after a record wait for the
  * store, everything waits for a fresh lease, a refused write closes it for good, and checkpoints
- * keep the answers still waiting. {@link FailoverSimulationTest} checks it end to end.
+ * keep the answers still waiting. {@code FailoverSimulationTest} checks it end to end.
  */
 class DurableGateTest {
   private static final long LEASE = 2_000;

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * DurableLog#recover}, rebuild exactly the image the pool computes of itself, with section 10's
  * state in it: waiting jobs with their due times, suspects with their stops, failure retries,
  * dead letters and recent outcomes (J2-J6). A pool of the next term recovered from it finds
- * them all. {@link FailoverSimulationTest} does the same under failovers.
+ * them all. {@code FailoverSimulationTest} does the same under failovers.
  */
 class DurableLogTest {
   private static final long T0 = 1_700_000_000_000L;

@@ -20,6 +20,7 @@ import dev.shepherd.runtime.JobRequest;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
 import dev.shepherd.runtime.PoolVerticle;
+import dev.shepherd.runtime.access.LocalPools;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -41,11 +42,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TimersEndToEndTest {
 
   private static Coordinator deploy(Vertx vertx, JsonObject config) {
-    PoolVerticle verticle = new PoolVerticle();
-    join(vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(config)));
+    join(vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(config)));
     awaitStatus(vertx, config.getString("name"), s -> PoolFixture.slots(s).stream()
         .noneMatch(x -> "INSTALLING".equals(((JsonObject) x).getString("phase"))));
-    return verticle.coordinator();
+    return LocalPools.find(vertx, config.getString("name"));
   }
 
   /** The timers the pool keeps, read on its own context. */
