@@ -1,5 +1,6 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.runtime.slot.JobControl;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -17,6 +18,25 @@ import io.vertx.core.internal.ContextInternal;
  * purpose, call {@link WorkerContext#crash}.
  */
 public final class Job {
+  static {
+    JobControl.install(new JobControl() {
+      @Override
+      protected void decodedAs(Job job, Object decoded) {
+        job.decodedAs(decoded);
+      }
+
+      @Override
+      protected void runsOn(Job job, Context context) {
+        job.runsOn(context);
+      }
+
+      @Override
+      protected void cancel(Job job) {
+        job.cancel();
+      }
+    });
+  }
+
   private final String id;
   /** Replaced once by its decoded form, on the incarnation's context, before the handler runs. */
   private Object payload;
@@ -70,7 +90,7 @@ public final class Job {
   }
 
   /** The payload decoded on the incarnation's context (it arrived as raw JSON bytes). */
-  public void decodedAs(Object decoded) {
+  void decodedAs(Object decoded) {
     this.payload = decoded;
   }
 
@@ -97,12 +117,12 @@ public final class Job {
   }
 
   /** The incarnation's context, where {@link #cancelled()} calls back. */
-  public synchronized void runsOn(Context ctx) {
+  synchronized void runsOn(Context ctx) {
     this.context = ctx;
   }
 
   /** Marks the job cancelled; from any thread. */
-  public void cancel() {
+  void cancel() {
     Promise<Void> toComplete;
     synchronized (this) {
       cancelled = true;

@@ -183,7 +183,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
    */
   public void deliver(Job job) {
     inFlight++;
-    job.runsOn(context);
+    JobControl.get().runsOn(job, context);
     running.put(job.assignment(), job);
     if (unordered) {
       context.executeBlocking(() -> {
@@ -205,7 +205,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     if (job.payload() instanceof RawJson raw) {
       // Decoded here, on the incarnation's context, so the coordinator never builds the tree.
       try {
-        job.decodedAs(raw.decodeForWorker());
+        JobControl.get().decodedAs(job, raw.decodeForWorker());
       } catch (BadRequest e) {
         undecodable = e;
       }
@@ -342,7 +342,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   public void cancel(long assignment) {
     Job job = running.get(assignment);
     if (job != null) {
-      job.cancel();
+      JobControl.get().cancel(job);
     }
   }
 

@@ -1,0 +1,45 @@
+package dev.shepherd.runtime.slot;
+
+import dev.shepherd.runtime.Job;
+import io.vertx.core.Context;
+
+/**
+ * What an incarnation does to a {@link Job} that its handler may not: hand it the payload decoded
+ * on the incarnation's context, say which context runs it, and mark it cancelled. {@code Job}
+ * keeps these package-private (a handler sees only what it may use) and installs the one
+ * implementation when it is loaded, as the JDK's {@code SharedSecrets} do.
+ */
+public abstract class JobControl {
+  private static volatile JobControl installed;
+
+  /** Installs {@code Job}'s implementation; once (a second call fails). */
+  public static synchronized void install(JobControl control) {
+    if (installed != null) {
+      throw new IllegalStateException("the job control is installed already");
+    }
+    installed = control;
+  }
+
+  static JobControl get() {
+    JobControl control = installed;
+    if (control == null) {
+      try {
+        // Job installs it in its static initializer.
+        Class.forName(Job.class.getName(), true, Job.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e);
+      }
+      control = installed;
+    }
+    return control;
+  }
+
+  /** The payload decoded on the incarnation's context (it arrived as raw JSON bytes). */
+  protected abstract void decodedAs(Job job, Object decoded);
+
+  /** The incarnation's context, where {@link Job#cancelled()} calls back. */
+  protected abstract void runsOn(Job job, Context context);
+
+  /** Marks the job cancelled; from any thread. */
+  protected abstract void cancel(Job job);
+}
