@@ -1,21 +1,23 @@
 /**
- * Shepherd on Vert.x: the coordinator verticle ({@link dev.shepherd.runtime.PoolVerticle}) that
- * feeds the pure core and interprets its effects, supervised local slots whose incarnations host
- * your {@link dev.shepherd.runtime.JobHandler}, the event-bus protocol v1, and {@link
- * dev.shepherd.runtime.PoolClient}.
+ * Shepherd's library API, all a user imports: implement a {@link dev.shepherd.runtime.JobHandler}
+ * (it gets each {@link dev.shepherd.runtime.Job} and its {@link
+ * dev.shepherd.runtime.WorkerContext}), deploy a {@link dev.shepherd.runtime.PoolVerticle} per
+ * pool (configured as a {@link dev.shepherd.runtime.PoolConfig} reads it), and submit through a
+ * {@link dev.shepherd.runtime.PoolClient} ({@link dev.shepherd.runtime.JobRequest}, {@link
+ * dev.shepherd.runtime.PoolClientOptions}); a job that does not complete fails its call with a
+ * {@link dev.shepherd.runtime.JobException}. The core's values ({@code dev.shepherd.core}:
+ * outcomes, job views, settings) complete it.
+ *
+ * <p>Everything in the subpackages ({@code coordinator}, {@code slot}, {@code wire}, {@code
+ * payload}, {@code access}, {@code ha}, {@code observe}, {@code config}, {@code time}) is
+ * internal, with no compatibility promise: public only because another package of Shepherd uses
+ * it. docs/architecture.md maps them.
  *
  * <p>Threading: all pool state lives on the coordinator's context. Local slots hand assignments
- * straight to the incarnation's context ({@code runOnContext}) and completions come back through
- * the coordinator's {@link dev.shepherd.runtime.coordinator.Inbox}, which runs what queued up in batches; an
- * in-JVM {@code PoolClient} uses the same inbox. Only requests from other verticles or nodes use
- * the event bus.
- *
- * <p>From outside the runtime (the web layer, {@code PoolClient}) a pool is reached only through a
- * {@link dev.shepherd.runtime.access.PoolHandle}: in the JVM that runs it, straight to the coordinator's
- * inbox; elsewhere, protocol v1 over the bus. A {@link dev.shepherd.runtime.access.PoolDirectory} finds
- * them: this Vert.x instance's pools, or, in a cluster, every pool the coordinators announce. A
- * {@code PoolClient} on a clustered Vert.x submits over the bus with a reply address of its own
- * ({@link dev.shepherd.runtime.access.ReplyAddress}), so an outcome sent by a coordinator that took over
- * after a failover still reaches it.
+ * straight to the incarnation's context and completions come back through the coordinator's
+ * inbox, which runs what queued up in batches; an in-JVM {@code PoolClient} uses the same inbox.
+ * Only requests from other verticles or nodes use the event bus. A {@code PoolClient} on a
+ * clustered Vert.x submits over the bus with a reply address of its own, so an outcome sent by a
+ * coordinator that took over after a failover still reaches it.
  */
 package dev.shepherd.runtime;
