@@ -73,6 +73,24 @@ class LibraryConsumerIT {
   }
 
   @Test
+  void library_jar_leaves_the_benchmarks_and_the_demo_worker_to_the_runnable_jar()
+      throws IOException {
+    Path runnableJar = libraryJar.resolveSibling("shepherd.jar");
+    try (JarFile library = new JarFile(libraryJar.toFile());
+        JarFile runnable = new JarFile(runnableJar.toFile())) {
+      List<String> inLibrary = library.stream().map(ZipEntry::getName).toList();
+      List<String> inRunnable = runnable.stream().map(ZipEntry::getName).toList();
+
+      assertThat(inLibrary).noneMatch(name -> name.startsWith("dev/shepherd/bench/")
+          || name.startsWith("dev/shepherd/demo/"));
+      assertThat(inRunnable).contains("dev/shepherd/demo/DemoWorker.class",
+          "dev/shepherd/bench/LoadBench.class", "META-INF/BenchmarkList",
+          "dev/shepherd/runtime/PoolVerticle.class");
+      assertThat(inRunnable).anyMatch(name -> name.startsWith("dev/shepherd/bench/jmh_generated/"));
+    }
+  }
+
+  @Test
   void a_project_depending_on_the_library_builds_offline_and_runs_a_job() throws Exception {
     Path project = prepareWorkspace();
     Path classpathFile = work.resolve("classpath.txt");
