@@ -23,8 +23,8 @@ class ClusterLayerTest {
   void only_the_membership_adapter_and_the_configuration_use_hazelcast() {
     noClasses().that().resideInAPackage("dev.shepherd.cluster..")
         .and().haveNameNotMatching(
-            "dev\\.shepherd\\.cluster\\.(HazelcastMembership|ClusterSetup|HazelcastLeadership"
-                + "|HaStore)(\\$.*)?")
+            "dev\\.shepherd\\.cluster\\.(setup\\.HazelcastMembership|setup\\.ClusterSetup"
+                + "|ha\\.HazelcastLeadership|ha\\.HaStore)(\\$.*)?")
         .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..",
             "io.vertx.spi.cluster.hazelcast..")
         .check(MAIN);
