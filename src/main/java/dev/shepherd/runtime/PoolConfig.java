@@ -58,8 +58,8 @@ public record PoolConfig(
   public static final int DEFAULT_MAX_PAYLOAD_DEPTH = 64;
   /**
    * The most {@code maxPayloadDepth} may be: a worker that wraps its payload in a result a few
-   * levels deep still answers well inside what JSON encoding allows (see {@link
-   * JsonCheck#MAX_RESULT_DEPTH}).
+   * levels deep still answers well inside what JSON encoding allows (see {@code
+   * JsonCheck.MAX_RESULT_DEPTH}).
    */
   public static final int MAX_PAYLOAD_DEPTH = 500;
   /** The default of {@code heartbeatTimeoutMs}: five missed heartbeats of a host's default. */

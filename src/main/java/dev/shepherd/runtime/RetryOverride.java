@@ -13,8 +13,8 @@ import dev.shepherd.runtime.wire.RequestDecoder;
  * retries.
  *
  * <p>Plain data, as {@link JobRequest} is: {@link PoolClient} and {@link RequestDecoder} check
- * the attempts ({@code retry.maxAttempts}, 1 to 1,000,000) and refuse bad ones as {@link
- * BadRequest}; a {@link Backoff} checks itself when it is made.
+ * the attempts ({@code retry.maxAttempts}, 1 to 1,000,000) and refuse bad ones as a bad
+ * request; a {@link Backoff} checks itself when it is made.
  */
 public record RetryOverride(int maxAttempts, Backoff backoff) {
 
