@@ -28,6 +28,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Supplier;
 
 /**
  * The in-JVM fast path to a pool of this Vert.x instance: each call is a task handed to the
@@ -112,16 +113,8 @@ public final class LocalPoolHandle implements PoolHandle {
 
   @Override
   public Future<JobView> lookup(String job) {
-    Promise<JobView> promise = onCaller();
-    coordinator.execute(() -> {
-      JobView view = coordinator.jobs().lookup(job);
-      if (view == null) {
-        promise.fail(LookupsAndDeadLetters.unknownJob(job));
-      } else {
-        promise.complete(view);
-      }
-    });
-    return promise.future();
+    return found(() -> coordinator.jobs().lookup(job),
+        () -> LookupsAndDeadLetters.unknownJob(job));
   }
 
   @Override
@@ -140,16 +133,8 @@ public final class LocalPoolHandle implements PoolHandle {
 
   @Override
   public Future<DeadLetter> deadLetter(String job) {
-    Promise<DeadLetter> promise = onCaller();
-    coordinator.execute(() -> {
-      DeadLetter entry = coordinator.jobs().deadLetter(job);
-      if (entry == null) {
-        promise.fail(LookupsAndDeadLetters.notDead(job));
-      } else {
-        promise.complete(entry);
-      }
-    });
-    return promise.future();
+    return found(() -> coordinator.jobs().deadLetter(job),
+        () -> LookupsAndDeadLetters.notDead(job));
   }
 
   @Override
@@ -220,5 +205,22 @@ public final class LocalPoolHandle implements PoolHandle {
   @Override
   public String toString() {
     return "local pool " + name();
+  }
+
+  /**
+   * What {@code read} finds on the pool's context, answered on the caller's; {@code missing}'s
+   * failure when it finds nothing.
+   */
+  private <T> Future<T> found(Supplier<T> read, Supplier<? extends Throwable> missing) {
+    Promise<T> promise = onCaller();
+    coordinator.execute(() -> {
+      T value = read.get();
+      if (value == null) {
+        promise.fail(missing.get());
+      } else {
+        promise.complete(value);
+      }
+    });
+    return promise.future();
   }
 }
