@@ -33,6 +33,8 @@ final class SimPoolNode extends SimNode {
   static final long LEASE_MS = TermRunner.LEASE_MS;
 
   private final PoolConfig config;
+  /** Whether jobs misbehave on the pool's local slots, as on the hosts ({@link SimHost}). */
+  private final boolean badJobs;
   private final SimLeadership leadership = new SimLeadership(this);
   private final Executor turns = task -> world.after(0, () -> deliver(task));
   private final TermRunner terms;
@@ -45,6 +47,7 @@ final class SimPoolNode extends SimNode {
   SimPoolNode(SimWorld world, String name, PoolConfig config) {
     super(world, name);
     this.config = config;
+    this.badJobs = !config.settings().jobs().equals(dev.shepherd.core.JobSettings.NONE);
     this.terms = new TermRunner(config, leadership, new Site());
   }
 
@@ -93,7 +96,8 @@ final class SimPoolNode extends SimNode {
     @Override
     public Coordinator open(PoolConfig termConfig) {
       Coordinator c = new Coordinator(null, null, termConfig,
-          new PoolPorts(clock(), scheduler(), turns, SimPoolNode.this::send));
+          new PoolPorts(clock(), scheduler(), turns, SimPoolNode.this::send,
+              () -> new SimDeployments(SimPoolNode.this, badJobs)));
       c.observe(new Fencing(c));
       return c;
     }
