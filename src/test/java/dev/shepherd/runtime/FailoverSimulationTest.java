@@ -30,6 +30,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -94,22 +98,39 @@ public class FailoverSimulationTest {
   private static void run(String name, int killPercent, int pausePercent) {
     Long replay = Long.getLong("shepherd.seed");
     int seeds = replay != null ? 1 : Integer.getInteger("shepherd.failover.seeds", 1000);
+    int threads = replay != null ? 1 : Integer.getInteger("shepherd.failover.threads",
+        Runtime.getRuntime().availableProcessors());
     long started = System.nanoTime();
-    long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     Summary total = new Summary();
     // The faults make the runtime warn thousands of times (step-downs, crashes): nothing checked
     // here, and a replayed seed prints its trace instead.
     Logger runtime = (Logger) LoggerFactory.getLogger("dev.shepherd");
     Level before = runtime.getLevel();
     runtime.setLevel(Level.ERROR);
+    // Seeds share nothing (each has its world, its nodes and their coordinators, on the thread
+    // that runs it), so they run side by side, one per core; the totals are summed in seed order.
+    ExecutorService pool = Executors.newFixedThreadPool(threads, task -> {
+      Thread thread = new Thread(task, "simulation-" + name);
+      thread.setDaemon(true);
+      return thread;
+    });
     try {
+      List<Future<Summary>> runs = new ArrayList<>(seeds);
       for (int i = 0; i < seeds; i++) {
         long seed = replay != null ? replay
             : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
-        Summary one = runSeed(seed, killPercent, pausePercent, replay != null);
-        total.add(one);
+        runs.add(pool.submit(() -> {
+          long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+          Summary one = runSeed(seed, killPercent, pausePercent, replay != null);
+          one.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+          return one;
+        }));
+      }
+      for (Future<Summary> run : runs) {
+        total.add(outcome(run));
       }
     } finally {
+      pool.shutdownNow();
       runtime.setLevel(before);
     }
     System.out.printf("simulation %s: %d seeds; faults: %d kills, %d pauses, %d partitions, %d"
@@ -117,14 +138,14 @@ public class FailoverSimulationTest {
             + " outcome), %d terms, %d host commands fenced; section 10: %d poisoned, %d"
             + " replays; %d checkpoints checked (%d not, after a clock step), %d final invariant"
             + " checks; takeovers recovered %d waiting jobs, %d dead letters, %d recent outcomes;"
-            + " local slots in %d seeds: %d jobs run, %d crashes; %d ms (%d ms of CPU)%n", name, seeds, total.kills, total.pauses,
+            + " local slots in %d seeds: %d jobs run, %d crashes; %d ms on %d threads (%d ms of"
+            + " CPU)%n", name, seeds, total.kills, total.pauses,
         total.partitions, total.clockSteps, total.dropped,
         total.accepted, total.duplicates, total.terms, total.fenced, total.poisoned,
         total.replays, total.checkpoints, total.inexact, total.invariantChecks,
         total.waitingRecovered, total.deadRecovered,
         total.recentRecovered, total.localSeeds, total.localRuns, total.localCrashes,
-        (System.nanoTime() - started) / 1_000_000,
-        (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1_000_000);
+        (System.nanoTime() - started) / 1_000_000, threads, total.cpuNanos / 1_000_000);
     assertThat(total.accepted).isPositive();
     if (replay == null) {
       assertThat(total.waitingRecovered).as("takeovers with waiting jobs").isPositive();
@@ -135,8 +156,24 @@ public class FailoverSimulationTest {
     }
   }
 
+  /** What one seed's run returned; its failure (naming the seed) as it was thrown. */
+  private static Summary outcome(Future<Summary> run) {
+    try {
+      return run.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new AssertionError(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
   /** Totals over seeds. */
   private static final class Summary {
+    long cpuNanos;
     long accepted;
     long duplicates;
     long terms;
@@ -159,6 +196,7 @@ public class FailoverSimulationTest {
     long localCrashes;
 
     void add(Summary other) {
+      cpuNanos += other.cpuNanos;
       localSeeds += other.localSeeds;
       localRuns += other.localRuns;
       localCrashes += other.localCrashes;
