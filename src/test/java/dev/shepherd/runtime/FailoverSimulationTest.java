@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 
+import dev.shepherd.SeedRuns;
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.HostSettings;
@@ -30,10 +31,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -98,8 +95,6 @@ public class FailoverSimulationTest {
   private static void run(String name, int killPercent, int pausePercent) {
     Long replay = Long.getLong("shepherd.seed");
     int seeds = replay != null ? 1 : Integer.getInteger("shepherd.failover.seeds", 1000);
-    int threads = replay != null ? 1 : Integer.getInteger("shepherd.failover.threads",
-        Runtime.getRuntime().availableProcessors());
     long started = System.nanoTime();
     Summary total = new Summary();
     // The faults make the runtime warn thousands of times (step-downs, crashes): nothing checked
@@ -108,29 +103,19 @@ public class FailoverSimulationTest {
     Level before = runtime.getLevel();
     runtime.setLevel(Level.ERROR);
     // Seeds share nothing (each has its world, its nodes and their coordinators, on the thread
-    // that runs it), so they run side by side, one per core; the totals are summed in seed order.
-    ExecutorService pool = Executors.newFixedThreadPool(threads, task -> {
-      Thread thread = new Thread(task, "simulation-" + name);
-      thread.setDaemon(true);
-      return thread;
-    });
+    // that runs it), so they run side by side; the totals are summed in seed order.
     try {
-      List<Future<Summary>> runs = new ArrayList<>(seeds);
-      for (int i = 0; i < seeds; i++) {
+      for (Summary one : SeedRuns.run(name, seeds, i -> {
         long seed = replay != null ? replay
             : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
-        runs.add(pool.submit(() -> {
-          long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-          Summary one = runSeed(seed, killPercent, pausePercent, replay != null);
-          one.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
-          return one;
-        }));
-      }
-      for (Future<Summary> run : runs) {
-        total.add(outcome(run));
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        Summary run = runSeed(seed, killPercent, pausePercent, replay != null);
+        run.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+        return run;
+      })) {
+        total.add(one);
       }
     } finally {
-      pool.shutdownNow();
       runtime.setLevel(before);
     }
     System.out.printf("simulation %s: %d seeds; faults: %d kills, %d pauses, %d partitions, %d"
@@ -145,7 +130,8 @@ public class FailoverSimulationTest {
         total.replays, total.checkpoints, total.inexact, total.invariantChecks,
         total.waitingRecovered, total.deadRecovered,
         total.recentRecovered, total.localSeeds, total.localRuns, total.localCrashes,
-        (System.nanoTime() - started) / 1_000_000, threads, total.cpuNanos / 1_000_000);
+        (System.nanoTime() - started) / 1_000_000, replay != null ? 1 : SeedRuns.threads(),
+        total.cpuNanos / 1_000_000);
     assertThat(total.accepted).isPositive();
     if (replay == null) {
       assertThat(total.waitingRecovered).as("takeovers with waiting jobs").isPositive();
@@ -153,21 +139,6 @@ public class FailoverSimulationTest {
       assertThat(total.poisoned).as("poisoned jobs").isPositive();
       assertThat(total.localRuns).as("jobs run on local slots").isPositive();
       assertThat(total.localCrashes).as("crashes of local incarnations").isPositive();
-    }
-  }
-
-  /** What one seed's run returned; its failure (naming the seed) as it was thrown. */
-  private static Summary outcome(Future<Summary> run) {
-    try {
-      return run.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new AssertionError(e.getCause().getMessage(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 
