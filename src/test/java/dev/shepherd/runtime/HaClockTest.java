@@ -18,6 +18,7 @@ import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.SlotHandle;
+import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.DurableJson;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.wire.Requests;
@@ -138,7 +139,7 @@ class HaClockTest {
       PoolConfig config = parsed.withSettings(parsed.settings().withTerm(term));
       coordinator = on(() -> {
         Coordinator c = new Coordinator(vertx, context, config);
-        c.lead(term, time.monotonicMs(), PoolVerticle.LEASE_MS, store, why -> { });
+        c.lead(term, time.monotonicMs(), TermRunner.LEASE_MS, store, why -> { });
         c.start();
         c.recover(recovered);
         return c;
@@ -216,7 +217,7 @@ class HaClockTest {
         leader.awaitAccepted("held");
 
         store.hold();
-        leader.time.advance(PoolVerticle.LEASE_MS);
+        leader.time.advance(TermRunner.LEASE_MS);
         leader.time.stepWall(-60_000);
         leader.submit("held", hang(), 0);
 

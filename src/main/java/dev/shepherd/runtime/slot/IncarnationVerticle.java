@@ -1,6 +1,5 @@
 package dev.shepherd.runtime.slot;
 
-import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.JobHandler;
 import dev.shepherd.runtime.OnException;
@@ -31,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * any job's future, and {@link #crash} are a crash, reported once. An {@link #exit()} is a normal
  * exit; a stop by its slot is neither.
  */
-public final class IncarnationVerticle extends VerticleBase implements WorkerContext {
+public final class IncarnationVerticle extends VerticleBase
+    implements WorkerContext, Incarnation {
   private static final Logger LOG = LoggerFactory.getLogger(IncarnationVerticle.class);
 
   /**
@@ -93,7 +93,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
-  private List<Completion> completions;
+  private List<Incarnation.Completion> completions;
   /** Guards {@link #started} and {@link #crashBeforeStart}: a crash may come from any thread. */
   private final Object startLock = new Object();
   /** Whether the handler's start completed, so a crash is a crash and not a failed start. */
@@ -181,6 +181,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
    * Owner's context, once deployed: hands one job to this incarnation's context, batched with the
    * others of the owner's turn (an unordered WORKER incarnation runs each on the worker pool).
    */
+  @Override
   public void deliver(Job job) {
     inFlight++;
     JobControl.get().runsOn(job, context);
@@ -234,7 +235,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       if (crashed) {
         return;
       }
-      Completion completion = new Completion(job.id(), job.assignment(), start,
+      Incarnation.Completion completion = new Incarnation.Completion(job.id(), job.assignment(), start,
           ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
       if (onContext && Vertx.currentContext() == context) {
         batch(completion);
@@ -245,11 +246,11 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Completions of one turn of this context go to the owner together. */
-  private void batch(Completion completion) {
+  private void batch(Incarnation.Completion completion) {
     if (completions == null) {
       completions = new ArrayList<>(4);
       context.runOnContext(v -> {
-        List<Completion> done = completions;
+        List<Incarnation.Completion> done = completions;
         completions = null;
         if (!crashed) {
           owner.completed(this, done);
@@ -257,19 +258,6 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       });
     }
     completions.add(completion);
-  }
-
-  /** One finished assignment of {@code job}: its result, or the failure the handler returned. */
-  public record Completion(String job, long assignment, long startNanos, Object result,
-      Throwable failure) {
-
-    /**
-     * The failure as the protocol carries it ({@link JobErrors}), or null when the job returned a
-     * result.
-     */
-    public JobError error() {
-      return failure == null ? null : JobErrors.of(failure);
-    }
   }
 
   /**
@@ -299,15 +287,18 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
 
   // ---- owner-side bookkeeping -----------------------------------------------------------------
 
+  @Override
   public void deployed(String id) {
     this.deploymentId = id;
   }
 
+  @Override
   public String deploymentId() {
     return deploymentId;
   }
 
   /** Its slot stops it: nothing it does afterwards is reported, and it runs nothing more. */
+  @Override
   public void stopBySlot() {
     moveTo(Life.STOPPED);
     if (idle != null) {
@@ -315,6 +306,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
   }
 
+  @Override
   public boolean stoppedBySlot() {
     return life.get() == Life.STOPPED;
   }
@@ -330,6 +322,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Owner context: the assignment {@code assignment} completed (its answer is on the way). */
+  @Override
   public void finishedOne(long assignment) {
     running.remove(assignment);
     inFlight--;
@@ -339,6 +332,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Owner context: the job of {@code assignment} was cancelled while running. */
+  @Override
   public void cancel(long assignment) {
     Job job = running.get(assignment);
     if (job != null) {
@@ -346,6 +340,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
   }
 
+  @Override
   public void whenIdle(Promise<Void> promise) {
     idle = promise;
     if (inFlight <= 0 || stoppedBySlot()) {
