@@ -368,7 +368,7 @@ public final class PoolClient {
   }
 
   /**
-   * Checks ids, timeout, delay and retry, and the payload's depth, and measures the payload for
+   * Checks ids, timeout, delay, retry, group and priority, and the payload's depth, and measures the payload for
    * the byte budget. A delay beyond the pool's {@code maxDelayMs} is the pool's to refuse.
    */
   private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
@@ -383,9 +383,12 @@ public final class PoolClient {
           + request.delayMs() + ")");
     }
     RetryJson.check(request.retry());
+    RequestDecoder.checkGroup("group", request.group());
+    RequestDecoder.checkPriority(request.priority());
     long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
     return new Requests.Submit(request.job(), request.payload(), request.key(), null,
-        request.timeoutMs(), bytes, request.delayMs(), request.retry());
+        request.timeoutMs(), bytes, request.delayMs(), request.retry(), request.group(),
+        request.priority());
   }
 
   private static void checkId(String field, String value) {

@@ -3,6 +3,7 @@ package dev.shepherd.runtime.slot;
 import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.JobHandler;
+import dev.shepherd.runtime.JobRateLimitedException;
 import dev.shepherd.runtime.OnException;
 import dev.shepherd.runtime.WorkerContext;
 import dev.shepherd.runtime.payload.BadRequest;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * context and threading model, and reports to its {@link IncarnationOwner}. It reads what the
  * handler does by J1 (docs/rules.md), the same for local slots and worker hosts and in every
  * threading model: a returned future's failure, of any kind, and an {@link Exception} thrown by
- * {@code handle} (unless {@link OnException#CRASH}) fail the job ({@link JobErrors}); an {@link
+ * {@code handle} (unless {@link OnException#CRASH}) fail the job ({@link JobErrors}), except a
+ * {@link JobRateLimitedException}, which asks for a hold (F4), thrown or returned; an {@link
  * Error} thrown by {@code handle}, a null future, an exception that reaches this context outside
  * any job's future, and {@link #crash} are a crash, reported once. An {@link #exit()} is a normal
  * exit; a stop by its slot is neither.
@@ -213,7 +215,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     try {
       result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
     } catch (Exception e) {
-      if (onException == OnException.CRASH) {
+      if (onException == OnException.CRASH && !(e instanceof JobRateLimitedException)) {
         crash(e);
         return;
       }
@@ -269,6 +271,14 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
      */
     public JobError error() {
       return failure == null ? null : JobErrors.of(failure);
+    }
+
+    /**
+     * How long the handler asked its group to be held (F4 in docs/rules.md: it failed the job
+     * with a {@link JobRateLimitedException}), or -1 when it answered otherwise.
+     */
+    public long rateLimitedMs() {
+      return failure instanceof JobRateLimitedException limited ? limited.holdMs() : -1;
     }
   }
 

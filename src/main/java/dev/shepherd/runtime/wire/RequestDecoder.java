@@ -75,7 +75,7 @@ public final class RequestDecoder {
       json = object(body);
     }
     only(json, Set.of(BusWire.JOB, BusWire.PAYLOAD, BusWire.KEY, BusWire.REPLY_TO,
-        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY));
+        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY, BusWire.GROUP, BusWire.PRIORITY));
     if (!json.containsKey(BusWire.PAYLOAD)) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
@@ -96,9 +96,45 @@ public final class RequestDecoder {
     }
     long delayMs = delay(json.getValue(BusWire.DELAY_MS));
     RetryOverride retry = RetryJson.decode(json.getValue(BusWire.RETRY));
+    String group = id(json, BusWire.GROUP, false);
+    int priority = priority(json.getValue(BusWire.PRIORITY));
     Object payload = json.getValue(BusWire.PAYLOAD);
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
-    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
+    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group,
+        priority);
+  }
+
+  /**
+   * {@code priority} (F3 in docs/rules.md): an integer from 0 (first) to {@value
+   * Requests.Submit#MAX_PRIORITY}; null = {@value Requests.Submit#DEFAULT_PRIORITY}.
+   */
+  static int priority(Object value) {
+    if (value == null) {
+      return Requests.Submit.DEFAULT_PRIORITY;
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw new BadRequest("priority: must be an integer from 0 to " + Requests.Submit.MAX_PRIORITY
+          + " (was " + render(value) + ")");
+    }
+    return checkPriority(((Number) value).longValue());
+  }
+
+  /** A priority, checked: 0 to {@value Requests.Submit#MAX_PRIORITY}. */
+  public static int checkPriority(long priority) {
+    if (priority < 0 || priority > Requests.Submit.MAX_PRIORITY) {
+      throw new BadRequest("priority: must be between 0 and " + Requests.Submit.MAX_PRIORITY
+          + " (was " + priority + ")");
+    }
+    return (int) priority;
+  }
+
+  /** A group name, checked: 1 to {@value #MAX_ID_LENGTH} characters (F1 in docs/rules.md). */
+  public static String checkGroup(String field, String group) {
+    if (group != null && (group.isEmpty() || group.length() > MAX_ID_LENGTH)) {
+      throw new BadRequest(field + ": must be 1 to " + MAX_ID_LENGTH + " characters (was "
+          + group.length() + ")");
+    }
+    return group;
   }
 
   /**
