@@ -272,6 +272,35 @@ public final class RequestDecoder {
     return new Requests.DeadJob(id(json, BusWire.JOB, true));
   }
 
+  /**
+   * A pause or resume (F5 in docs/rules.md): {@code {"group"?: str}}, the pool when it names no
+   * group.
+   */
+  public static String pauseTarget(Object body) {
+    JsonObject json = body == null ? new JsonObject() : object(body);
+    only(json, Set.of(BusWire.GROUP));
+    return FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, false);
+  }
+
+  /**
+   * A group's settings over the bus (F1, F2, F4, F5 in docs/rules.md): {@code {"group": str,
+   * "concurrency"?, "queueCapacity"?, "weight"?, "rateLimit"?, "paused"?}} ({@link FlowJson}).
+   */
+  public static Requests.SetGroup setGroup(Object body) {
+    JsonObject json = object(body);
+    dev.shepherd.core.GroupSettings change = FlowJson.settings(json, Set.of(BusWire.GROUP));
+    return new Requests.SetGroup(FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, true),
+        change);
+  }
+
+  /** A look at one group: {@code {"group": str}}. */
+  public static Requests.GroupLookup groupLookup(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of(BusWire.GROUP));
+    return new Requests.GroupLookup(
+        FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, true));
+  }
+
   private static long integer(JsonObject json, String field, long absent) {
     Object value = json.getValue(field);
     if (value == null) {

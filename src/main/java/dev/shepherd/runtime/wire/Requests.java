@@ -73,4 +73,20 @@ public final class Requests {
 
   /** One job of the dead-letter set (J5 in docs/rules.md): to read, replay or discard. */
   public record DeadJob(String job) {}
+
+  /** An operator's pause (F5 in docs/rules.md) of {@code group}, or of the pool when null. */
+  public record Pause(String group) {}
+
+  /** An operator's resume (F5 in docs/rules.md) of {@code group}, or of the pool when null. */
+  public record Resume(String group) {}
+
+  /**
+   * An operator's settings for {@code group} (F1, F2, F4, F5 in docs/rules.md): {@code change}
+   * holds the fields the request gave (the others null), merged onto the group's override in
+   * force.
+   */
+  public record SetGroup(String group, dev.shepherd.core.GroupSettings change) {}
+
+  /** A look at one group's limits and load (F1 in docs/rules.md). */
+  public record GroupLookup(String group) {}
 }
