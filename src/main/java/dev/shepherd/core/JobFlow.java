@@ -201,6 +201,10 @@ final class JobFlow {
     }
   }
 
+  PoolError rateLimited(PoolEvent.RateLimited e) {
+    return null;
+  }
+
   PoolError cancel(PoolEvent.Cancel e) {
     Job job = d.jobs.get(e.job());
     if (job == null) {

@@ -23,6 +23,7 @@ public final class Pool {
   private final HostFlow hosts;
   private final Shutdown shutdown;
   private final RecoveryFlow recovery;
+  private final FlowControl flow;
   private boolean started;
 
   private Pool(PoolSettings settings) {
@@ -32,6 +33,7 @@ public final class Pool {
     this.slots = new SlotFlow(d, shutdown);
     this.hosts = new HostFlow(d, slots, shutdown);
     this.recovery = new RecoveryFlow(d);
+    this.flow = new FlowControl(d);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2 in docs/rules.md). */
@@ -105,6 +107,14 @@ public final class Pool {
       return null;
     } else if (event instanceof PoolEvent.Recover e) {
       return recovery.recover(e);
+    } else if (event instanceof PoolEvent.SetGroup e) {
+      return flow.setGroup(e);
+    } else if (event instanceof PoolEvent.Pause e) {
+      return flow.pause(e);
+    } else if (event instanceof PoolEvent.Resume e) {
+      return flow.resume(e);
+    } else if (event instanceof PoolEvent.RateLimited e) {
+      return jobs.rateLimited(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
@@ -128,6 +138,8 @@ public final class Pool {
       slots.reviveTimer(t, now);
     } else if (timer instanceof Timer.Due t) {
       d.requeues.due(t);
+    } else if (timer instanceof Timer.GroupReady t) {
+      flow.ready(t);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -265,6 +277,19 @@ public final class Pool {
   public Phase phase(String worker) {
     Slot slot = d.slotsById.get(worker);
     return slot == null ? null : slot.phase();
+  }
+
+  /**
+   * F1 (docs/rules.md): the status of group {@code name} at {@code now}, or null when the pool
+   * knows no such group (it has no override and holds none of its jobs). O(1).
+   */
+  public PoolSnapshot.GroupStatus group(String name, long now) {
+    return Snapshots.group(d, name, now);
+  }
+
+  /** F1 (docs/rules.md): the status of group {@code name} (see {@link #group(String, long)}). */
+  public PoolSnapshot.GroupStatus group(String name) {
+    return group(name, d.now);
   }
 
   /** The status at {@code now} (budget use depends on the time). */
