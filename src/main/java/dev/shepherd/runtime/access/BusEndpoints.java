@@ -62,17 +62,17 @@ public final class BusEndpoints {
     route(routes, a.status(), this::status);
     route(routes, a.revive(), this::revive);
     route(routes, a.pause(), message -> reply(message,
-        coordinator.pause(RequestDecoder.pauseTarget(message.body()))));
+        coordinator.flow().pause(RequestDecoder.pauseTarget(message.body()))));
     route(routes, a.resume(), message -> reply(message,
-        coordinator.resume(RequestDecoder.pauseTarget(message.body()))));
+        coordinator.flow().resume(RequestDecoder.pauseTarget(message.body()))));
     route(routes, a.groupSet(), message -> {
       Requests.SetGroup request = RequestDecoder.setGroup(message.body());
-      reply(message, coordinator.setGroup(request.group(), request.change()));
+      reply(message, coordinator.flow().setGroup(request.group(), request.change()));
     });
     route(routes, a.groupReset(), message -> reply(message,
-        coordinator.setGroup(RequestDecoder.groupLookup(message.body()).group(), null)));
+        coordinator.flow().setGroup(RequestDecoder.groupLookup(message.body()).group(), null)));
     route(routes, a.group(), message -> message.reply(
-        coordinator.group(RequestDecoder.groupLookup(message.body()).group())));
+        coordinator.flow().group(RequestDecoder.groupLookup(message.body()).group())));
     route(routes, a.history(), this::history);
     route(routes, a.job(), this::job);
     route(routes, a.deadLetters(), this::deadLetters);

@@ -113,22 +113,22 @@ public final class LocalPoolHandle implements PoolHandle {
 
   @Override
   public Future<JsonObject> pause(String group) {
-    return onPool(() -> coordinator.pause(group));
+    return onPool(() -> coordinator.flow().pause(group));
   }
 
   @Override
   public Future<JsonObject> resume(String group) {
-    return onPool(() -> coordinator.resume(group));
+    return onPool(() -> coordinator.flow().resume(group));
   }
 
   @Override
   public Future<JsonObject> setGroup(String group, dev.shepherd.core.GroupSettings change) {
-    return onPool(() -> coordinator.setGroup(group, change));
+    return onPool(() -> coordinator.flow().setGroup(group, change));
   }
 
   @Override
   public Future<JsonObject> group(String group) {
-    return onPool(() -> Future.succeededFuture(coordinator.group(group)));
+    return onPool(() -> Future.succeededFuture(coordinator.flow().group(group)));
   }
 
   /** Runs {@code step} on the coordinator's context; its future completes on the caller's. */

@@ -3,6 +3,7 @@ package dev.shepherd.runtime.wire;
 import dev.shepherd.core.FlowSettings;
 import dev.shepherd.core.GroupDefaults;
 import dev.shepherd.core.GroupSettings;
+import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.RateLimit;
 import dev.shepherd.runtime.payload.BadRequest;
 import io.vertx.core.json.JsonObject;
@@ -21,6 +22,10 @@ public final class FlowJson {
   public static final String RATE_LIMIT = "rateLimit";
   public static final String PAUSED = "paused";
   public static final String PAUSED_SINCE = "pausedSince";
+  public static final String NAME = "name";
+  public static final String RUNNING = "running";
+  public static final String QUEUED = "queued";
+  public static final String HELD_UNTIL = "heldUntil";
   public static final String PERMITS = "permits";
   public static final String PER_MS = "perMs";
   /** The most jobs of one group an operator may let run at once (0 = unlimited). */
@@ -119,6 +124,42 @@ public final class FlowJson {
       json.put(PAUSED, settings.paused());
     }
     return json;
+  }
+
+  /**
+   * A group's status: {@code {"name", "running", "queued", "concurrency", "queueCapacity",
+   * "weight", "rateLimit", "paused", "pausedSince", "heldUntil"}} (0 = unlimited, {@code
+   * rateLimit} null = none, the times in epoch ms or null).
+   */
+  public static JsonObject encode(PoolSnapshot.GroupStatus g) {
+    return new JsonObject()
+        .put(NAME, g.name())
+        .put(RUNNING, g.running())
+        .put(QUEUED, g.queued())
+        .put(CONCURRENCY, g.concurrency())
+        .put(QUEUE_CAPACITY, g.queueCapacity())
+        .put(WEIGHT, g.weight())
+        .put(RATE_LIMIT, encode(g.rateLimit()))
+        .put(PAUSED, g.paused())
+        .put(PAUSED_SINCE, g.pausedSince())
+        .put(HELD_UNTIL, g.heldUntil());
+  }
+
+  /**
+   * Reads what {@link #encode(PoolSnapshot.GroupStatus)} wrote; a field of the wrong kind fails
+   * with an {@link IllegalArgumentException} naming it.
+   */
+  public static PoolSnapshot.GroupStatus decodeStatus(JsonObject json) {
+    try {
+      JsonObject rate = json.getJsonObject(RATE_LIMIT);
+      return new PoolSnapshot.GroupStatus(json.getString(NAME), json.getInteger(RUNNING, 0),
+          json.getInteger(QUEUED, 0), json.getInteger(CONCURRENCY, 0),
+          json.getInteger(QUEUE_CAPACITY, 0), json.getInteger(WEIGHT, 1),
+          rate == null ? null : new RateLimit(rate.getInteger(PERMITS), rate.getLong(PER_MS)),
+          json.getBoolean(PAUSED, false), json.getLong(PAUSED_SINCE), json.getLong(HELD_UNTIL));
+    } catch (ClassCastException | NullPointerException e) {
+      throw new IllegalArgumentException("groups: not a group status (" + e.getMessage() + ")");
+    }
   }
 
   /** A group name read at {@code field}: 1 to 256 characters. */
