@@ -33,7 +33,7 @@ public final class FlowConfig {
   public static final int MAX_CONCURRENCY = 1_000_000;
   /** The most jobs one group may queue when a limit is given. */
   public static final int MAX_QUEUE = 100_000_000;
-  /** The largest weight of a group (F2): its share of starts under contention. */
+  /** The largest weight of a group (F2 in docs/rules.md): its share of starts under contention. */
   public static final int MAX_WEIGHT = GroupDefaults.MAX_WEIGHT;
   /** The most permits a bucket may hold. */
   public static final int MAX_PERMITS = RateLimit.MAX_PERMITS;

@@ -28,19 +28,19 @@ public final class FlowOperations {
     this.coordinator = coordinator;
   }
 
-  /** Pauses {@code group}, or the pool when null (F5). */
+  /** Pauses {@code group}, or the pool when null (F5 in docs/rules.md). */
   public Future<JsonObject> pause(String group) {
     return step(new PoolEvent.Pause(group, coordinator.now()), group);
   }
 
-  /** Resumes {@code group}, or the pool when null (F5); dispatch runs at once. */
+  /** Resumes {@code group}, or the pool when null (F5 in docs/rules.md): dispatch runs at once. */
   public Future<JsonObject> resume(String group) {
     return step(new PoolEvent.Resume(group, coordinator.now()), group);
   }
 
   /**
-   * Sets the fields {@code change} gives of {@code group}'s override (F1, F2, F4, F5); null drops
-   * the run-time override.
+   * Sets the fields {@code change} gives of {@code group}'s override (F1, F2, F4, F5 in
+   * docs/rules.md); null drops the run-time override.
    */
   public Future<JsonObject> setGroup(String group, GroupSettings change) {
     GroupSettings settings = null;

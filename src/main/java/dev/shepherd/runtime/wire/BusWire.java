@@ -29,7 +29,7 @@ public final class BusWire {
   public static final String GROUP = "group";
   /** A submit's priority within its group (F3 in docs/rules.md), 0 first. */
   public static final String PRIORITY = "priority";
-  /** A handler's answer that its downstream is rate limited for this long (F4). */
+  /** A handler's answer that its downstream is rate limited for this long (F4 in docs/rules.md). */
   public static final String RATE_LIMITED_MS = "rateLimitedMs";
   /** A slot's id. */
   public static final String WORKER = "worker";
