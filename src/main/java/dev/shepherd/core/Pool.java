@@ -312,7 +312,7 @@ public final class Pool {
           job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
           job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption,
           waiting ? job.dueAt() : 0, waiting && job.fate.resumeAtFront, job.stops(),
-          job.failures(), job.retry()));
+          job.failures(), job.retry(), job.group.name, job.priority));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->
@@ -324,7 +324,8 @@ public final class Pool {
       hosts.add(new DurableImage.HostImage(host.id, host.node, ids));
     }
     return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts,
-        d.dead.all(), d.recent.all());
+        d.dead.all(), d.recent.all(), new ArrayList<>(d.groups.journaled.values()),
+        d.groups.poolPausedSince);
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */
