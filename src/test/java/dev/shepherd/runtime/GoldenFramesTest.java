@@ -150,7 +150,14 @@ class GoldenFramesTest {
             T0))
         .put("state", EventJson.notice(POOL, new Notice.PoolStateChanged(PoolState.DRAINING),
             T0))
-        .put("recovered", EventJson.notice(POOL, new Notice.Recovered(2, 1, 4, 1), T0));
+        .put("recovered", EventJson.notice(POOL, new Notice.Recovered(2, 1, 4, 1), T0))
+        .put("paused", EventJson.flow(POOL, "paused", null, new JsonObject().put("name", POOL)
+            .put("paused", true).put("pausedSince", T0), T0))
+        .put("resumed", EventJson.flow(POOL, "resumed", null, new JsonObject().put("name", POOL)
+            .put("paused", false).put("pausedSince", null), T0))
+        .put("groupPaused", EventJson.flow(POOL, "group", "tenant-b",
+            dev.shepherd.runtime.wire.FlowJson.encode(new PoolSnapshot.GroupStatus("tenant-b", 0,
+                3, 2, 0, 1, null, true, T0, null)), T0));
   }
 
   private static final Interruption.WorkerStopped CRASHED =

@@ -20,6 +20,12 @@ import java.util.Map;
  * operator set on this coordinator, else the configured one.
  */
 public final class FlowOperations {
+  /** What {@link PoolObserver#onFlowChange} is told. */
+  public static final String PAUSED = "paused";
+  public static final String RESUMED = "resumed";
+  public static final String GROUP = "group";
+  public static final String GROUP_RESET = "groupReset";
+
   private final Coordinator coordinator;
   /** The run-time overrides set through this coordinator, by group. */
   private final Map<String, GroupSettings> overrides = new HashMap<>();
@@ -30,12 +36,12 @@ public final class FlowOperations {
 
   /** Pauses {@code group}, or the pool when null (F5 in docs/rules.md). */
   public Future<JsonObject> pause(String group) {
-    return step(new PoolEvent.Pause(group, coordinator.now()), group);
+    return step(new PoolEvent.Pause(group, coordinator.now()), group, PAUSED);
   }
 
   /** Resumes {@code group}, or the pool when null (F5 in docs/rules.md): dispatch runs at once. */
   public Future<JsonObject> resume(String group) {
-    return step(new PoolEvent.Resume(group, coordinator.now()), group);
+    return step(new PoolEvent.Resume(group, coordinator.now()), group, RESUMED);
   }
 
   /**
@@ -50,7 +56,7 @@ public final class FlowOperations {
       settings = FlowJson.merge(current, change);
     }
     Future<JsonObject> answer = step(new PoolEvent.SetGroup(group, settings, coordinator.now()),
-        group);
+        group, settings == null ? GROUP_RESET : GROUP);
     if (answer.succeeded()) {
       if (settings == null) {
         overrides.remove(group);
@@ -81,12 +87,23 @@ public final class FlowOperations {
         .put(FlowJson.PAUSED_SINCE, s.pausedSince());
   }
 
-  private Future<JsonObject> step(PoolEvent event, String group) {
+  /**
+   * Applies {@code event} and answers what it changed; the observers hear of it as {@code change}
+   * (a pause of what was paused, a resume of what ran, change nothing and are not told).
+   */
+  private Future<JsonObject> step(PoolEvent event, String group, String change) {
+    JsonObject before = group == null ? pool() : group(group);
     Transition t = coordinator.apply(event);
     if (t instanceof Transition.Refused refused) {
       return Future.failedFuture(new PoolErrorException(refused.error()));
     }
-    return Future.succeededFuture(group == null ? pool() : group(group));
+    JsonObject after = group == null ? pool() : group(group);
+    if (!after.equals(before) || change.equals(GROUP) || change.equals(GROUP_RESET)) {
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onFlowChange(change, group, after);
+      }
+    }
+    return Future.succeededFuture(after);
   }
 
   private PoolSnapshot.GroupStatus wall(PoolSnapshot.GroupStatus s) {
