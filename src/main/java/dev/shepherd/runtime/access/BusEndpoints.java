@@ -119,8 +119,9 @@ public final class BusEndpoints {
       coordinator.completionBatches().handle(message);
       return;
     }
-    Requests.Completed request = RequestDecoder.completed(message.body());
-    PoolError error = coordinator.completed(request);
+    PoolError error = RequestDecoder.isRateLimited(message.body())
+        ? coordinator.rateLimited(RequestDecoder.rateLimited(message.body()))
+        : coordinator.completed(RequestDecoder.completed(message.body()));
     if (error == null) {
       message.reply(new JsonObject());
     } else {

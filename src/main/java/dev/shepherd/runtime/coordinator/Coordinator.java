@@ -398,6 +398,13 @@ public final class Coordinator {
     return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
+  /** A rate-limited answer reported over the bus (F4 in docs/rules.md): null, or the refusal. */
+  public PoolError rateLimited(Requests.RateLimited request) {
+    Transition t = apply(new PoolEvent.RateLimited(request.worker(), request.assignment(),
+        request.holdMs(), now()));
+    return t instanceof Transition.Refused refused ? refused.error() : null;
+  }
+
   public PoolError rebalance(Requests.Rebalance request) {
     Transition t = apply(new PoolEvent.Rebalance(request.key(), request.worker(), now()));
     return t instanceof Transition.Refused refused ? refused.error() : null;

@@ -188,6 +188,33 @@ public final class RequestDecoder {
         json.getValue(BusWire.RESULT), error);
   }
 
+  /**
+   * Whether a {@code .completed} body is a rate-limited answer (F4 in docs/rules.md): it has
+   * {@code rateLimitedMs}.
+   */
+  public static boolean isRateLimited(Object body) {
+    return object(body).getValue(BusWire.RATE_LIMITED_MS) != null;
+  }
+
+  /** {@code {"worker", "assignment", "rateLimitedMs": 0..}} (F4 in docs/rules.md). */
+  public static Requests.RateLimited rateLimited(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of(BusWire.WORKER, BusWire.ASSIGNMENT, BusWire.RATE_LIMITED_MS));
+    String worker = id(json, BusWire.WORKER, true);
+    Object assignment = json.getValue(BusWire.ASSIGNMENT);
+    if (!(assignment instanceof Integer || assignment instanceof Long)) {
+      throw new BadRequest("assignment: is required, an integer token (was "
+          + render(assignment) + ")");
+    }
+    Object hold = json.getValue(BusWire.RATE_LIMITED_MS);
+    if (!(hold instanceof Integer || hold instanceof Long) || ((Number) hold).longValue() < 0) {
+      throw new BadRequest("rateLimitedMs: must be an integer from 0 (was " + render(hold) + ")");
+    }
+    long holdMs = Math.min(((Number) hold).longValue(),
+        dev.shepherd.runtime.JobRateLimitedException.MAX_HOLD_MS);
+    return new Requests.RateLimited(worker, ((Number) assignment).longValue(), holdMs);
+  }
+
   public static Requests.Rebalance rebalance(Object body) {
     JsonObject json = object(body);
     only(json, Set.of(BusWire.KEY, BusWire.WORKER));

@@ -54,6 +54,12 @@ public final class Requests {
   /** A completion reported over the bus; {@code error} null means {@code result}. */
   public record Completed(String worker, long assignment, Object result, JobError error) {}
 
+  /**
+   * A worker's answer over the bus that its downstream is rate limited for {@code holdMs} (F4 in
+   * docs/rules.md): {@code {"worker", "assignment", "rateLimitedMs"}}.
+   */
+  public record RateLimited(String worker, long assignment, long holdMs) {}
+
   public record Rebalance(String key, String worker) {}
 
   public record Cancel(String job) {}
