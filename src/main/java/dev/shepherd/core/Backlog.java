@@ -104,7 +104,7 @@ final class Backlog {
   private void enqueue(Job job, boolean front) {
     job.place = Job.Place.QUEUED;
     job.group.enter(job);
-    GroupQueue queue = job.group.queueFor(job.target, d.groups.nextQueueSeq());
+    GroupQueue queue = job.group.queueFor(job.target, d.groups);
     queue.add(job, front);
     length++;
     bytes += job.bytes;
@@ -156,17 +156,42 @@ final class Backlog {
     GroupQueue queue = pick(untargeted, targeted);
     Job job = null;
     if (queue != null) {
+      // The group whose turn it is starts its best job for this slot: of its untargeted queue
+      // and its queue for this slot, FIFO within a level (F2, F3).
+      GroupQueue from = queue;
       Job best = queue.best(d.now, d.groups.agingMs());
+      GroupQueue other = queue.target == null
+          ? (queue.group.bySlot == null ? null : queue.group.bySlot.get(slot))
+          : queue.group.any;
+      if (other != null && other.live > 0 && !other.parked) {
+        Job alternative = other.best(d.now, d.groups.agingMs());
+        if (before(alternative, best)) {
+          from = other;
+          best = alternative;
+        }
+      }
       if (best.lane != GroupQueue.SUSPECTS || slot.running.isEmpty()) {
         job = best;
-        queue.take(job);
+        from.take(job);
         left(job);
+        // The queue that won the turn pays for it.
         queue.ring.charge(queue, queue.group.weight);
+        if (from != queue && from.live == 0 && from.ring != null) {
+          from.ring.remove(from);
+        }
         queue.group.dropIfEmpty(queue);
+        from.group.dropIfEmpty(from);
       }
     }
     d.refresh(slot);
     return job;
+  }
+
+  /** Whether {@code a} goes before {@code b} of the same group: level, then order (F3). */
+  private boolean before(Job a, Job b) {
+    int la = GroupQueue.level(a, d.now, d.groups.agingMs());
+    int lb = GroupQueue.level(b, d.now, d.groups.agingMs());
+    return la != lb ? la < lb : a.order < b.order;
   }
 
   /** The first queue of {@code ring} whose group may start a job, parking the others. */

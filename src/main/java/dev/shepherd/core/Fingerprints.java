@@ -37,11 +37,11 @@ final class Fingerprints {
         .append("\nflow: pausedSince=").append(d.groups.poolPausedSince).append(" heldUntil=")
         .append(d.groups.poolHeldUntil).append(" readyAt=").append(d.groups.poolReadyAt)
         .append(" bucket=").append(d.groups.poolBucket == null ? null
-            : d.groups.poolBucket.describe(d.now))
+            : d.groups.poolBucket.describe())
         .append(" journaled=").append(d.groups.journaled);
     for (FlowGroup group : d.groups.all()) {
       out.append("\ngroup ").append(group).append(" bucket=")
-          .append(group.bucket == null ? null : group.bucket.describe(d.now)).append(" runtime=")
+          .append(group.bucket == null ? null : group.bucket.describe()).append(" runtime=")
           .append(group.runtime);
     }
     for (Slot slot : d.slots) {

@@ -73,11 +73,14 @@ final class FlowGroup {
     }
   }
 
-  /** The queue of its jobs eligible for {@code target} (null: any slot), made on first need. */
-  GroupQueue queueFor(Slot target, long seq) {
+  /**
+   * The queue of its jobs eligible for {@code target} (null: any slot), made on first need with
+   * the next of {@code groups}' queue numbers.
+   */
+  GroupQueue queueFor(Slot target, Groups groups) {
     if (target == null) {
       if (any == null) {
-        any = new GroupQueue(this, null, seq);
+        any = new GroupQueue(this, null, groups.nextQueueSeq());
       }
       return any;
     }
@@ -86,16 +89,26 @@ final class FlowGroup {
     }
     GroupQueue queue = bySlot.get(target);
     if (queue == null) {
-      queue = new GroupQueue(this, target, seq);
+      queue = new GroupQueue(this, target, groups.nextQueueSeq());
       bySlot.put(target, queue);
       target.queues.add(queue);
     }
     return queue;
   }
 
-  /** An empty queue of keyed jobs is let go. */
+  /**
+   * An empty queue out of its ring is let go: the next job makes a new one, which joins its ring
+   * at the ring's virtual time (F2).
+   */
   void dropIfEmpty(GroupQueue queue) {
-    if (queue.target != null && queue.live == 0 && queue.ring == null) {
+    if (queue.live != 0 || queue.ring != null) {
+      return;
+    }
+    if (queue.target == null) {
+      if (any == queue) {
+        any = null;
+      }
+    } else if (bySlot.get(queue.target) == queue) {
       bySlot.remove(queue.target);
       queue.target.queues.remove(queue);
     }

@@ -36,6 +36,8 @@ final class Groups {
    */
   final TreeMap<String, DurableImage.GroupImage> journaled = new TreeMap<>();
   private long nextQueueSeq;
+  /** Groups that may have become idle in the transition under way. */
+  private final List<FlowGroup> idleCandidates = new ArrayList<>();
 
   Groups(PoolData data, FlowSettings flow) {
     this.d = data;
@@ -101,12 +103,27 @@ final class Groups {
     return all;
   }
 
-  /** Forgets {@code group} if nothing about it is left to keep. */
+  /**
+   * Notes that {@code group} may have nothing left to keep; {@link #sweep} forgets it at the end
+   * of the transition, once every job the transition moves (interrupted ones on their way back
+   * included) is in its place again.
+   */
   void forgetIfIdle(FlowGroup group) {
-    if (group.name != null && group.held == 0 && group.running == 0 && group.override() == null
-        && group.pausedSince == null && group.readyAt == Long.MAX_VALUE) {
-      named.remove(group.name);
+    if (group.name != null) {
+      idleCandidates.add(group);
     }
+  }
+
+  /** Forgets the groups noted during the transition that have nothing left to keep. */
+  void sweep() {
+    for (FlowGroup group : idleCandidates) {
+      if (group.held == 0 && group.running == 0 && group.override() == null
+          && group.pausedSince == null && group.readyAt == Long.MAX_VALUE
+          && named.get(group.name) == group) {
+        named.remove(group.name);
+      }
+    }
+    idleCandidates.clear();
   }
 
   // ---- may it start (F1, F4, F5) -------------------------------------------------------------

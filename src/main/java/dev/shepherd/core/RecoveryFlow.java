@@ -62,9 +62,6 @@ final class RecoveryFlow {
     }
     restoreGroups(image);
     List<Job> interrupted = restoreJobs(image, cause);
-    for (DurableImage.GroupImage g : image.groups()) {
-      d.groups.forgetIfIdle(d.groups.of(g.group()));
-    }
     d.bindings.idleRestored();
     image.dead().forEach(d.dead::restore);
     image.recent().forEach(d.recent::restore);
@@ -87,6 +84,13 @@ final class RecoveryFlow {
       slot.departed = true;
       d.visible--;
       d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
+    }
+    // Groups the image names with nothing left to keep are forgotten, once their jobs settled.
+    for (DurableImage.GroupImage g : image.groups()) {
+      FlowGroup group = d.groups.find(g.group());
+      if (group != null) {
+        d.groups.forgetIfIdle(group);
+      }
     }
     d.dispatch(now);
     return null;

@@ -53,7 +53,8 @@ final class TokenBucket {
     return now + (missing + limit.permits() - 1) / limit.permits();
   }
 
-  String describe(long now) {
-    return limit + " level=" + levelAt(now) + "/" + capacity();
+  /** Its own state (not read at any time), for fingerprints. */
+  String describe() {
+    return limit + " level=" + level + "/" + capacity() + "@" + last;
   }
 }
