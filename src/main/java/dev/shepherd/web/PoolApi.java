@@ -122,7 +122,9 @@ final class PoolApi {
   static void answer(RoutingContext ctx, Outcome outcome) {
     int status;
     if (outcome instanceof Outcome.Rejected rejected) {
-      status = rejected.reason() == RejectionReason.BACKLOG_FULL ? 429 : 409;
+      // A full group (F1 in docs/rules.md) is a full backlog for that group: try again later.
+      status = rejected.reason() == RejectionReason.BACKLOG_FULL
+          || rejected.reason() == RejectionReason.GROUP_FULL ? 429 : 409;
       if (status == 429) {
         ctx.response().putHeader("Retry-After", "1");
       }

@@ -26,8 +26,9 @@ import java.util.function.ToDoubleFunction;
  * One pool's meters, labelled {@code pool} and {@code coordinator}: jobs by outcome, backlog,
  * slots by phase, restarts, budget refusals, stale completions, restart budget use, poisoned and
  * dead-lettered jobs and the dead-letter set's size (read from the pool's own counters, so they
- * agree with its status snapshot), and, for a pool coordinated here, two histograms measured as the work happens: queue wait (admission to first assignment) and run
- * time (on local slots).
+ * agree with its status snapshot), its groups' load with a bounded label set ({@link
+ * GroupMeters}), and, for a pool coordinated here, two histograms measured as the work happens:
+ * queue wait (admission to first assignment) and run time (on local slots).
  *
  * <p>{@code coordinator} is {@value #HERE} on the node that coordinates the pool, where the
  * meters are exact at each scrape, and {@value #ELSEWHERE} on every other node of a cluster, where
@@ -48,6 +49,7 @@ final class PoolMeters implements PoolObserver {
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
   private final RevivesMeter revives;
+  private final GroupMeters groups;
 
   PoolMeters(PoolHandle pool, MeterRegistry registry, PoolSnapshot first) {
     this.pool = pool;
@@ -89,6 +91,8 @@ final class PoolMeters implements PoolObserver {
           .tag("phase", phase.name()).register(registry));
     }
     revives = new RevivesMeter(registry, name, coordinator, meters);
+    groups = new GroupMeters(registry, name, coordinator);
+    groups.update(first);
     if (!pool.local()) {
       queueWait = null;
       runTime = null;
@@ -120,12 +124,16 @@ final class PoolMeters implements PoolObserver {
     if (!pool.local()) {
       return Future.succeededFuture();
     }
-    return pool.snapshot().onSuccess(s -> latest = s).mapEmpty();
+    return pool.snapshot().onSuccess(s -> {
+      latest = s;
+      groups.update(s);
+    }).mapEmpty();
   }
 
   /** Removes the meters from the registry. */
   void close() {
     meters.forEach(registry::remove);
+    groups.close();
   }
 
   @Override
@@ -165,6 +173,7 @@ final class PoolMeters implements PoolObserver {
   @Override
   public void onStats(PoolSnapshot snapshot) {
     latest = snapshot;
+    groups.update(snapshot);
   }
 
   private void jobs(String outcome, ToDoubleFunction<Counters> count) {

@@ -114,6 +114,9 @@ public final class HostBatchWriter {
         json.writeFieldName(ERROR);
         JobErrorJson.write(json, c.error());
       }
+    } else if (report instanceof HostReport.RateLimited r) {
+      json.writeNumberField(ASSIGNMENT, r.assignment());
+      json.writeNumberField(RATE_LIMITED_MS, r.holdMs());
     } else if (report instanceof HostReport.Created c) {
       json.writeNumberField(INCARNATION, c.incarnation());
       json.writeStringField(FACT, FACT_CREATED);

@@ -43,6 +43,7 @@ public final class HostCodec {
   private static final Set<String> REPORT_BATCH_FIELDS = Set.of(HOST, ITEMS);
   private static final Set<String> COMPLETION_FIELDS =
       Set.of(WORKER, ASSIGNMENT, RESULT, ERROR);
+  private static final Set<String> RATE_LIMITED_FIELDS = Set.of(WORKER, ASSIGNMENT, RATE_LIMITED_MS);
   private static final Set<String> CREATED_FIELDS = Set.of(WORKER, INCARNATION, FACT);
   private static final Set<String> FAILED_FIELDS =
       Set.of(WORKER, INCARNATION, FACT, CAUSE);
@@ -239,6 +240,8 @@ public final class HostCodec {
         return json.put(RESULT, JsonValues.toJson(c.result()));
       }
       return json.put(ERROR, JobErrorJson.encode(c.error()));
+    } else if (report instanceof HostReport.RateLimited r) {
+      return json.put(ASSIGNMENT, r.assignment()).put(RATE_LIMITED_MS, r.holdMs());
     } else if (report instanceof HostReport.Created c) {
       return json.put(INCARNATION, c.incarnation()).put(FACT, FACT_CREATED);
     } else if (report instanceof HostReport.CreationFailed f) {
@@ -264,6 +267,12 @@ public final class HostCodec {
   }
 
   private static HostReport report(JsonObject json, String path) {
+    if (!json.containsKey(FACT) && json.containsKey(RATE_LIMITED_MS)) {
+      only(json, path, RATE_LIMITED_FIELDS);
+      return new HostReport.RateLimited(id(json, path, WORKER, true),
+          number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE),
+          number(json, path, RATE_LIMITED_MS, 0, Long.MAX_VALUE));
+    }
     if (!json.containsKey(FACT)) {
       only(json, path, COMPLETION_FIELDS);
       String worker = id(json, path, WORKER, true);

@@ -31,6 +31,24 @@ public sealed interface HostReport {
     }
   }
 
+  /**
+   * An assignment's handler answered "rate limited for {@code holdMs}" (F4 in docs/rules.md): the
+   * coordinator puts the job back and holds its group, wherever the job ran.
+   */
+  record RateLimited(String worker, long assignment, long holdMs) implements HostReport {
+    public RateLimited {
+      Objects.requireNonNull(worker, "worker");
+      if (holdMs < 0) {
+        throw new IllegalArgumentException("holdMs must not be negative: " + holdMs);
+      }
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.RateLimited(worker, assignment, holdMs, now);
+    }
+  }
+
   /** Incarnation {@code incarnation} deployed. */
   record Created(String worker, int incarnation) implements HostReport {
     public Created {

@@ -171,7 +171,9 @@ final class HostSlot implements IncarnationRunner.Port {
       List<Incarnation.Completion> done) {
     List<HostReport> reports = new ArrayList<>(done.size());
     for (Incarnation.Completion c : done) {
-      reports.add(new HostReport.Completion(id, c.assignment(), c.result(), c.error()));
+      reports.add(c.rateLimitedMs() >= 0
+          ? new HostReport.RateLimited(id, c.assignment(), c.rateLimitedMs())
+          : new HostReport.Completion(id, c.assignment(), c.result(), c.error()));
     }
     host.execute(() -> {
       for (HostReport report : reports) {

@@ -12,6 +12,7 @@ import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.BusWire;
+import dev.shepherd.runtime.wire.FlowJson;
 import dev.shepherd.runtime.wire.DeadLetterJson;
 import dev.shepherd.runtime.wire.JobViewJson;
 import dev.shepherd.runtime.wire.OutcomeJson;
@@ -177,6 +178,34 @@ public final class BusPoolHandle implements PoolHandle {
             ? Future.succeededFuture(incarnation)
             : Future.failedFuture(new IllegalStateException("pool " + name
                 + " answered a revive without its incarnation")));
+  }
+
+  @Override
+  public Future<JsonObject> pause(String group) {
+    return control(addresses.pause(), groupBody(group), leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> resume(String group) {
+    return control(addresses.resume(), groupBody(group), leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> setGroup(String group, dev.shepherd.core.GroupSettings change) {
+    if (change == null) {
+      return control(addresses.groupReset(), groupBody(group), leaderWaitMs);
+    }
+    return control(addresses.groupSet(), FlowJson.encode(change).put(BusWire.GROUP, group),
+        leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> group(String group) {
+    return control(addresses.group(), groupBody(group), 0);
+  }
+
+  private static JsonObject groupBody(String group) {
+    return group == null ? new JsonObject() : new JsonObject().put(BusWire.GROUP, group);
   }
 
   @Override

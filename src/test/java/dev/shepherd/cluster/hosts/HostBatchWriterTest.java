@@ -51,6 +51,7 @@ class HostBatchWriterTest {
         new HostReport.Completion("h1/w-1", 9, new JsonArray().add(1), null),
         new HostReport.Completion("h1/w-1", 10, null, null),
         new HostReport.Completion("h1/w-1", 11, 42, null),
+        new HostReport.RateLimited("h1/w-1", 13, 1_000),
         new HostReport.Created("h1/w-0", 2),
         new HostReport.CreationFailed("h1/w-0", 3, "no class"),
         new HostReport.CreationFailed("h1/w-0", 4, null),
