@@ -178,9 +178,11 @@ final class HostSlot implements IncarnationRunner.Port {
   @Override
   public void completed(IncarnationVerticle incarnation,
       List<IncarnationVerticle.Completion> done) {
+    long end = System.nanoTime();
     List<HostReport> reports = new ArrayList<>(done.size());
     for (IncarnationVerticle.Completion c : done) {
-      reports.add(new HostReport.Completion(id, c.assignment(), c.result(), c.error()));
+      reports.add(new HostReport.Completion(id, c.assignment(), c.result(), c.error(),
+          end - c.startNanos()));
     }
     host.execute(() -> {
       for (HostReport report : reports) {

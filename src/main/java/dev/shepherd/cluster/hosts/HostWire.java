@@ -32,6 +32,8 @@ public final class HostWire {
   static final String REASON = "reason";
   static final String RESULT = "result";
   static final String ERROR = "error";
+  /** In a completion: how long the job ran on the host, in nanoseconds (optional). */
+  static final String RUN_NANOS = "runNanos";
   static final String FACT = "fact";
   static final String EXIT = "exit";
   static final String CAUSE = "cause";
