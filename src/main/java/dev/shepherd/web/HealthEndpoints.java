@@ -120,7 +120,7 @@ final class HealthEndpoints {
             .put("reason", "highly available: no node leads it now (a failover under way, or"
                 + " too few members for a majority)")));
       } else if (ar.failed()) {
-        promise.tryComplete(Status.KO(new JsonObject().put("reason", String.valueOf(ar.cause()))));
+        promise.tryComplete(Status.KO(new JsonObject().put("reason", HttpErrors.why(ar.cause()))));
       } else {
         promise.tryComplete(check.apply(pool, ar.result()));
       }

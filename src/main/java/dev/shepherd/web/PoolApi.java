@@ -70,7 +70,7 @@ final class PoolApi {
                   + " or too few members for a majority)"));
         } else if (!gone(snapshot.cause())) {
           array.add(new JsonObject().put("name", all.get(i).name())
-              .put("unreachable", String.valueOf(snapshot.cause().getMessage())));
+              .put("unreachable", HttpErrors.why(snapshot.cause())));
         }
       }
       HttpErrors.json(ctx, 200, new JsonObject().put("pools", array));

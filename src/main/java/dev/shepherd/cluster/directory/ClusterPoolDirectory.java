@@ -107,12 +107,16 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   }
 
   private Future<Void> listen() {
-    membership.watch(left -> context.runOnContext(v -> {
-      if (table.nodeLeft(left, now())) {
-        LOG.info("pools of node {} are gone: it left the cluster", left);
-        publish();
+    membership.watch(left -> {
+      // What this node is still asking of the pools the leaving node coordinated ends now, not
+      // at its timeout (the bus would keep the dead node's consumers a while longer).
+      for (PoolHandle handle : remote.byName().values()) {
+        if (left.equals(handle.node()) && handle instanceof BusPoolHandle bus) {
+          bus.nodeLeft();
+        }
       }
-    }));
+      context.runOnContext(v -> nodeLeft(left));
+    });
     announcements = vertx.eventBus().consumer(PoolAnnouncement.ADDRESS, message -> {
       PoolAnnouncement announcement;
       try {
@@ -132,6 +136,13 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     });
     return announcements.completion()
         .onSuccess(v -> vertx.eventBus().publish(PoolAnnouncement.QUERY, new JsonObject()));
+  }
+
+  private void nodeLeft(String left) {
+    if (table.nodeLeft(left, now())) {
+      LOG.info("pools of node {} are gone: it left the cluster", left);
+      publish();
+    }
   }
 
   /** Rebuilds the readers' view from the table, keeping the handles of pools that stayed. */

@@ -49,6 +49,8 @@ public final class BusPoolHandle implements PoolHandle {
   private final ReplyAddress replies;
   /** How long a request waits for a coordinator while none consumes the pool's address (HA). */
   private final long leaderWaitMs;
+  /** The reads still waiting for the pool's node: they end at once if it leaves the cluster. */
+  private final PendingRequests reads = new PendingRequests();
 
   /**
    * A handle on the pool {@code name} at {@code addresses}, coordinated on {@code node} (null if
@@ -93,6 +95,17 @@ public final class BusPoolHandle implements PoolHandle {
   public BusPoolHandle awaitingLeader(long waitMs) {
     return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,
         replies, waitMs);
+  }
+
+  /**
+   * The node coordinating the pool left the cluster: the status requests, lookups, waits and
+   * dead-letter reads still waiting for it fail now, and those asked of this handle from now on at
+   * once, with {@code NO_HANDLERS} ({@link PendingRequests}): a highly available pool's caller
+   * answers that no node leads it (A1 in docs/rules.md) instead of waiting out the request's
+   * timeout on a dead node. Any thread.
+   */
+  public void nodeLeft() {
+    reads.nodeLeft("node " + node + ", which coordinated pool " + name + ", left the cluster");
   }
 
   @Override
@@ -181,7 +194,7 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JobView> lookup(String job) {
-    return control(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0)
+    return read(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0, controlTimeoutMs)
         .compose(reply -> decoded("a lookup", () -> JobViewJson.decode(reply)));
   }
 
@@ -190,7 +203,7 @@ public final class BusPoolHandle implements PoolHandle {
     JsonObject body = new JsonObject().put(BusWire.JOB, job).put(BusWire.WAIT, true)
         .put(BusWire.TIMEOUT_MS, timeoutMs);
     // The pool answers by the end of the wait; the request allows a control call's time more.
-    return control(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
+    return read(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
         .compose(reply -> decoded("a wait", () -> reply.containsKey(OutcomeJson.TYPE)
             ? Awaited.answered(terminal(OutcomeJson.decode(reply)))
             : Awaited.pending(JobViewJson.decode(reply))));
@@ -198,15 +211,17 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
-    return control(addresses.deadLetters(),
-        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0)
+    return read(addresses.deadLetters(),
+        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0,
+        controlTimeoutMs)
         .compose(reply -> decoded("a dead-letter page",
             () -> DeadLetterJson.decodePage(reply)));
   }
 
   @Override
   public Future<DeadLetter> deadLetter(String job) {
-    return control(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0)
+    return read(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0,
+        controlTimeoutMs)
         .compose(reply -> decoded("a dead letter", () -> DeadLetterJson.decode(reply)));
   }
 
@@ -255,7 +270,7 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JsonObject> status() {
-    return control(addresses.status(), new JsonObject(), 0);
+    return read(addresses.status(), new JsonObject(), 0, controlTimeoutMs);
   }
 
   @Override
@@ -295,11 +310,27 @@ public final class BusPoolHandle implements PoolHandle {
 
   private Future<JsonObject> control(String address, JsonObject body, long waitMs,
       long sendTimeoutMs) {
-    return LeaderWait.request(vertx, address, body,
-            new DeliveryOptions().setSendTimeout(sendTimeoutMs),
-            Math.min(waitMs, controlTimeoutMs))
+    return request(address, body, waitMs, sendTimeoutMs)
         .recover(failure -> Future.failedFuture(mapFailure(failure)))
         .compose(BusPoolHandle::object);
+  }
+
+  /**
+   * A request that changes nothing (a status, a lookup or wait, a dead-letter read): as {@link
+   * #control}, but ended at once should the pool's node leave the cluster ({@link #nodeLeft}).
+   * A change is not: whether a dead node applied it cannot be known, and its timeout says so.
+   */
+  private Future<JsonObject> read(String address, JsonObject body, long waitMs,
+      long sendTimeoutMs) {
+    return reads.track(() -> request(address, body, waitMs, sendTimeoutMs))
+        .recover(failure -> Future.failedFuture(mapFailure(failure)))
+        .compose(BusPoolHandle::object);
+  }
+
+  private Future<Message<Object>> request(String address, JsonObject body, long waitMs,
+      long sendTimeoutMs) {
+    return LeaderWait.request(vertx, address, body,
+        new DeliveryOptions().setSendTimeout(sendTimeoutMs), Math.min(waitMs, controlTimeoutMs));
   }
 
   private static Future<JsonObject> object(Message<Object> reply) {
