@@ -179,8 +179,8 @@ final class PoolMeters implements PoolObserver {
   }
 
   /**
-   * An accepted job's terminal outcome (T3): once every accepted job is answered, these sum to
-   * the accepted admissions.
+   * An accepted job's terminal outcome (T3 in docs/rules.md): once every accepted job is answered,
+   * these sum to the accepted admissions.
    */
   private void finished(String outcome, ToDoubleFunction<Counters> count) {
     meters.add(FunctionCounter.builder("shepherd.jobs.finished", this,
