@@ -55,11 +55,16 @@ class HaStatusDuringFailoverTest {
         .until(() -> status(port).statusCode() == 200);
 
     victim.kill();
+    long killedAt = System.nanoTime();
     List<HttpResponse<String>> answers = new ArrayList<>();
+    List<String> timeline = new ArrayList<>();
     String leader = before;
     for (int i = 0; i < 400 && leader.equals(before); i++) {
+      long sent = System.nanoTime();
       HttpResponse<String> r = status(port);
       answers.add(r);
+      timeline.add(String.format("sent +%d ms, answered in %d ms: %d", (sent - killedAt) / 1_000_000,
+          (System.nanoTime() - sent) / 1_000_000, r.statusCode()));
       if (r.statusCode() == 200) {
         leader = new JsonObject(r.body()).getJsonObject("ha").getString("active");
       } else {
@@ -67,6 +72,7 @@ class HaStatusDuringFailoverTest {
       }
     }
 
+    System.out.println("status through a standby after kill -9:\n  " + String.join("\n  ", timeline));
     assertThat(leader).as("a new leader answered through the standby").isNotEqualTo(before);
     for (HttpResponse<String> r : answers) {
       assertThat(r.body()).doesNotContain("__vertx").doesNotContain("shepherd." + HaNodes.POOL);

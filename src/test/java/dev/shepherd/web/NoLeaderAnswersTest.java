@@ -114,6 +114,23 @@ class NoLeaderAnswersTest {
   }
 
   @Test
+  void A1_a_status_through_a_leaderless_handle_that_only_a_dead_nodes_consumer_takes_is_503()
+      throws Exception {
+    BusPoolHandle leaderless = new BusPoolHandle(vertx, "between", new Addresses("dead.between"),
+        null, NEVER_MS, NEVER_MS).awaitingLeader(10_000).leaderless();
+    directory.put(leaderless);
+    vertx.eventBus().consumer("dead.between.status", message -> heard.add("dead.between"));
+
+    HttpResponse<String> r = get("/api/pools/between").get(20, SECONDS);
+
+    assertThat(heard).contains("dead.between");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+    assertThat(new JsonObject(r.body()).getString("error")).isEqualTo("NO_LEADER");
+    assertThat(r.headers().firstValue("Retry-After")).contains("1");
+    assertThat(r.body()).doesNotContain("__vertx").doesNotContain("dead.between");
+  }
+
+  @Test
   void a_timeout_names_the_pool_and_no_bus_address() {
     BusPoolHandle silent = new BusPoolHandle(vertx, "silent", new Addresses("dead.silent"),
         "node-x", 200, 200);

@@ -177,7 +177,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   /**
    * {@code kept} if it is the handle of that pool at that prefix on that node, else a new one; a
-   * highly available pool's waits for a leader ({@link BusPoolHandle#awaitingLeader}).
+   * highly available pool's waits for a leader ({@link BusPoolHandle#awaitingLeader}), and with
+   * no node ({@code at} null) is {@linkplain BusPoolHandle#leaderless leaderless}.
    */
   private PoolHandle handle(PoolHandle kept, String pool, String prefix, String at, boolean ha) {
     if (kept != null && prefix.equals(kept.addresses().prefix())
@@ -188,7 +189,13 @@ public final class ClusterPoolDirectory implements PoolDirectory {
         PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS,
         replies.computeIfAbsent(pool, name ->
             new ReplyAddress(vertx, name, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS)));
-    return ha ? handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS) : handle;
+    if (!ha) {
+      return handle;
+    }
+    // Without a node, no node leads it now (it went, or none has announced it yet): a read that
+    // the bus hands to the dead leader's lingering consumers is answered that none leads.
+    BusPoolHandle waiting = handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS);
+    return at == null ? waiting.leaderless() : waiting;
   }
 
   private long now() {
