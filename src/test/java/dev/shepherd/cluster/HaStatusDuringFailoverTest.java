@@ -63,8 +63,8 @@ class HaStatusDuringFailoverTest {
       long sent = System.nanoTime();
       HttpResponse<String> r = status(port);
       answers.add(r);
-      timeline.add(String.format("sent +%d ms, answered in %d ms: %d", (sent - killedAt) / 1_000_000,
-          (System.nanoTime() - sent) / 1_000_000, r.statusCode()));
+      timeline.add(String.format("sent +%d ms, answered in %d ms: %d",
+          (sent - killedAt) / 1_000_000, (System.nanoTime() - sent) / 1_000_000, r.statusCode()));
       if (r.statusCode() == 200) {
         leader = new JsonObject(r.body()).getJsonObject("ha").getString("active");
       } else {
@@ -72,7 +72,8 @@ class HaStatusDuringFailoverTest {
       }
     }
 
-    System.out.println("status through a standby after kill -9:\n  " + String.join("\n  ", timeline));
+    System.out.println("status through a standby after kill -9:\n  "
+        + String.join("\n  ", timeline));
     assertThat(leader).as("a new leader answered through the standby").isNotEqualTo(before);
     for (HttpResponse<String> r : answers) {
       assertThat(r.body()).doesNotContain("__vertx").doesNotContain("shepherd." + HaNodes.POOL);
