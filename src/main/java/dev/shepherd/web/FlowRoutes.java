@@ -50,6 +50,7 @@ final class FlowRoutes {
     router.put(GROUP).handler(this::set);
     router.delete(GROUP).handler(this::reset);
     router.get(GROUP).handler(this::get);
+    router.head(GROUP).handler(this::get);
   }
 
   private void pauseOrResume(RoutingContext ctx, boolean pause) {
