@@ -1,7 +1,6 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.ConfigException;
-import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.access.BusEndpoints;
 import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.access.PoolAnnouncement;
@@ -10,11 +9,11 @@ import dev.shepherd.runtime.access.Standbys;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.HostedPool;
 import dev.shepherd.runtime.coordinator.PoolExtension;
+import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.observe.EventPublisher;
 import dev.shepherd.runtime.observe.PoolHistory;
 import dev.shepherd.runtime.observe.PoolLog;
-import dev.shepherd.runtime.payload.LogText;
 import io.vertx.core.Closeable;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -53,13 +52,6 @@ import org.slf4j.LoggerFactory;
  */
 public class PoolVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(PoolVerticle.class);
-  /**
-   * How long a leader's effects may leave after a write the store acknowledged: well inside the
-   * 5 s after which the cluster removes a silent member, so a paused leader lets nothing out
-   * once a successor may exist.
-   */
-  static final long LEASE_MS = 3_000;
-
   /** What this verticle changes in the configuration it parsed (see the constructor). */
   private final UnaryOperator<PoolConfig> adjust;
   /** What makes the slots' handlers, or null when {@code worker.class} names their class. */
@@ -71,6 +63,8 @@ public class PoolVerticle extends VerticleBase {
   private PoolAnnouncer announcer;
   private List<PoolExtension> extensions = new ArrayList<>();
   private Leadership leadership;
+  /** The terms this node leads of a highly available pool; null for other pools. */
+  private TermRunner terms;
   /**
    * Vert.x runs its close hooks before it undeploys verticles: the pool drains while its
    * incarnations, the bus and the HTTP server are all still there.
@@ -160,146 +154,94 @@ public class PoolVerticle extends VerticleBase {
           "needs vertx-hazelcast on the class path (" + e.getMessage() + ")"));
     }
     Standbys.add(vertx, config.name(), config.addresses());
-    return leadership.start(context, config, new Leadership.Candidate() {
-      @Override
-      public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
-        leadTerm(term, recovered, claimedAt);
-      }
-
-      @Override
-      public void stepDown(String why) {
-        PoolVerticle.this.stepDown(why);
-      }
-    }).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(leaveOnClose))
+    terms = new TermRunner(config, leadership, new NodeSite());
+    return leadership.start(context, config, terms).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(leaveOnClose))
         .onFailure(e -> Standbys.remove(vertx, config.name()));
   }
 
-  /**
-   * Starts a coordinator of {@code poolConfig} here. A leader ({@code recovered} non-null) starts
-   * and recovers its pool before it consumes the pool's addresses, so that nothing reaches the
-   * pool before what it recovers; another pool consumes them first and starts once they are
-   * there.
-   */
-  private Future<Void> startPool(PoolConfig poolConfig, Consumer<Coordinator> before,
-      DurableLog.Recovered recovered) {
-    Coordinator started = new Coordinator(vertx, context, poolConfig);
-    coordinator = started;
-    try {
-      LocalPools.register(vertx, started);
-    } catch (IllegalStateException e) {
-      coordinator = null;
-      return Future.failedFuture(e);
-    }
-    before.accept(started);
-    PoolHistory history = new PoolHistory(started.clock()::wallMs);
-    events = new EventPublisher(started, history);
-    started.observe(events);
-    started.observe(history);
-    started.observe(new PoolLog(started.name(),
+  /** A coordinator of {@code poolConfig} here, its observers on, not yet started or serving. */
+  private Coordinator open(PoolConfig poolConfig) {
+    Coordinator opened = new Coordinator(vertx, context, poolConfig);
+    LocalPools.register(vertx, opened);
+    PoolHistory history = new PoolHistory(opened.clock()::wallMs);
+    events = new EventPublisher(opened, history);
+    opened.observe(events);
+    opened.observe(history);
+    opened.observe(new PoolLog(opened.name(),
         poolConfig.settings().supervision().restartWindowMs()));
     announcer = null;
     if (vertx.isClustered()) {
-      announcer = new PoolAnnouncer(started);
-      started.observe(announcer);
+      announcer = new PoolAnnouncer(opened);
+      opened.observe(announcer);
     }
-    endpoints = new BusEndpoints(started, history);
+    endpoints = new BusEndpoints(opened, history);
     extensions = new ArrayList<>();
     ServiceLoader.load(PoolExtension.class, PoolExtension.class.getClassLoader())
         .forEach(extensions::add);
+    return opened;
+  }
+
+  /**
+   * Consumes the pool's addresses and starts the extensions beside {@code opened}; once they
+   * are there a pool without high availability starts (a leader started and recovered before).
+   * A failure undoes what this began.
+   */
+  private Future<Void> serve(Coordinator opened) {
     BusEndpoints registered = endpoints;
     List<PoolExtension> ours = extensions;
-    if (recovered != null) {
-      try {
-        started.start();
-        started.recover(recovered);
-      } catch (RuntimeException e) {
-        LocalPools.unregister(vertx, started);
-        return Future.failedFuture(e);
-      }
-    }
     return registered.register()
-        .compose(v -> startExtensions(ours, started))
-        .onSuccess(v -> {
-          if (recovered == null) {
-            started.start();
-          }
-        })
+        .compose(v -> startExtensions(ours, opened))
         .onFailure(e -> {
           registered.unregister();
           stopExtensions(ours);
-          LocalPools.unregister(vertx, started);
         });
   }
 
   private Future<Void> startPool(PoolConfig poolConfig) {
-    return startPool(poolConfig, c -> { }, null);
+    Coordinator started;
+    try {
+      started = open(poolConfig);
+    } catch (IllegalStateException e) {
+      return Future.failedFuture(e);
+    }
+    coordinator = started;
+    return serve(started)
+        .onSuccess(v -> started.start())
+        .onFailure(e -> LocalPools.unregister(vertx, started));
   }
 
   // ---- high availability (A1-A3) --------------------------------------------------------------
 
-  private void leadTerm(long term, DurableLog.Recovered recovered, long claimedAt) {
-    if (coordinator != null) {
-      stepDown("a new term began while this node still led one");
+  /** Where this node runs the terms it leads: on this verticle's context and event bus. */
+  private final class NodeSite implements TermRunner.Site {
+    @Override
+    public Coordinator open(PoolConfig termConfig) {
+      return PoolVerticle.this.open(termConfig);
     }
-    PoolConfig termConfig = config.withSettings(config.settings().withTerm(term));
-    LOG.info("pool {}: this node leads term {}: recovering {} jobs, {} bindings, {} hosts, {}"
-        + " answers to send again", config.name(), term, recovered.image().jobs().size(),
-        recovered.image().bindings().size(), recovered.image().hosts().size(),
-        recovered.undelivered().size());
-    startPool(termConfig, c -> c.lead(term, claimedAt, LEASE_MS, leadership, this::stepDown),
-        recovered)
-        .onFailure(e -> {
-          LOG.error("pool {}: term {} could not start: {}", config.name(), term,
-              LogText.quote(String.valueOf(e.getMessage())));
-          Coordinator failed = coordinator;
-          coordinator = null;
-          if (failed != null) {
-            failed.abandon();
-          }
-          leadership.resign(term);
-        });
-  }
 
-  /** Stops acting at once and stands by again (A2 in docs/rules.md); on the verticle's context. */
-  private void stepDown(String why) {
-    stepDownAndWait(why, false);
-  }
+    @Override
+    public void serve(Coordinator opened, Consumer<Throwable> done) {
+      PoolVerticle.this.serve(opened).onComplete(ar -> done.accept(ar.cause()));
+    }
 
-  /**
-   * {@link #stepDown}, completing once the pool's addresses and extensions are gone, the term is
-   * given back and this node's incarnations of the pool are undeployed (a WORKER incarnation busy
-   * in a job stops after that job). A node that stops on purpose ({@code leaving}) says so at
-   * INFO: a clean stop warns of nothing.
-   */
-  private Future<Void> stepDownAndWait(String why, boolean leaving) {
-    Coordinator led = coordinator;
-    if (led == null) {
-      return Future.succeededFuture();
+    @Override
+    public void discard(Coordinator opened) {
+      LocalPools.unregister(vertx, opened);
     }
-    coordinator = null;
-    if (leaving) {
-      LOG.info("pool {}: steps down from term {}: {}", config.name(), led.term(),
-          LogText.quote(why));
-    } else {
-      LOG.warn("pool {}: steps down from term {}: {}", config.name(), led.term(),
-          LogText.quote(why));
+
+    @Override
+    public void close(Coordinator led, Runnable done) {
+      if (announcer != null) {
+        announcer.withdraw();
+      }
+      List<PoolExtension> ours = extensions;
+      endpoints.unregister()
+          .eventually(() -> stopExtensions(ours))
+          .onComplete(ar -> {
+            LocalPools.unregister(vertx, led);
+            done.run();
+          });
     }
-    led.abandon();
-    if (announcer != null) {
-      announcer.withdraw();
-    }
-    List<Future<Void>> undeployed = new ArrayList<>();
-    led.slots().values().forEach(slot -> undeployed.add(slot.undeployed()));
-    BusEndpoints ended = endpoints;
-    List<PoolExtension> ours = extensions;
-    undeployed.add(ended.unregister()
-        .eventually(() -> stopExtensions(ours))
-        .transform(ar -> {
-          LocalPools.unregister(vertx, led);
-          leadership.resign(led.term());
-          return Future.succeededFuture();
-        }));
-    return Future.join(undeployed).transform(ar -> Future.succeededFuture());
   }
 
   /**
@@ -315,7 +257,7 @@ public class PoolVerticle extends VerticleBase {
       Standbys.remove(vertx, config.name());
       Promise<Void> left = Promise.promise();
       leadership.stop()
-          .eventually(() -> stepDownAndWait("this node stops; a standby takes the pool over",
+          .eventually(() -> terms.stepDownAndWait("this node stops; a standby takes the pool over",
               true))
           .onComplete(ar -> left.tryComplete());
       long waitMs = config.settings().drainTimeoutMs() + Coordinator.UNDEPLOY_GRACE_MS;

@@ -1,5 +1,6 @@
 package dev.shepherd.core;
 
+import dev.shepherd.SeedRuns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -9,7 +10,8 @@ import java.util.function.Function;
  * Runs seeded random event sequences against a {@link Harness} (a pool plus its checks): {@code
  * shepherd.property.runs} sequences per property (default 1000), each from its own seed. A failure
  * is shrunk (events removed while the same rule still breaks) and reported with the seed, so
- * {@code -Dshepherd.seed=<n>} replays exactly that sequence.
+ * {@code -Dshepherd.seed=<n>} replays exactly that sequence. Sequences run side by side, one per
+ * core ({@link SeedRuns}).
  *
  * <p>Every sequence ends the same way: drive to rest (complete everything, create what was
  * deployed, wait out backoffs), then a stop request and a tick past the drain deadline, then
@@ -46,9 +48,11 @@ final class SequenceRunner {
     Long replay = Long.getLong("shepherd.seed");
     int runs = replay != null ? 1 : runs();
     long events = 0;
-    for (int i = 0; i < runs; i++) {
-      long seed = replay != null ? replay : seedOf(property, i);
-      events += runSeed(property, profile, harnesses, seed);
+    // Sequences share nothing (each has its pool, harness and random source), so they run side
+    // by side; the first failing one, in seed order, is reported.
+    for (int length : SeedRuns.run(property, runs, i -> runSeed(property, profile, harnesses,
+        replay != null ? replay : seedOf(property, i)))) {
+      events += length;
     }
     return new Summary(runs, events);
   }

@@ -2,6 +2,10 @@ package dev.shepherd.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+
+import dev.shepherd.SeedRuns;
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.HostSettings;
@@ -11,6 +15,7 @@ import dev.shepherd.core.JobSettings;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.Retention;
+import dev.shepherd.core.SlotSpec;
 import dev.shepherd.core.SupervisionSettings;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.access.BusEndpoints;
@@ -27,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A seeded, deterministic simulation of coordinator high availability (section 8.5), over the
@@ -90,35 +96,55 @@ public class FailoverSimulationTest {
     Long replay = Long.getLong("shepherd.seed");
     int seeds = replay != null ? 1 : Integer.getInteger("shepherd.failover.seeds", 1000);
     long started = System.nanoTime();
-    long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     Summary total = new Summary();
-    for (int i = 0; i < seeds; i++) {
-      long seed = replay != null ? replay : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
-      Summary one = runSeed(seed, killPercent, pausePercent, replay != null);
-      total.add(one);
+    // The faults make the runtime warn thousands of times (step-downs, crashes): nothing checked
+    // here, and a replayed seed prints its trace instead.
+    Logger runtime = (Logger) LoggerFactory.getLogger("dev.shepherd");
+    Level before = runtime.getLevel();
+    runtime.setLevel(Level.ERROR);
+    // Seeds share nothing (each has its world, its nodes and their coordinators, on the thread
+    // that runs it), so they run side by side; the totals are summed in seed order.
+    try {
+      for (Summary one : SeedRuns.run(name, seeds, i -> {
+        long seed = replay != null ? replay
+            : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        Summary run = runSeed(seed, killPercent, pausePercent, replay != null);
+        run.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+        return run;
+      })) {
+        total.add(one);
+      }
+    } finally {
+      runtime.setLevel(before);
     }
     System.out.printf("simulation %s: %d seeds; faults: %d kills, %d pauses, %d partitions, %d"
             + " clock steps, %d messages dropped; %d jobs accepted, %d answered twice (same"
             + " outcome), %d terms, %d host commands fenced; section 10: %d poisoned, %d"
             + " replays; %d checkpoints checked (%d not, after a clock step), %d final invariant"
             + " checks; takeovers recovered %d waiting jobs, %d dead letters, %d recent outcomes;"
-            + " %d ms (%d ms of CPU)%n", name, seeds, total.kills, total.pauses,
+            + " local slots in %d seeds: %d jobs run, %d crashes; %d ms on %d threads (%d ms of"
+            + " CPU)%n", name, seeds, total.kills, total.pauses,
         total.partitions, total.clockSteps, total.dropped,
         total.accepted, total.duplicates, total.terms, total.fenced, total.poisoned,
         total.replays, total.checkpoints, total.inexact, total.invariantChecks,
         total.waitingRecovered, total.deadRecovered,
-        total.recentRecovered, (System.nanoTime() - started) / 1_000_000,
-        (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1_000_000);
+        total.recentRecovered, total.localSeeds, total.localRuns, total.localCrashes,
+        (System.nanoTime() - started) / 1_000_000, replay != null ? 1 : SeedRuns.threads(),
+        total.cpuNanos / 1_000_000);
     assertThat(total.accepted).isPositive();
     if (replay == null) {
       assertThat(total.waitingRecovered).as("takeovers with waiting jobs").isPositive();
       assertThat(total.deadRecovered).as("takeovers with dead letters").isPositive();
       assertThat(total.poisoned).as("poisoned jobs").isPositive();
+      assertThat(total.localRuns).as("jobs run on local slots").isPositive();
+      assertThat(total.localCrashes).as("crashes of local incarnations").isPositive();
     }
   }
 
   /** Totals over seeds. */
   private static final class Summary {
+    long cpuNanos;
     long accepted;
     long duplicates;
     long terms;
@@ -136,8 +162,15 @@ public class FailoverSimulationTest {
     long clockSteps;
     long dropped;
     long invariantChecks;
+    long localSeeds;
+    long localRuns;
+    long localCrashes;
 
     void add(Summary other) {
+      cpuNanos += other.cpuNanos;
+      localSeeds += other.localSeeds;
+      localRuns += other.localRuns;
+      localCrashes += other.localCrashes;
       inexact += other.inexact;
       kills += other.kills;
       pauses += other.pauses;
@@ -161,7 +194,7 @@ public class FailoverSimulationTest {
   private static PoolSettings settings(SimWorld world) {
     PoolSettings settings = PoolSettings.defaults("sim", 1)
         .withHosts(new HostSettings(true, 30_000))
-        .withSlots(List.of())
+        .withSlots(localSlots(world))
         .withDurable(true)
         .withBacklogCapacity(100_000)
         .withInterruption(world.rnd.nextInt(4) == 0 ? InterruptionPolicy.FAIL
@@ -186,6 +219,19 @@ public class FailoverSimulationTest {
         .withJobs(new JobSettings(jobs.poisonAfter(), jobs.retryBackoff(),
             jobs.retryFailures(), jobs.maxDelayMs(), jobs.deadLetter(), jobs.deadLetterFailed(),
             jobs.recentOutcomes(), world.rnd.nextLong()));
+  }
+
+  /**
+   * The pool's own slots, on whichever node leads: none in two seeds of three, else one or two
+   * (section 4's slots beside the hosts', through the production {@code LocalSlot}).
+   */
+  private static List<SlotSpec> localSlots(SimWorld world) {
+    int count = world.rnd.nextInt(3) == 0 ? 1 + world.rnd.nextInt(2) : 0;
+    List<SlotSpec> slots = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      slots.add(new SlotSpec("w-" + i, 1 + world.rnd.nextInt(2)));
+    }
+    return slots;
   }
 
   private static Summary runSeed(long seed, int killPercent, int pausePercent, boolean trace) {
@@ -235,6 +281,9 @@ public class FailoverSimulationTest {
       summary.partitions = world.partitions;
       summary.clockSteps = world.clockSteps;
       summary.dropped = world.dropped;
+      summary.localSeeds = config.settings().slots().isEmpty() ? 0 : 1;
+      summary.localRuns = world.localRuns;
+      summary.localCrashes = world.localCrashes;
       return summary;
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError("seed " + seed + " (replay: -Dshepherd.seed=" + seed + "): "
@@ -242,12 +291,15 @@ public class FailoverSimulationTest {
     }
   }
 
-  /** The pool's configuration: {@code settings}, no local slots, hosts lost after 2 s. */
+  /**
+   * The pool's configuration: {@code settings}, hosts lost after 2 s; its local slots' handlers
+   * are the simulation's ({@link SimDeployments}), so the factory is never called.
+   */
   private static PoolConfig config(PoolSettings settings) {
     return new PoolConfig(settings, null, io.vertx.core.ThreadingModel.EVENT_LOOP,
         new io.vertx.core.json.JsonObject(), "shepherd.sim", PoolConfig.DEFAULT_MAX_PAYLOAD_DEPTH,
         HOST_TIMEOUT_MS, true, OnException.FAIL_JOB, () -> {
-          throw new IllegalStateException("the simulated pool has no local slots");
+          throw new IllegalStateException("the simulation deploys its own incarnations");
         });
   }
 

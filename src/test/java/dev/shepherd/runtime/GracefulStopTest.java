@@ -16,11 +16,16 @@ import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.testworkers.GateWorker;
 import dev.shepherd.testworkers.NeverStartsWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +35,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Graceful stop (P16) of a real coordinator, by undeploying its {@link PoolVerticle} or closing
  * Vert.x: queued jobs are answered {@code interrupted(POOL_STOPPED)} at once with their payload,
- * running ones get {@code drainTimeoutMs} to finish, new submits are rejected {@code
+ * running ones get {@code drainTimeoutMs} to finish (a {@link GateWorker}'s job runs until the
+ * test lets it, so no timing decides what is still running), new submits are rejected {@code
  * SHUTTING_DOWN}, and nothing accepted goes unanswered.
  */
 @ExtendWith(VertxExtension.class)
@@ -45,6 +52,19 @@ class GracefulStopTest {
 
   private static Future<Outcome> submit(Vertx vertx, String pool, String job, Object payload) {
     return PoolClient.create(vertx, pool).outcome(JobRequest.of(payload).withJob(job));
+  }
+
+  /** Where the gates of held jobs ({@link GateWorker}) are. */
+  @TempDir
+  Path dir;
+
+  /** Lets the job held at {@code gate} finish. */
+  private static void open(Path gate) {
+    try {
+      Files.createFile(gate);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static void assertPoolStopped(Outcome outcome, Object payload) {
@@ -58,11 +78,13 @@ class GracefulStopTest {
   @ValueSource(strings = {"EVENT_LOOP", "WORKER"})
   void P16_undeploy_interrupts_queued_jobs_at_once_and_lets_running_ones_finish(String threading,
       Vertx vertx) {
-    // The running job outlasts anything a loaded machine needs to queue q1 and q2 behind it.
+    // The running job runs until the test opens its gate: after the queued jobs are answered.
     JsonObject config = demoPool("stop", 1).put("drainTimeoutMs", 10_000);
-    worker(config).put("threading", threading);
+    worker(config).put("threading", threading).put("class", GateWorker.class.getName());
     String deployment = deployReady(vertx, config);
-    Future<Outcome> runningJob = submit(vertx, "stop", "running", sleep(2_000).put("echo", "r"));
+    Path gate = dir.resolve("running");
+    Future<Outcome> runningJob = submit(vertx, "stop", "running",
+        new JsonObject().put("gate", gate.toString()));
     awaitStatus(vertx, "stop", running("w-0", "running"));
     Future<Outcome> q1 = submit(vertx, "stop", "q1", echo(1));
     Future<Outcome> q2 = submit(vertx, "stop", "q2", echo(2));
@@ -80,8 +102,10 @@ class GracefulStopTest {
       assertThat(r.reason()).isEqualTo(RejectionReason.SHUTTING_DOWN);
       assertThat(r.payload()).isEqualTo(echo(3));
     });
+    open(gate);
     assertThat(join(runningJob)).isInstanceOfSatisfying(Outcome.Completed.class,
-        c -> assertThat(((JsonObject) c.result()).getString("echo")).isEqualTo("r"));
+        c -> assertThat(((JsonObject) c.result()).getString("released"))
+            .isEqualTo(gate.toString()));
     join(undeployed);
     assertThat(vertx.deploymentIDs()).isEmpty();
   }
@@ -157,9 +181,11 @@ class GracefulStopTest {
   @ValueSource(strings = {"EVENT_LOOP", "WORKER"})
   void P16_closing_vertx_stops_the_pool_gracefully(String threading, Vertx vertx) {
     JsonObject config = demoPool("closing", 1).put("drainTimeoutMs", 10_000);
-    worker(config).put("threading", threading);
+    worker(config).put("threading", threading).put("class", GateWorker.class.getName());
     deployReady(vertx, config);
-    Future<Outcome> runningJob = submit(vertx, "closing", "running", sleep(2_000));
+    Path gate = dir.resolve("closing");
+    Future<Outcome> runningJob = submit(vertx, "closing", "running",
+        new JsonObject().put("gate", gate.toString()));
     awaitStatus(vertx, "closing", running("w-0", "running"));
     Future<Outcome> queued = submit(vertx, "closing", "queued", echo(1));
     awaitStatus(vertx, "closing", s -> s.getJsonObject("backlog").getInteger("length") == 1);
@@ -170,6 +196,7 @@ class GracefulStopTest {
 
     assertPoolStopped(queuedOutcome, echo(1));
     assertThat(runningStillRunning).as("queued jobs are answered before the drain ends").isTrue();
+    open(gate);
     assertThat(join(runningJob)).isInstanceOf(Outcome.Completed.class);
     join(closed);
   }

@@ -13,6 +13,7 @@ import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.coordinator.Coordinator;
+import dev.shepherd.runtime.coordinator.TermRunner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,7 @@ class HaClockTest {
         leader.awaitAccepted("held");
 
         store.hold();
-        leader.time.advance(PoolVerticle.LEASE_MS);
+        leader.time.advance(TermRunner.LEASE_MS);
         leader.time.stepWall(-60_000);
         leader.submit("held", hang(), 0);
 

@@ -10,6 +10,7 @@ import dev.shepherd.core.Phase;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.SlotHandle;
+import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.wire.Requests;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -43,7 +44,7 @@ final class HaTestLeader implements AutoCloseable {
     PoolConfig config = parsed.withSettings(parsed.settings().withTerm(term));
     coordinator = on(() -> {
       Coordinator c = new Coordinator(vertx, context, config);
-      c.lead(term, time.monotonicMs(), PoolVerticle.LEASE_MS, store, why -> { });
+      c.lead(term, time.monotonicMs(), TermRunner.LEASE_MS, store, why -> { });
       c.start();
       c.recover(recovered);
       return c;

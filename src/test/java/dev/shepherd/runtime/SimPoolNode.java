@@ -9,6 +9,7 @@ import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.DurableLeader;
 import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.coordinator.PoolPorts;
+import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.observe.PoolHistory;
 import io.vertx.core.eventbus.Message;
@@ -19,22 +20,24 @@ import java.util.function.Consumer;
 
 /**
  * A node that lists the durable pool, as {@link PoolVerticle} runs one with high availability:
- * it stands by through its {@link SimLeadership}; told to lead a term, it starts the real {@link
- * Coordinator} of that term on this node's ports (its clock, timers and next turn on the
- * simulation's queue, its sends on the simulation's network), leading through the real {@link
- * DurableLeader}, recovering from what the claim read, answering the pool's addresses with the
- * real {@link BusEndpoints} and its hosts with the real {@code PoolHosts}; told to step down (or
- * when its coordinator does), it abandons that coordinator at once and stands by again. Nothing
+ * it stands by through its {@link SimLeadership}, and the production {@link TermRunner} leads
+ * the terms it is given, starting the real {@link Coordinator} of each term on this node's ports
+ * (its clock, timers and next turn on the simulation's queue, its sends on the simulation's
+ * network), leading through the real {@link DurableLeader}, recovering from what the claim read;
+ * this node's {@link TermRunner.Site} answers the pool's addresses with the real {@link
+ * BusEndpoints} and its hosts with the real {@code PoolHosts}. Only the wiring is here: nothing
  * here decides what the pool does.
  */
 final class SimPoolNode extends SimNode {
-  /** The lease, as {@link PoolVerticle#LEASE_MS}: well inside {@link SimWorld#DETECT_MS}. */
-  static final long LEASE_MS = PoolVerticle.LEASE_MS;
+  /** The lease, as {@link TermRunner#LEASE_MS}: well inside {@link SimWorld#DETECT_MS}. */
+  static final long LEASE_MS = TermRunner.LEASE_MS;
 
   private final PoolConfig config;
+  /** Whether jobs misbehave on the pool's local slots, as on the hosts ({@link SimHost}). */
+  private final boolean badJobs;
   private final SimLeadership leadership = new SimLeadership(this);
   private final Executor turns = task -> world.after(0, () -> deliver(task));
-  private Coordinator coordinator;
+  private final TermRunner terms;
   private PoolHostsRoutes hosts;
   private Map<String, Consumer<Message<Object>>> routes;
   /** Whether this node's wall clock stepped since it began leading. */
@@ -44,6 +47,8 @@ final class SimPoolNode extends SimNode {
   SimPoolNode(SimWorld world, String name, PoolConfig config) {
     super(world, name);
     this.config = config;
+    this.badJobs = !config.settings().jobs().equals(dev.shepherd.core.JobSettings.NONE);
+    this.terms = new TermRunner(config, leadership, new Site());
   }
 
   void start() {
@@ -51,22 +56,28 @@ final class SimPoolNode extends SimNode {
         new Leadership.Candidate() {
           @Override
           public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
-            leadTerm(term, recovered, claimedAt);
+            stepped = false;
+            termsLed++;
+            world.recovered(recovered.image());
+            world.log(() -> SimPoolNode.this + " leads term " + term + ": "
+                + recovered.image().jobs().size() + " jobs, " + recovered.undelivered().size()
+                + " answers to send again");
+            terms.lead(term, recovered, claimedAt);
           }
 
           @Override
           public void stepDown(String why) {
-            SimPoolNode.this.stepDown(why);
+            terms.stepDown(why);
           }
         }));
   }
 
   boolean leading() {
-    return coordinator != null && state == State.RUNNING;
+    return terms.coordinator() != null && state == State.RUNNING;
   }
 
   Coordinator coordinator() {
-    return coordinator;
+    return terms.coordinator();
   }
 
   /** Whether what this leader journals replays exactly (its wall clock stayed put). */
@@ -80,43 +91,39 @@ final class SimPoolNode extends SimNode {
     stepped = true;
   }
 
-  private void leadTerm(long term, DurableLog.Recovered recovered, long claimedAt) {
-    if (coordinator != null) {
-      stepDown("a new term began while this node still led one");
+  /** Where this node runs a term: on its ports, reached through the simulation's network. */
+  private final class Site implements TermRunner.Site {
+    @Override
+    public Coordinator open(PoolConfig termConfig) {
+      Coordinator c = new Coordinator(null, null, termConfig,
+          new PoolPorts(clock(), scheduler(), turns, SimPoolNode.this::send,
+              () -> new SimDeployments(SimPoolNode.this, badJobs)));
+      c.observe(new Fencing(c));
+      return c;
     }
-    stepped = false;
-    termsLed++;
-    PoolConfig termConfig = config.withSettings(config.settings().withTerm(term));
-    Coordinator c = new Coordinator(null, null, termConfig,
-        new PoolPorts(clock(), scheduler(), turns, this::send));
-    coordinator = c;
-    c.lead(term, claimedAt, LEASE_MS, leadership, this::stepDown);
-    c.observe(new Fencing(c));
-    Map<String, Consumer<Message<Object>>> table =
-        new HashMap<>(new BusEndpoints(c, new PoolHistory(c.clock()::wallMs)).routes());
-    world.recovered(recovered.image());
-    world.log(() -> this + " leads term " + term + ": " + recovered.image().jobs().size()
-        + " jobs, " + recovered.undelivered().size() + " answers to send again");
-    c.start();
-    c.recover(recovered);
-    hosts = new PoolHostsRoutes(c, node -> true);
-    table.putAll(hosts.routes());
-    routes = table;
-    world.consumers.add(this);
-  }
 
-  private void stepDown(String why) {
-    Coordinator led = coordinator;
-    if (led == null) {
-      return;
+    @Override
+    public void serve(Coordinator c, Consumer<Throwable> done) {
+      Map<String, Consumer<Message<Object>>> table =
+          new HashMap<>(new BusEndpoints(c, new PoolHistory(c.clock()::wallMs)).routes());
+      hosts = new PoolHostsRoutes(c, node -> true);
+      table.putAll(hosts.routes());
+      routes = table;
+      world.consumers.add(SimPoolNode.this);
+      done.accept(null);
     }
-    world.log(() -> this + " steps down from term " + led.term() + ": " + why);
-    coordinator = null;
-    routes = null;
-    led.abandon();
-    world.consumers.remove(this);
-    hosts.stop();
-    leadership.resign(led.term());
+
+    @Override
+    public void discard(Coordinator c) {}
+
+    @Override
+    public void close(Coordinator led, Runnable done) {
+      world.log(() -> SimPoolNode.this + " steps down from term " + led.term());
+      routes = null;
+      world.consumers.remove(SimPoolNode.this);
+      hosts.stop();
+      done.run();
+    }
   }
 
   @Override

@@ -66,6 +66,9 @@ final class SimWorld {
   long partitions;
   long clockSteps;
   long dropped;
+  /** Jobs handed to local slots' incarnations, and those incarnations' crashes. */
+  long localRuns;
+  long localCrashes;
   final List<String> trace = new ArrayList<>();
   private final boolean tracing;
 

@@ -107,6 +107,9 @@ public final class HostBatchWriter {
     json.writeStringField(WORKER, report.worker());
     if (report instanceof HostReport.Completion c) {
       json.writeNumberField(ASSIGNMENT, c.assignment());
+      if (c.runNanos() != HostReport.Completion.UNMEASURED) {
+        json.writeNumberField(RUN_NANOS, c.runNanos());
+      }
       if (c.error() == null) {
         json.writeFieldName(RESULT);
         value(json, c.result());

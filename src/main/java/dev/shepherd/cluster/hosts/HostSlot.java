@@ -2,14 +2,14 @@ package dev.shepherd.cluster.hosts;
 
 import dev.shepherd.core.Exit;
 import dev.shepherd.runtime.slot.IncarnationRunner;
-import dev.shepherd.runtime.slot.IncarnationVerticle;
+import dev.shepherd.runtime.slot.VertxDeployments;
+import dev.shepherd.runtime.slot.Incarnation;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.time.Scheduler;
 import dev.shepherd.runtime.config.WorkerConfig;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,8 @@ final class HostSlot implements IncarnationRunner.Port {
     this.id = id;
     this.worker = worker;
     this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(worker.handlers(),
-        worker.unordered(), worker.onException(), worker.threading(), worker.config()), this);
+        worker.unordered(), worker.onException(), worker.threading(), worker.config()),
+        new VertxDeployments(host.vertx(), host.deployFrom()), this);
   }
 
   IncarnationRunner.State state() {
@@ -56,7 +57,7 @@ final class HostSlot implements IncarnationRunner.Port {
 
   /** The incarnation the slot runs or deploys, 0 for none. */
   int incarnation() {
-    IncarnationVerticle current = runner.current();
+    Incarnation current = runner.current();
     return current == null ? 0 : current.incarnation();
   }
 
@@ -135,16 +136,6 @@ final class HostSlot implements IncarnationRunner.Port {
   }
 
   @Override
-  public Vertx vertx() {
-    return host.vertx();
-  }
-
-  @Override
-  public Context deployFrom() {
-    return host.deployFrom();
-  }
-
-  @Override
   public Scheduler scheduler() {
     return host.scheduler();
   }
@@ -176,19 +167,21 @@ final class HostSlot implements IncarnationRunner.Port {
   }
 
   @Override
-  public void completed(IncarnationVerticle incarnation,
-      List<IncarnationVerticle.Completion> done) {
+  public void completed(Incarnation incarnation,
+      List<Incarnation.Completion> done) {
+    long end = System.nanoTime();
     List<HostReport> reports = new ArrayList<>(done.size());
-    for (IncarnationVerticle.Completion c : done) {
+    for (Incarnation.Completion c : done) {
       reports.add(c.rateLimitedMs() >= 0
           ? new HostReport.RateLimited(id, c.assignment(), c.rateLimitedMs())
-          : new HostReport.Completion(id, c.assignment(), c.result(), c.error()));
+          : new HostReport.Completion(id, c.assignment(), c.result(), c.error(),
+              end - c.startNanos()));
     }
     host.execute(() -> {
       for (HostReport report : reports) {
         host.report(report);
       }
-      for (IncarnationVerticle.Completion c : done) {
+      for (Incarnation.Completion c : done) {
         incarnation.finishedOne(c.assignment());
       }
       if (incarnation == runner.current()) {
@@ -203,7 +196,7 @@ final class HostSlot implements IncarnationRunner.Port {
 
   /** Undeployed by someone else: unless the host is leaving, the pool sees it crash. */
   @Override
-  public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+  public Future<Void> releasedExternally(Incarnation incarnation) {
     host.execute(() -> {
       if (!host.leaving()) {
         runner.ended(incarnation, Exit.CRASH, "undeployed from outside the pool");

@@ -95,7 +95,8 @@ public final class Coordinator {
 
   /**
    * A coordinator on {@code ports}: Vert.x's in production; the failover simulation's, with
-   * {@code vertx} and {@code context} null, for a pool without local slots.
+   * {@code vertx} and {@code context} null (its local slots deploy through the simulation's
+   * {@code Deployments}).
    */
   public Coordinator(Vertx vertx, Context context, PoolConfig config, PoolPorts ports) {
     this.vertx = vertx;
@@ -109,7 +110,7 @@ public final class Coordinator {
     this.outbox = new Outbox(turns);
     this.inbox = new Inbox(turns, outbox::flush);
     for (String id : pool.slotIds()) {
-      slots.put(id, new LocalSlot(id, this, config));
+      slots.put(id, new LocalSlot(id, this, config, ports.deployments().get()));
     }
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);

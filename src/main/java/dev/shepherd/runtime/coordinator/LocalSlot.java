@@ -8,14 +8,13 @@ import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.config.WorkerConfig;
 import dev.shepherd.runtime.slot.IncarnationRunner;
-import dev.shepherd.runtime.slot.IncarnationVerticle;
+import dev.shepherd.runtime.slot.Deployments;
+import dev.shepherd.runtime.slot.Incarnation;
 import dev.shepherd.runtime.slot.ResultCheck;
 import dev.shepherd.runtime.time.Scheduler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import java.util.List;
 
 /**
@@ -28,23 +27,16 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   private final String id;
   private final Coordinator coordinator;
   private final IncarnationRunner runner;
-  /**
-   * Where incarnations are deployed from: a context outside the PoolVerticle's deployment, so
-   * incarnations are not its children. Vert.x undeploys children before their parent, and a
-   * WORKER incarnation busy in a job runs its stop() only after that job: undeploying the pool
-   * would then start the graceful stop late and keep dispatching queued jobs meanwhile (P16 in
-   * docs/rules.md). As top-level deployments they are stopped by the pool itself, after its drain.
-   */
-  private final Context deployFrom;
 
-  LocalSlot(String id, Coordinator coordinator, PoolConfig config) {
+  /** Slot {@code id} of {@code coordinator}'s pool, its incarnations deployed by {@code deployments}. */
+  LocalSlot(String id, Coordinator coordinator, PoolConfig config, Deployments deployments) {
     this.id = id;
     this.coordinator = coordinator;
-    this.deployFrom = ((VertxInternal) coordinator.vertx()).createEventLoopContext();
     boolean unordered = WorkerConfig.unordered(config.threading(),
         config.settings().slots().get(0).maxConcurrency());
     this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(config.handlers(),
-        unordered, config.onException(), config.threading(), config.workerConfig()), this);
+        unordered, config.onException(), config.threading(), config.workerConfig()), deployments,
+        this);
   }
 
   @Override
@@ -66,7 +58,7 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
 
   @Override
   public void assign(Effect.Assign assignment) {
-    IncarnationVerticle incarnation = runner.current();
+    Incarnation incarnation = runner.current();
     if (incarnation == null) {
       throw new IllegalStateException(id + " has no incarnation for " + assignment);
     }
@@ -89,16 +81,6 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   @Override
   public String where() {
     return "pool " + coordinator.name();
-  }
-
-  @Override
-  public Vertx vertx() {
-    return coordinator.vertx();
-  }
-
-  @Override
-  public Context deployFrom() {
-    return deployFrom;
   }
 
   @Override
@@ -134,8 +116,8 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   }
 
   @Override
-  public void completed(IncarnationVerticle incarnation,
-      List<IncarnationVerticle.Completion> done) {
+  public void completed(Incarnation incarnation,
+      List<Incarnation.Completion> done) {
     long end = System.nanoTime();
     // Checked here, on the incarnation's thread: a result no answer could carry becomes a failure
     // before the pool counts it, so every answer, counter and event agrees.
@@ -143,7 +125,7 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
     JobError[] unencodable = ResultCheck.problems(coordinator.name(), id, done, bytes);
     coordinator.execute(() -> {
       for (int i = 0; i < done.size(); i++) {
-        IncarnationVerticle.Completion c = done.get(i);
+        Incarnation.Completion c = done.get(i);
         incarnation.finishedOne(c.assignment());
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
@@ -162,7 +144,7 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
 
   /** Undeployed from outside: the pool drains, and the incarnation waits until it holds nothing. */
   @Override
-  public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+  public Future<Void> releasedExternally(Incarnation incarnation) {
     Promise<Void> idle = Promise.promise();
     coordinator.execute(() -> {
       incarnation.whenIdle(idle);

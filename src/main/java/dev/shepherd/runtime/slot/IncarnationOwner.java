@@ -22,17 +22,17 @@ public interface IncarnationOwner {
   void handOver(Context target, Runnable task);
 
   /** Any thread: assignments that finished in one turn of the incarnation's context, in order. */
-  void completed(IncarnationVerticle incarnation, List<IncarnationVerticle.Completion> done);
+  void completed(Incarnation incarnation, List<Incarnation.Completion> done);
 
   /** Any thread, at most once per incarnation: it crashed and runs nothing more. */
-  void crashed(IncarnationVerticle incarnation, Throwable cause);
+  void crashed(Incarnation incarnation, Throwable cause);
 
   /** Incarnation's context, at most once: it undeployed itself (a normal exit). */
-  void exited(IncarnationVerticle incarnation);
+  void exited(Incarnation incarnation);
 
   /**
    * Incarnation's context: it is being undeployed by someone other than its slot (Vert.x is
    * closing); its stop waits for the returned future.
    */
-  Future<Void> releasedExternally(IncarnationVerticle incarnation);
+  Future<Void> releasedExternally(Incarnation incarnation);
 }

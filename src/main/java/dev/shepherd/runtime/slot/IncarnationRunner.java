@@ -7,11 +7,9 @@ import dev.shepherd.runtime.OnException;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.time.Scheduler;
 import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.ThreadingModel;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,11 +62,6 @@ public final class IncarnationRunner implements IncarnationOwner {
     /** Who speaks in logs ({@code pool jobs}, {@code host h1}). */
     String where();
 
-    Vertx vertx();
-
-    /** The context deployments start from (outside any deployment, so none is a child). */
-    Context deployFrom();
-
     /** Timers on the owner's context. */
     Scheduler scheduler();
 
@@ -88,10 +81,10 @@ public final class IncarnationRunner implements IncarnationOwner {
     void ended(int incarnation, Exit exit, String cause);
 
     /** See {@link IncarnationOwner#completed}; any thread. */
-    void completed(IncarnationVerticle incarnation, List<IncarnationVerticle.Completion> done);
+    void completed(Incarnation incarnation, List<Incarnation.Completion> done);
 
     /** See {@link IncarnationOwner#releasedExternally}; the incarnation's context. */
-    Future<Void> releasedExternally(IncarnationVerticle incarnation);
+    Future<Void> releasedExternally(Incarnation incarnation);
   }
 
   /** A crash or exit seen before the incarnation was reported created. */
@@ -99,20 +92,23 @@ public final class IncarnationRunner implements IncarnationOwner {
 
   private final String id;
   private final Recipe recipe;
+  private final Deployments deployments;
   private final Port port;
   private State state = State.EMPTY;
   /** The newest incarnation asked for, until it is stopped. */
-  private IncarnationVerticle current;
+  private Incarnation current;
   /** The term whose command deployed {@link #current} (0 for a local slot's). */
   private long currentTerm;
   private Ended endedWhileDeploying;
   private final List<Future<Void>> undeploys = new ArrayList<>();
   /** Incarnations stopped while still deploying: completed once they are undeployed too. */
-  private final Map<IncarnationVerticle, Promise<Void>> stoppedWhileDeploying = new HashMap<>();
+  private final Map<Incarnation, Promise<Void>> stoppedWhileDeploying = new HashMap<>();
 
-  public IncarnationRunner(String id, Recipe recipe, Port port) {
+  /** The runner of slot {@code id}, whose incarnations {@code deployments} deploys. */
+  public IncarnationRunner(String id, Recipe recipe, Deployments deployments, Port port) {
     this.id = id;
     this.recipe = recipe;
+    this.deployments = deployments;
     this.port = port;
   }
 
@@ -126,7 +122,7 @@ public final class IncarnationRunner implements IncarnationOwner {
   }
 
   /** The incarnation deployed or running, null for none. */
-  public IncarnationVerticle current() {
+  public Incarnation current() {
     return current;
   }
 
@@ -173,21 +169,17 @@ public final class IncarnationRunner implements IncarnationOwner {
     if (current != null) {
       stopCurrent();
     }
-    IncarnationVerticle incarnation = new IncarnationVerticle(this, number, recipe.handlers(),
-        recipe.unordered(), recipe.onException());
-    current = incarnation;
+    Incarnation[] made = new Incarnation[1];
+    made[0] = deployments.deploy(this, number, recipe,
+        (deployment, cause) -> port.execute(() -> deployed(made[0], deployment, cause)));
+    current = made[0];
     currentTerm = term;
     endedWhileDeploying = null;
     moveTo(State.DEPLOYING);
-    DeploymentOptions options = new DeploymentOptions().setThreadingModel(recipe.threading())
-        .setConfig(recipe.config().copy());
-    port.deployFrom().runOnContext(v -> port.vertx().deployVerticle(incarnation, options)
-        .onComplete(ar -> port.execute(() -> deployed(incarnation,
-            ar.succeeded() ? ar.result() : null, ar.cause()))));
     return true;
   }
 
-  private void deployed(IncarnationVerticle incarnation, String deployment, Throwable cause) {
+  private void deployed(Incarnation incarnation, String deployment, Throwable cause) {
     Promise<Void> gone = stoppedWhileDeploying.remove(incarnation);
     boolean wanted = incarnation == current && !incarnation.stoppedBySlot();
     if (deployment == null) {
@@ -243,7 +235,7 @@ public final class IncarnationRunner implements IncarnationOwner {
   }
 
   private void stopCurrent() {
-    IncarnationVerticle incarnation = current;
+    Incarnation incarnation = current;
     current = null;
     endedWhileDeploying = null;
     moveTo(State.EMPTY);
@@ -259,10 +251,8 @@ public final class IncarnationRunner implements IncarnationOwner {
     }
   }
 
-  private Future<Void> undeploy(IncarnationVerticle incarnation) {
-    Future<Void> undeploy = (incarnation.exitedItself() ? incarnation.exitUndeploy()
-        : port.vertx().undeploy(incarnation.deploymentId()))
-        .recover(e -> Future.succeededFuture());
+  private Future<Void> undeploy(Incarnation incarnation) {
+    Future<Void> undeploy = deployments.undeploy(incarnation);
     track(undeploy);
     return undeploy;
   }
@@ -274,7 +264,7 @@ public final class IncarnationRunner implements IncarnationOwner {
 
   /** Hands {@code job} to the current incarnation (the caller checked it may run it). */
   public void deliver(Job job) {
-    IncarnationVerticle incarnation = current;
+    Incarnation incarnation = current;
     if (incarnation == null) {
       throw new IllegalStateException(id + " has no incarnation for job " + job.id());
     }
@@ -283,7 +273,7 @@ public final class IncarnationRunner implements IncarnationOwner {
 
   /** Tells the current incarnation that {@code assignment} was cancelled. */
   public void cancel(long assignment) {
-    IncarnationVerticle incarnation = current;
+    Incarnation incarnation = current;
     if (incarnation != null) {
       incarnation.cancel(assignment);
     }
@@ -300,7 +290,7 @@ public final class IncarnationRunner implements IncarnationOwner {
    * Owner's context: {@code incarnation} crashed or exited. Reported once, and only for the
    * current incarnation that its slot has not stopped; before it was created, once it is.
    */
-  public void ended(IncarnationVerticle incarnation, Exit exit, String cause) {
+  public void ended(Incarnation incarnation, Exit exit, String cause) {
     if (incarnation != current || incarnation.stoppedBySlot()) {
       return;
     }
@@ -323,13 +313,13 @@ public final class IncarnationRunner implements IncarnationOwner {
   }
 
   @Override
-  public void completed(IncarnationVerticle incarnation,
-      List<IncarnationVerticle.Completion> done) {
+  public void completed(Incarnation incarnation,
+      List<Incarnation.Completion> done) {
     port.completed(incarnation, done);
   }
 
   @Override
-  public void crashed(IncarnationVerticle incarnation, Throwable cause) {
+  public void crashed(Incarnation incarnation, Throwable cause) {
     StackTraceElement[] trace = cause.getStackTrace();
     LOG.warn("{}: {} incarnation {} crashed: {}{}", port.where(), LogText.quote(id),
         incarnation.incarnation(), LogText.quote(cause),
@@ -342,14 +332,14 @@ public final class IncarnationRunner implements IncarnationOwner {
   }
 
   @Override
-  public void exited(IncarnationVerticle incarnation) {
+  public void exited(Incarnation incarnation) {
     LOG.info("{}: {} incarnation {} exited normally", port.where(), LogText.quote(id),
         incarnation.incarnation());
     port.execute(() -> ended(incarnation, Exit.NORMAL, "the worker undeployed itself"));
   }
 
   @Override
-  public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+  public Future<Void> releasedExternally(Incarnation incarnation) {
     return port.releasedExternally(incarnation);
   }
 }

@@ -1,6 +1,5 @@
 package dev.shepherd.runtime.slot;
 
-import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.JobHandler;
 import dev.shepherd.runtime.JobRateLimitedException;
@@ -33,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * any job's future, and {@link #crash} are a crash, reported once. An {@link #exit()} is a normal
  * exit; a stop by its slot is neither.
  */
-public final class IncarnationVerticle extends VerticleBase implements WorkerContext {
+public final class IncarnationVerticle extends VerticleBase
+    implements WorkerContext, Incarnation {
   private static final Logger LOG = LoggerFactory.getLogger(IncarnationVerticle.class);
 
   /**
@@ -95,7 +95,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
-  private List<Completion> completions;
+  private List<Incarnation.Completion> completions;
   /** Guards {@link #started} and {@link #crashBeforeStart}: a crash may come from any thread. */
   private final Object startLock = new Object();
   /** Whether the handler's start completed, so a crash is a crash and not a failed start. */
@@ -183,6 +183,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
    * Owner's context, once deployed: hands one job to this incarnation's context, batched with the
    * others of the owner's turn (an unordered WORKER incarnation runs each on the worker pool).
    */
+  @Override
   public void deliver(Job job) {
     inFlight++;
     JobControl.get().runsOn(job, context);
@@ -236,7 +237,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       if (crashed) {
         return;
       }
-      Completion completion = new Completion(job.id(), job.assignment(), start,
+      Incarnation.Completion completion = new Incarnation.Completion(job.id(), job.assignment(), start,
           ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
       if (onContext && Vertx.currentContext() == context) {
         batch(completion);
@@ -247,11 +248,11 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Completions of one turn of this context go to the owner together. */
-  private void batch(Completion completion) {
+  private void batch(Incarnation.Completion completion) {
     if (completions == null) {
       completions = new ArrayList<>(4);
       context.runOnContext(v -> {
-        List<Completion> done = completions;
+        List<Incarnation.Completion> done = completions;
         completions = null;
         if (!crashed) {
           owner.completed(this, done);
@@ -259,27 +260,6 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
       });
     }
     completions.add(completion);
-  }
-
-  /** One finished assignment of {@code job}: its result, or the failure the handler returned. */
-  public record Completion(String job, long assignment, long startNanos, Object result,
-      Throwable failure) {
-
-    /**
-     * The failure as the protocol carries it ({@link JobErrors}), or null when the job returned a
-     * result.
-     */
-    public JobError error() {
-      return failure == null ? null : JobErrors.of(failure);
-    }
-
-    /**
-     * How long the handler asked its group to be held (F4 in docs/rules.md: it failed the job
-     * with a {@link JobRateLimitedException}), or -1 when it answered otherwise.
-     */
-    public long rateLimitedMs() {
-      return failure instanceof JobRateLimitedException limited ? limited.holdMs() : -1;
-    }
   }
 
   /**
@@ -309,15 +289,18 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
 
   // ---- owner-side bookkeeping -----------------------------------------------------------------
 
+  @Override
   public void deployed(String id) {
     this.deploymentId = id;
   }
 
+  @Override
   public String deploymentId() {
     return deploymentId;
   }
 
   /** Its slot stops it: nothing it does afterwards is reported, and it runs nothing more. */
+  @Override
   public void stopBySlot() {
     moveTo(Life.STOPPED);
     if (idle != null) {
@@ -325,6 +308,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
   }
 
+  @Override
   public boolean stoppedBySlot() {
     return life.get() == Life.STOPPED;
   }
@@ -340,6 +324,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Owner context: the assignment {@code assignment} completed (its answer is on the way). */
+  @Override
   public void finishedOne(long assignment) {
     running.remove(assignment);
     inFlight--;
@@ -349,6 +334,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   }
 
   /** Owner context: the job of {@code assignment} was cancelled while running. */
+  @Override
   public void cancel(long assignment) {
     Job job = running.get(assignment);
     if (job != null) {
@@ -356,6 +342,7 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
     }
   }
 
+  @Override
   public void whenIdle(Promise<Void> promise) {
     idle = promise;
     if (inFlight <= 0 || stoppedBySlot()) {

@@ -46,10 +46,10 @@ public final class ResultCheck {
    * what each answerable result costs to remember (J6 in docs/rules.md), measured by the same walk.
    */
   public static JobError[] problems(String pool, String worker,
-      List<IncarnationVerticle.Completion> done, long[] bytes) {
+      List<Incarnation.Completion> done, long[] bytes) {
     JobError[] errors = null;
     for (int i = 0; i < done.size(); i++) {
-      IncarnationVerticle.Completion c = done.get(i);
+      Incarnation.Completion c = done.get(i);
       JobError error = null;
       if (c.failure() == null) {
         bytes[i] = JsonCheck.resultBytes(c.result());

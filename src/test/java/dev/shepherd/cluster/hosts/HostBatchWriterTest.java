@@ -49,6 +49,7 @@ class HostBatchWriterTest {
         new HostReport.Completion("h1/w-0", 12, null,
             new JobError(500, "thrown", "java.lang.IllegalStateException")),
         new HostReport.Completion("h1/w-1", 9, new JsonArray().add(1), null),
+        new HostReport.Completion("h1/w-1", 13, "timed", null, 987_654_321L),
         new HostReport.Completion("h1/w-1", 10, null, null),
         new HostReport.Completion("h1/w-1", 11, 42, null),
         new HostReport.RateLimited("h1/w-1", 13, 1_000),

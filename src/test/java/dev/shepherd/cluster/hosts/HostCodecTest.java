@@ -79,7 +79,9 @@ class HostCodecTest {
       HostReport.Batch batch = new HostReport.Batch("h1", List.of(
           new HostReport.Completion("h1/w-0", TOKEN, new JsonObject().put("echo", "hi"), null),
           new HostReport.Completion("h1/w-0", TOKEN + 1, null, null),
+          new HostReport.Completion("h1/w-0", TOKEN + 2, "timed", null, 1_234_567L),
           new HostReport.Completion("h1/w-1", 12, null, new JobError(503, "busy")),
+          new HostReport.Completion("h1/w-1", 14, null, new JobError(503, "busy"), 0),
           new HostReport.Completion("h1/w-1", 13, null,
               new JobError(500, "thrown", "java.lang.IllegalStateException")),
           new HostReport.RateLimited("h1/w-1", 14, 2_500),

@@ -58,16 +58,6 @@ class IncarnationRunnerTest {
     }
 
     @Override
-    public Vertx vertx() {
-      return vertx;
-    }
-
-    @Override
-    public Context deployFrom() {
-      return deployFrom;
-    }
-
-    @Override
     public Scheduler scheduler() {
       return new Scheduler() {
         @Override
@@ -118,13 +108,13 @@ class IncarnationRunnerTest {
     }
 
     @Override
-    public void completed(IncarnationVerticle incarnation,
-        List<IncarnationVerticle.Completion> done) {
+    public void completed(Incarnation incarnation,
+        List<Incarnation.Completion> done) {
       reports.add("completed " + done.size());
     }
 
     @Override
-    public Future<Void> releasedExternally(IncarnationVerticle incarnation) {
+    public Future<Void> releasedExternally(Incarnation incarnation) {
       return Future.succeededFuture();
     }
   }
@@ -132,7 +122,8 @@ class IncarnationRunnerTest {
   private static IncarnationRunner runner(RecordingPort port) {
     return new IncarnationRunner("w-0", new IncarnationRunner.Recipe(
         () -> job -> Future.succeededFuture(job.payload()), false, OnException.FAIL_JOB,
-        ThreadingModel.EVENT_LOOP, new JsonObject()), port);
+        ThreadingModel.EVENT_LOOP, new JsonObject()),
+        new VertxDeployments(port.vertx, port.deployFrom), port);
   }
 
   @Test
@@ -141,7 +132,7 @@ class IncarnationRunnerTest {
     IncarnationRunner runner = runner(port);
     assertThat(runner.deploy(1)).isTrue();
     Runnable deployed = port.take(1).get(0);
-    runner.current().crash(new IllegalStateException("boom"));
+    ((IncarnationVerticle) runner.current()).crash(new IllegalStateException("boom"));
     Runnable crashed = port.take(1).get(0);
 
     crashed.run();
@@ -158,7 +149,7 @@ class IncarnationRunnerTest {
     IncarnationRunner runner = runner(port);
     runner.deploy(1);
     port.take(1).get(0).run();
-    IncarnationVerticle first = runner.current();
+    IncarnationVerticle first = (IncarnationVerticle) runner.current();
 
     assertThat(runner.stop(2)).as("not the current incarnation").isFalse();
     assertThat(runner.stop(1)).isTrue();
