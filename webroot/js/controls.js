@@ -1,5 +1,6 @@
-// The control panel: submit demo jobs, rebalance a key, restart a retired slot (the button on its
-// tile), and the access token they (and the dead-letter panel's buttons) carry.
+// The control panel: submit demo jobs, rebalance a key, pause or resume the pool (F5), restart a
+// retired slot (the button on its tile), and the access token they (and the dead-letter panel's
+// buttons) carry.
 import { $, el } from './dom.js';
 import { ARGS, payload, submitSummary } from './demojobs.js';
 
@@ -13,6 +14,7 @@ export function startControls({ pool, onNote }) {
   $('job-kind').addEventListener('change', updateArg);
   $('submit-form').addEventListener('submit', (e) => submitJobs(e, pool()).catch((x) => result(String(x), false)));
   $('rebalance-form').addEventListener('submit', (e) => rebalance(e, pool(), onNote).catch((x) => result(String(x), false)));
+  $('pause-form').addEventListener('submit', (e) => pauseOrResume(e, pool()).catch((x) => result(String(x), false)));
   // Restart buttons live on the tiles, which come and go: one listener for all of them.
   $('tiles').addEventListener('click', (e) => {
     const button = e.target.closest('button.restart');
@@ -95,6 +97,23 @@ async function submitJobs(ev, pool) {
   const answers = await Promise.all(Array.from({ length: count }, () =>
     post(path, body).catch((e) => ({ status: 0, json: { message: String(e) } }))));
   result(...submitSummary(answers));
+}
+
+/**
+ * Pauses the pool shown, or resumes it when it is paused: POST /api/pools/<pool>/pause or
+ * /resume. The badge follows from the `flow` event the pool publishes.
+ */
+async function pauseOrResume(ev, pool) {
+  ev.preventDefault();
+  const button = $('pause-pool');
+  const resume = button.dataset.paused === 'true';
+  const { status, json } = await post(`/api/pools/${encodeURIComponent(pool)}/${resume ? 'resume' : 'pause'}`, {});
+  if (status === 200) {
+    result(json.paused ? `pool ${json.name} paused: running jobs finish, nothing new starts`
+      : `pool ${json.name} resumed`, true);
+  } else {
+    result(`${json.error || status}: ${json.message || ''}`, false);
+  }
 }
 
 /** Puts a retired slot back in service: POST /api/pools/<pool>/slots/<id>/restart. */

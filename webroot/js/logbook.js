@@ -124,9 +124,25 @@ export function lineFor(event, model) {
     }
     case 'job':
       return jobLine(event);
+    case 'flow':
+      return flowLine(event);
     default:
       return null;
   }
+}
+
+/** An operator's pause, resume or group change (F1, F5), as one line. */
+function flowLine(event) {
+  const what = event.group == null ? `pool ${event.pool}` : `group ${event.group}`;
+  const s = event.state || {};
+  const text = {
+    paused: `${what} paused by an operator: nothing new starts, running jobs finish`,
+    resumed: `${what} resumed by an operator`,
+    groupReset: `${what}: its run-time limits were dropped`,
+  }[event.change] || `${what} set to concurrency ${s.concurrency || 'unlimited'}, queue ${
+    s.queueCapacity || 'unlimited'}, weight ${s.weight}${s.rateLimit
+    ? `, ${s.rateLimit.permits} per ${s.rateLimit.perMs} ms` : ''}${s.paused ? ', paused' : ''}`;
+  return { at: event.at, kindClass: 'state', kind: 'flow', text };
 }
 
 /**

@@ -9,6 +9,7 @@ import { fillWorkers, headers, startControls } from './controls.js';
 import { createDeadFeed } from './deadfeed.js';
 import { clearDeadPanel, renderDeadCount, renderDeadError, renderDeadList, startDeadPanel } from './deadpanel.js';
 import { clearLogView, renderLog } from './eventlog.js';
+import { renderFlow } from './flowview.js';
 import { renderGauges } from './gauges.js';
 import { renderHa } from './haheader.js';
 import { clearLog, emptyModel, note, reduce } from './model.js';
@@ -36,6 +37,7 @@ function render() {
   if (model.rates.buckets !== shown.buckets) drawChart(model.rates.buckets, now);
   if (model.log !== shown.log) renderLog(model.log);
   renderHa(model, now);
+  renderFlow(model.snapshot, now);
   shown = { snapshot: model.snapshot, buckets: model.rates.buckets, log: model.log };
 }
 

@@ -32,7 +32,8 @@ export function emptyModel(pool = null) {
  * The model after one frame of the stream: `snapshot` (on connect), `history` (after it, when
  * the server keeps one), `stats` (periodic, heals what missed events left wrong), `phase`,
  * `retired`, `restart`, `budget`, `revive` (logged; the `phase` event after it moves the tile),
- * `state`, `job`, and `deadLettered` / `deadLetterRemoved` (logged; their `size` is the
+ * `state`, `job`, `flow` (an operator's pause, resume or group change: logged, and the pool's
+ * pause or the listed group as it says), and `deadLettered` / `deadLetterRemoved` (logged; their `size` is the
  * dead-letter count until the next snapshot). Frames of another pool, and frames of a type this
  * page does not know, change nothing (the same model comes back).
  */
@@ -63,6 +64,8 @@ export function reduce(model, event) {
     case 'deadLettered':
     case 'deadLetterRemoved':
       return logged(model, event, onDeadLetters);
+    case 'flow':
+      return logged(model, event, onFlow);
     default:
       return model;
   }
@@ -96,6 +99,10 @@ function onSnapshot(model, event, first) {
     budget: s.budget || { restartsInWindow: 0, maxRestarts: 0, windowMs: null },
     hosts: Array.isArray(s.hosts) ? s.hosts : [],
     slots: s.slots.map((slot) => ({ ...slot, host: slot.host ?? null })),
+    paused: s.paused === true,
+    pausedSince: s.pausedSince ?? null,
+    groups: Array.isArray(s.groups) ? s.groups : [],
+    groupCount: typeof s.groupCount === 'number' ? s.groupCount : 0,
   };
   const previous = model.snapshot;
   let cues = model.cues;
@@ -119,6 +126,21 @@ function onSnapshot(model, event, first) {
     if (!holds(log, line)) log = append(log, line);
   }
   return { ...model, snapshot, cues, retirements, rates, failover, log };
+}
+
+/**
+ * An operator's flow change (F1, F5): the pool's pause, or one listed group, as the change's
+ * `state` says, until the next snapshot.
+ */
+function onFlow(model, e) {
+  const s = model.snapshot;
+  if (!s || !e.state) return model;
+  if (e.group == null) {
+    return { ...model, snapshot: { ...s, paused: e.state.paused === true, pausedSince: e.state.pausedSince ?? null } };
+  }
+  const listed = s.groups.some((g) => g.name === e.group);
+  const groups = listed ? s.groups.map((g) => (g.name === e.group ? { ...g, ...e.state } : g)) : s.groups;
+  return { ...model, snapshot: { ...s, groups } };
 }
 
 function onPhase(model, e) {

@@ -187,7 +187,10 @@ final class Backlog {
     return job;
   }
 
-  /** Whether {@code a} goes before {@code b} of the same group: level, then order (F3). */
+  /**
+   * Whether {@code a} goes before {@code b} of the same group: level, then order (F3 in
+   * docs/rules.md).
+   */
   private boolean before(Job a, Job b) {
     int la = GroupQueue.level(a, d.now, d.groups.agingMs());
     int lb = GroupQueue.level(b, d.now, d.groups.agingMs());

@@ -13,7 +13,10 @@ final class FlowControl {
     this.d = data;
   }
 
-  /** F1: the run-time override replaces the previous one; its {@code paused} pauses or resumes. */
+  /**
+   * F1 (docs/rules.md): the run-time override replaces the previous one; its {@code paused}
+   * pauses or resumes.
+   */
   PoolError setGroup(PoolEvent.SetGroup e) {
     FlowGroup group = d.groups.of(e.group());
     group.runtime = e.settings();
@@ -33,7 +36,10 @@ final class FlowControl {
     return null;
   }
 
-  /** F5: nothing new is dispatched from the pool or the group; running jobs finish. */
+  /**
+   * F5 (docs/rules.md): nothing new is dispatched from the pool or the group; running jobs
+   * finish.
+   */
   PoolError pause(PoolEvent.Pause e) {
     if (e.group() == null) {
       if (d.groups.poolPausedSince == null) {
@@ -47,7 +53,7 @@ final class FlowControl {
     return null;
   }
 
-  /** F5: the pool or the group dispatches again, at once. */
+  /** F5 (docs/rules.md): the pool or the group dispatches again, at once. */
   PoolError resume(PoolEvent.Resume e) {
     if (e.group() == null) {
       if (d.groups.poolPausedSince != null) {
@@ -65,7 +71,10 @@ final class FlowControl {
     return null;
   }
 
-  /** F4: a token refilled or a hold ended: dispatch runs; a timer of the past is ignored. */
+  /**
+   * F4 (docs/rules.md): a token refilled or a hold ended: dispatch runs; a timer of the past is
+   * ignored.
+   */
   void ready(Timer.GroupReady t) {
     if (t.group() == null) {
       if (d.groups.poolReadyAt != t.at()) {

@@ -31,7 +31,7 @@ final class FlowGroup {
   int held;
   /** When it was paused, or null. */
   Long pausedSince;
-  /** Until when a rate-limited answer holds it (F4), or 0. */
+  /** Until when a rate-limited answer holds it (F4 in docs/rules.md), or 0. */
   long heldUntil;
   /** The {@link Timer.GroupReady} started for it and not yet fired, or MAX_VALUE. */
   long readyAt = Long.MAX_VALUE;
@@ -98,7 +98,7 @@ final class FlowGroup {
 
   /**
    * An empty queue out of its ring is let go: the next job makes a new one, which joins its ring
-   * at the ring's virtual time (F2).
+   * at the ring's virtual time (F2 in docs/rules.md).
    */
   void dropIfEmpty(GroupQueue queue) {
     if (queue.live != 0 || queue.ring != null) {
@@ -129,7 +129,7 @@ final class FlowGroup {
     }
   }
 
-  /** Whether it is at its concurrency (F1). */
+  /** Whether it is at its concurrency (F1 in docs/rules.md). */
   boolean capped() {
     return concurrency > 0 && running >= concurrency;
   }

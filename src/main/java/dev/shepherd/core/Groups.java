@@ -44,7 +44,8 @@ final class Groups {
     this.flow = flow;
     this.fallback = new FlowGroup(null, null);
     fallback.configure(flow.defaults(), 0);
-    this.poolBucket = flow.poolRateLimit() == null ? null : new TokenBucket(flow.poolRateLimit(), 0);
+    this.poolBucket =
+        flow.poolRateLimit() == null ? null : new TokenBucket(flow.poolRateLimit(), 0);
     for (Map.Entry<String, GroupSettings> e : flow.groups().entrySet()) {
       FlowGroup group = new FlowGroup(e.getKey(), e.getValue());
       group.configure(flow.defaults(), 0);
@@ -128,7 +129,9 @@ final class Groups {
 
   // ---- may it start (F1, F4, F5) -------------------------------------------------------------
 
-  /** Whether the pool may start a job now; arms its timer when a bucket or hold is what stops it. */
+  /**
+   * Whether the pool may start a job now; arms its timer when a bucket or hold is what stops it.
+   */
   boolean poolMayStart() {
     if (poolPausedSince != null || poolReadyAt != Long.MAX_VALUE) {
       return false;
@@ -174,7 +177,7 @@ final class Groups {
         && (poolBucket == null || poolBucket.has(d.now));
   }
 
-  /** Whether a submit to {@code group} meets a pause (F5). */
+  /** Whether a submit to {@code group} meets a pause (F5 in docs/rules.md). */
   boolean paused(FlowGroup group) {
     return poolPausedSince != null || group.pausedSince != null;
   }
@@ -198,8 +201,8 @@ final class Groups {
   }
 
   /**
-   * F4: a rate-limited answer holds {@code group} (the pool, for the default group) until {@code
-   * until}; dispatch arms its timer when it comes up.
+   * F4 (docs/rules.md): a rate-limited answer holds {@code group} (the pool, for the default
+   * group) until {@code until}; dispatch arms its timer when it comes up.
    */
   void hold(FlowGroup group, long until) {
     if (group == fallback) {

@@ -39,7 +39,9 @@ final class Job {
   final FlowGroup group;
   /** Its priority level, 0 first (F3 in docs/rules.md). */
   final int priority;
-  /** When it was accepted (or recovered): where priority aging counts from (F3). */
+  /**
+   * When it was accepted (or recovered): where priority aging counts from (F3 in docs/rules.md).
+   */
   final long acceptedAt;
   /** Whether its group counts it as held in the bound (queued or waiting). */
   boolean inBound;

@@ -268,7 +268,10 @@ final class JobFlow {
     return null;
   }
 
-  /** A completion or rate-limited answer for no live assignment: refused and counted (P8). */
+  /**
+   * A completion or rate-limited answer for no live assignment: refused and counted (P8 in
+   * docs/rules.md).
+   */
   private PoolError refused(Slot slot, String worker, long assignment) {
     d.staleCompletions++;
     if (slot.running.isEmpty()) {

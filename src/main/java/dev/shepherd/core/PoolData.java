@@ -16,8 +16,8 @@ import java.util.Map;
  * known and not reached, no suspect running) and {@link #freeWithTargeted} (free, and its ring of
  * keyed jobs' queues is not empty). While the pool's ring of untargeted queues is not empty every
  * free slot may have work, otherwise only the second set does. Dispatch therefore touches only
- * slots that may take a job, plus a few word scans per slot-64 (P7); what a slot takes is the
- * backlog's fair choice (F1-F3, {@link Backlog}).
+ * slots that may take a job, plus a few word scans per slot-64 (P7 in docs/rules.md); what a
+ * slot takes is the backlog's fair choice (F1-F3, {@link Backlog}).
  *
  * <p>{@link #now} is the time of the event being applied, set by {@link Pool#apply}: the core's
  * only notion of time.
@@ -282,7 +282,9 @@ final class PoolData implements SlotView {
         && mayStartNow(group);
   }
 
-  /** Whether some slot would take an untargeted job of {@code group} at once ({@link #takesNow}). */
+  /**
+   * Whether some slot would take an untargeted job of {@code group} at once ({@link #takesNow}).
+   */
   boolean someSlotTakesNow(FlowGroup group) {
     if (backlog.hasSuspects() || !mayStartNow(group)) {
       return false;

@@ -50,6 +50,15 @@
  *       backlog position, or running), bindings and hosts. The pool emits each change as a record
  *       ({@link dev.shepherd.core.Effect.Persist}); a {@link dev.shepherd.core.Ledger} replays
  *       records into the image; a pool of a newer term recovers from it.</dd>
+ *   <dt>group</dt>
+ *   <dd>A tenant, customer or downstream a submit names (F1 in docs/rules.md): at most its
+ *       {@code concurrency} jobs run at once and its {@code queueCapacity} wait; groups share the
+ *       slots by weight (F2), order their jobs by priority (F3), may have a token bucket (F4) and
+ *       may be paused (F5). Jobs without a group form the pool's default group, for fairness only.
+ *       A group with no override, no pause and no jobs is forgotten.</dd>
+ *   <dt>fair ring</dt>
+ *   <dd>The queues of groups that may start jobs in one place (any slot, or one slot for keyed
+ *       jobs), served by weighted virtual time; a blocked group's queues are parked out of it.</dd>
  *   <dt>budget</dt>
  *   <dd>At most {@code maxRestarts} replacements within a sliding window; a decision that would
  *       exceed it is refused and the failure reaction applies.</dd>
@@ -68,9 +77,11 @@
  *
  * <h2>Speed</h2>
  *
- * <p>Admission, dispatch and completion are O(1) amortised per job: the backlog is one queue of
- * untargeted jobs plus one queue per slot, ordered by a sequence number, and two bit sets index the
- * slots with free capacity (see {@link dev.shepherd.core.PoolData}). Invariants are named once in
+ * <p>Admission, dispatch and completion are O(1) amortised per job, O(log groups) with groups:
+ * the backlog is one queue per group and place (untargeted, or one slot) with a lane per priority,
+ * ordered by a sequence number, in fair rings of the groups that may start (see {@link
+ * dev.shepherd.core.Backlog}), and two bit sets index the slots with free capacity (see {@link
+ * dev.shepherd.core.PoolData}). Invariants are named once in
  * {@link dev.shepherd.core.PoolInvariants}.
  */
 package dev.shepherd.core;

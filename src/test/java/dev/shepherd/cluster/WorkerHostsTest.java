@@ -174,6 +174,44 @@ class WorkerHostsTest {
   }
 
   @Test
+  void F4_a_rate_limited_answer_on_a_host_reaches_the_pool_and_costs_no_attempt() {
+    JsonObject pool = hostsOnlyPool();
+    readyHost(pool, "h1", 1);
+
+    Outcome outcome = run(pool, JobRequest.of(new JsonObject().put("rateLimitedMs", 50)
+        .put("echo", "later")).withJob("limited").withGroup("api"));
+
+    assertThat(outcome).isInstanceOfSatisfying(Outcome.Completed.class, c -> {
+      assertThat(c.attempts()).as("the rate-limited run is no attempt").isEqualTo(1);
+      assertThat(((JsonObject) c.result()).getString("echo")).isEqualTo("later");
+    });
+    JsonObject counters = status(vertx, name(pool)).getJsonObject("counters");
+    assertThat(counters.getLong("failed")).isZero();
+    assertThat(counters.getLong("restarts")).isZero();
+  }
+
+  @Test
+  void F1_a_groups_concurrency_holds_across_hosts() {
+    JsonObject pool = hostsOnlyPool();
+    readyHost(pool, "h1", 1);
+    readyHost(pool, "h2", 1);
+    PoolClient client = PoolClient.create(vertx, name(pool));
+    join(client.setGroup("one-at-a-time", new dev.shepherd.core.GroupSettings(1, null, null,
+        null, null)));
+    JsonObject hold = new JsonObject().put("sleepMs", 60_000);
+    join(client.admit(JobRequest.of(hold).withJob("a").withGroup("one-at-a-time")));
+    join(client.admit(JobRequest.of(hold).withJob("b").withGroup("one-at-a-time")));
+    join(client.admit(JobRequest.of(echo("free")).withJob("c").withGroup("other")));
+
+    assertThat(join(client.await("c"))).isInstanceOf(Outcome.Completed.class);
+    dev.shepherd.core.PoolSnapshot.GroupStatus capped = join(client.group("one-at-a-time"));
+    assertThat(capped.running()).isEqualTo(1);
+    assertThat(capped.queued()).isEqualTo(1);
+    join(client.cancel("a"));
+    join(client.cancel("b"));
+  }
+
+  @Test
   void H3_a_remote_slot_never_runs_more_assignments_than_its_capacity() {
     JsonObject pool = hostsOnlyPool();
     host(pool, "h1", ConcurrencyWorker.class.getName(), 1, 2, "EVENT_LOOP");

@@ -62,9 +62,6 @@ class HaFlowFailoverTest {
       leader.time.advance(3_000);
     }
 
-    System.out.println("DEBUG base " + store.base().image().pausedSince() + " groups "
-        + store.base().image().groups() + " rec " + store.recovered(1).image().pausedSince()
-        + store.recovered(1).image().groups());
     FakeTime second = new FakeTime(700_000_000, first.wallMs());
     try (HaTestLeader successor = new HaTestLeader(second, store, 2, store.recovered(1), POOL)) {
       PoolSnapshot s = snapshot(successor);

@@ -120,12 +120,13 @@ public final class DurableLeader {
       jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
           new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
           j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
-          j.failures(), j.retry()));
+          j.failures(), j.retry(), j.group(), j.priority()));
     }
     DurableImage image = recovered.image();
+    // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
     Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
-        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent()),
-        coordinator.now()));
+        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent(),
+        image.groups(), image.pausedSince()), coordinator.now()));
     if (t instanceof Transition.Refused refused) {
       throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
           + refused.error().message());

@@ -9,6 +9,8 @@ import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.FailureRetry;
+import dev.shepherd.core.GroupSettings;
+import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
@@ -110,7 +112,18 @@ class DurableJsonTest {
         new DurableRecord.DeadRemoved("p"),
         new DurableRecord.Bound("k", "w-1", true),
         new DurableRecord.Unbound("k2"),
-        new DurableRecord.HostKnown("h1", "node-1", List.of("h1/w-0", "h1/w-1")));
+        new DurableRecord.HostKnown("h1", "node-1", List.of("h1/w-0", "h1/w-1")),
+        new DurableRecord.Accepted("grouped", 0, 16, raw("1"), null, "r", 0, 1, null, 0, null,
+            "tenant-1", 0),
+        new DurableRecord.Returned("grouped", -3, 1),
+        new DurableRecord.GroupSet("tenant-1", new GroupSettings(2, 10, 3,
+            new RateLimit(5, 1_000), true)),
+        new DurableRecord.GroupSet("tenant-2", new GroupSettings(null, null, null, null, null)),
+        new DurableRecord.GroupSet("tenant-3", null),
+        new DurableRecord.Paused("tenant-1", 77),
+        new DurableRecord.Paused(null, 78),
+        new DurableRecord.Resumed("tenant-1"),
+        new DurableRecord.Resumed(null));
   }
 
   @Nested
@@ -371,10 +384,29 @@ class DurableJsonTest {
     // A guard for the codec, not the format: a JobImage field added later must be written too.
     Set<String> written = DurableJson.encode(new DurableImage(1, 0, List.of(
             new DurableImage.JobImage("j", 1, 1, raw("1"), "k", "r", 1, 1, "w-0", 1, "w-0",
-                LOST, 1, true, 1, 1, RETRY)), List.of(), List.of()))
+                LOST, 1, true, 1, 1, RETRY, "g", 2)), List.of(), List.of()))
         .getJsonArray("jobs").getJsonObject(0).fieldNames();
     Set<String> fields = Arrays.stream(DurableImage.JobImage.class.getRecordComponents())
         .map(c -> c.getName()).collect(Collectors.toSet());
     assertThat(written).containsExactlyInAnyOrderElementsOf(fields);
+  }
+
+  @Test
+  void F1_F5_an_image_keeps_its_groups_overrides_and_pauses_and_its_jobs_groups_and_priorities() {
+    DurableImage image = new DurableImage(3, 0, List.of(
+        new DurableImage.JobImage("j", 0, 1, raw("1"), null, "r", 0, 1, null, 0, null, null, 0,
+            false, 0, 0, null, "tenant-1", 0),
+        new DurableImage.JobImage("plain", 0, 2, raw("2"), null, "r", 0, 1, null, 0, null, null)),
+        List.of(), List.of(), List.of(), List.of(), List.of(
+            new DurableImage.GroupImage("tenant-1", new GroupSettings(1, null, 2, null, null),
+                null),
+            new DurableImage.GroupImage("tenant-2", null, 55L),
+            new DurableImage.GroupImage("tenant-3", null, null)), 12L);
+    DurableLog.Base read = DurableJson.decodeBase(DurableJson.encode(new DurableLog.Base(image,
+        List.of())));
+    assertThat(read.image()).isEqualTo(image);
+    DurableImage none = DurableImage.empty(1);
+    assertThat(DurableJson.decodeBase(DurableJson.encode(new DurableLog.Base(none, List.of())))
+        .image()).isEqualTo(none);
   }
 }
