@@ -33,6 +33,11 @@ final class FlowGroup {
   Long pausedSince;
   /** Until when a rate-limited answer holds it (F4 in docs/rules.md), or 0. */
   long heldUntil;
+  /**
+   * While idle: kept until then, when its bucket is full and its hold over (F4 in
+   * docs/rules.md), or 0.
+   */
+  long refillingUntil;
   /** The {@link Timer.GroupReady} started for it and not yet fired, or MAX_VALUE. */
   long readyAt = Long.MAX_VALUE;
 
@@ -140,7 +145,9 @@ final class FlowGroup {
         + " conc=" + concurrency + " cap=" + queueCapacity + " weight=" + weight
         + (pausedSince != null ? " paused@" + pausedSince : "")
         + (heldUntil > 0 ? " heldUntil=" + heldUntil : "")
-        + (readyAt != Long.MAX_VALUE ? " readyAt=" + readyAt : "") + " parked=" + parked.size()
+        + (readyAt != Long.MAX_VALUE ? " readyAt=" + readyAt : "")
+        + (refillingUntil > 0 ? " refillingUntil=" + refillingUntil : "")
+        + " parked=" + parked.size()
         + "]";
   }
 }

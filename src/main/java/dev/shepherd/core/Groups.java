@@ -38,6 +38,9 @@ final class Groups {
   private long nextQueueSeq;
   /** Groups that may have become idle in the transition under way. */
   private final List<FlowGroup> idleCandidates = new ArrayList<>();
+  /** Idle groups kept until their bucket refills, earliest first. */
+  private final java.util.PriorityQueue<Refill> refilling =
+      new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Refill::at));
 
   Groups(PoolData data, FlowSettings flow) {
     this.d = data;
@@ -115,17 +118,41 @@ final class Groups {
     }
   }
 
-  /** Forgets the groups noted during the transition that have nothing left to keep. */
+  /**
+   * Forgets the groups noted during the transition that have nothing left to keep. A group whose
+   * bucket is still refilling, or that a rate-limited answer still holds, is kept until its bucket
+   * is full and its hold over (F4 in docs/rules.md: forgetting it must not give it a fresh
+   * bucket), then forgotten by a later transition.
+   */
   void sweep() {
-    for (FlowGroup group : idleCandidates) {
-      if (group.held == 0 && group.running == 0 && group.override() == null
-          && group.pausedSince == null && group.readyAt == Long.MAX_VALUE
-          && named.get(group.name) == group) {
-        named.remove(group.name);
+    while (!refilling.isEmpty() && refilling.peek().at <= d.now) {
+      FlowGroup group = refilling.poll().group;
+      if (group.refillingUntil <= d.now) {
+        idleCandidates.add(group);
       }
+    }
+    for (FlowGroup group : idleCandidates) {
+      if (group.held != 0 || group.running != 0 || group.override() != null
+          || group.pausedSince != null || group.readyAt != Long.MAX_VALUE
+          || named.get(group.name) != group) {
+        continue;
+      }
+      long until = Math.max(group.heldUntil,
+          group.bucket == null ? Long.MIN_VALUE : group.bucket.fullAt(d.now));
+      if (until > d.now) {
+        if (group.refillingUntil != until) {
+          group.refillingUntil = until;
+          refilling.add(new Refill(group, until));
+        }
+        continue;
+      }
+      named.remove(group.name);
     }
     idleCandidates.clear();
   }
+
+  /** A group kept only until {@code at}, when its bucket is full and its hold over. */
+  private record Refill(FlowGroup group, long at) {}
 
   // ---- may it start (F1, F4, F5) -------------------------------------------------------------
 

@@ -60,7 +60,9 @@ public final class Pool {
     d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
-    d.groups.sweep();
+    if (error == null) {
+      d.groups.sweep();
+    }
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);

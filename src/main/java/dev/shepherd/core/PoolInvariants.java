@@ -273,7 +273,8 @@ public final class PoolInvariants {
           () -> group + " holds " + c[1] + " and runs " + c[0]);
       require(group.name == null || group.running > 0 || group.held > 0
               || group.override() != null || group.pausedSince != null
-              || group.readyAt != Long.MAX_VALUE, "F1 idle groups are forgotten",
+              || group.readyAt != Long.MAX_VALUE || group.refillingUntil > 0,
+          "F1 idle groups are forgotten",
           () -> group + " is kept with nothing to keep");
       counts.remove(group);
     }

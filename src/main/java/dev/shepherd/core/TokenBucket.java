@@ -44,6 +44,15 @@ final class TokenBucket {
     last = Math.max(last, now);
   }
 
+  /** The first instant at or after {@code now} at which the bucket is full again. */
+  long fullAt(long now) {
+    long missing = capacity() - levelAt(now);
+    if (missing <= 0) {
+      return now;
+    }
+    return now + (missing + limit.permits() - 1) / limit.permits();
+  }
+
   /** The first instant at or after {@code now} with a token. */
   long nextAt(long now) {
     long missing = limit.perMs() - levelAt(now);

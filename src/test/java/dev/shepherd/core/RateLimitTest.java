@@ -141,4 +141,18 @@ class RateLimitTest {
     assertThat(fx.counters().ignoredFacts()).isEqualTo(before + 2);
     assertThat(only(fx.log(), Effect.Assign.class)).isEmpty();
   }
+
+  @Test
+  void F4_an_idle_group_is_kept_until_its_bucket_refills_so_forgetting_gives_no_fresh_tokens() {
+    Fixture fx = Fixture.pool(1).flow(FlowSettings.NONE.withDefaults(
+        new GroupDefaults(0, 0, 1, new RateLimit(1, 1000)))).running();
+    fx.submitIn("a1", "a", 5);
+    fx.at(10).complete("a1");
+    assertThat(fx.group("a")).as("kept while its bucket refills").isNotNull();
+    assertThat(placed(fx.submitIn("a2", "a", 5))).isEmpty();
+    assertThat(placed(fx.tick(1000))).containsExactly("a2@w-0");
+    fx.at(1005).complete("a2");
+    fx.at(2000).submitIn("b1", "b", 5);
+    assertThat(fx.group("a")).as("forgotten once full").isNull();
+  }
 }
