@@ -79,7 +79,8 @@ class LayeringTest {
       "JobHandler", "Job", "WorkerContext",
       "PoolClient", "PoolClientOptions", "JobRequest", "RetryOverride", "DeadLetterPage",
       "JobException", "JobFailedException", "JobRejectedException", "JobInterruptedException",
-      "JobCancelledException", "JobWaitTimeoutException", "PoolErrorException");
+      "JobCancelledException", "JobWaitTimeoutException", "PoolErrorException",
+      "JobRateLimitedException");
 
   /** Packages of the runtime and the cluster other than the front door: no promise. */
   static final DescribedPredicate<JavaClass> INTERNAL =

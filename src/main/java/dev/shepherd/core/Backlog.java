@@ -5,25 +5,37 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The bounded FIFO backlog of jobs ready to run, split into {@link Lane}s for O(1) dispatch (P7 in
- * docs/rules.md): untargeted jobs, and per slot the jobs targeted at it; each once for ordinary
- * jobs and once for suspects (J2), which run only on an idle slot. Every job carries an {@link
- * Job#order}: appended jobs get increasing orders and jobs put back at the front decreasing ones,
- * so each lane stays sorted and the earliest job eligible for a slot is the smallest of four lane
- * heads.
+ * The bounded backlog of jobs ready to run, kept for O(1) dispatch (P7 in docs/rules.md) and
+ * fairness (F1-F3): every job is in its group's {@link GroupQueue} for its place (any slot, or the
+ * slot its key is bound to), by priority level, FIFO within a level; the queues that may start
+ * jobs are in one {@link FairRing} per place (the pool's for untargeted jobs, each slot's for its
+ * keyed jobs). Every job carries an {@link Job#order}: appended jobs get increasing orders and
+ * jobs put back at the front decreasing ones, so each lane stays sorted.
  *
- * <p>A slot whose earliest eligible job is a suspect takes nothing until it is idle, so a suspect
- * is never passed over and never starves (J2). Cancelled jobs stay in their lane as tombstones
- * and are dropped when they reach the head; {@link #length()} counts live jobs only.
+ * <p>A free slot takes from the ring's next queue of its two places; between two queues of one
+ * group the better job (level, then order) goes first, between two groups the earlier one (so a
+ * pool without groups and priorities is the plain FIFO of P6). A queue whose group may not start
+ * now (capped, paused, held or out of tokens: F1, F4, F5) is parked with its group when it comes
+ * up, and given back to its ring when the group unblocks, so it never holds back another group.
+ * A slot whose next job is a suspect takes nothing until it is idle (J2), so a suspect is never
+ * passed over. Cancelled jobs stay in their lane as tombstones and are dropped when they reach the
+ * head; {@link #length()} counts live jobs only.
  */
 final class Backlog {
-  private final Lane untargeted = new Lane();
-  private final Lane suspects = new Lane();
+  private final PoolData d;
+  /** The queues of untargeted jobs that may start. */
+  final FairRing any = new FairRing();
   private int length;
   /** Payload bytes of the live queued jobs. */
   private long bytes;
+  /** Live untargeted suspects. */
+  private int suspects;
   private long nextBack;
   private long nextFront = -1;
+
+  Backlog(PoolData data) {
+    this.d = data;
+  }
 
   /** Live queued jobs. */
   int length() {
@@ -35,21 +47,14 @@ final class Backlog {
     return bytes;
   }
 
+  /** Whether some queue of untargeted jobs may be up for a start (every free slot may take it). */
   boolean hasUntargeted() {
-    return untargeted.live > 0;
+    return !any.isEmpty();
   }
 
   /** Whether an untargeted suspect is queued. */
   boolean hasSuspects() {
-    return suspects.live > 0;
-  }
-
-  /** The lane {@code job} belongs in. */
-  Lane laneOf(Job job) {
-    if (job.target == null) {
-      return job.suspect() ? suspects : untargeted;
-    }
-    return job.suspect() ? job.target.suspects : job.target.targeted;
+    return suspects > 0;
   }
 
   /**
@@ -98,126 +103,241 @@ final class Backlog {
 
   private void enqueue(Job job, boolean front) {
     job.place = Job.Place.QUEUED;
-    Lane lane = laneOf(job);
-    if (front) {
-      lane.addFirst(job);
-    } else {
-      lane.addLast(job);
-    }
+    job.group.enter(job);
+    GroupQueue queue = job.group.queueFor(job.target, d.groups);
+    queue.add(job, front);
     length++;
     bytes += job.bytes;
+    if (job.target == null) {
+      if (job.suspect()) {
+        suspects++;
+      }
+    } else {
+      job.target.queuedLive++;
+      if (job.suspect()) {
+        job.target.suspectsLive++;
+      }
+    }
+    if (queue.ring == null && !queue.parked) {
+      ringOf(queue).add(queue);
+      if (queue.target != null) {
+        d.refresh(queue.target);
+      }
+    }
   }
 
-  /** Removes and returns the job {@code slot} takes next (P6, J2 in docs/rules.md), or null. */
-  Job takeFor(Slot slot) {
-    Job job = peekFor(slot);
-    if (job == null) {
-      return null;
-    }
-    Lane lane = laneOf(job);
-    lane.head();
-    lane.take();
+  private FairRing ringOf(GroupQueue queue) {
+    return queue.target == null ? any : queue.target.ring;
+  }
+
+  /** {@code job} leaves its queue (taken or cancelled): the counts follow. */
+  private void left(Job job) {
     length--;
     bytes -= job.bytes;
-    return job;
+    if (job.target == null) {
+      if (job.lane == GroupQueue.SUSPECTS) {
+        suspects--;
+      }
+    } else {
+      job.target.queuedLive--;
+      if (job.lane == GroupQueue.SUSPECTS) {
+        job.target.suspectsLive--;
+      }
+    }
   }
 
   /**
-   * The job {@code slot} would take next: the earliest of the four lanes' heads eligible for it,
-   * or null when there is none or when that earliest one is a suspect and the slot is not idle.
+   * Removes and returns the job {@code slot} takes next (P6, F1-F3, J2 in docs/rules.md), or null;
+   * keeps the slot's place in the dispatch index current.
    */
-  Job peekFor(Slot slot) {
-    Job best = earlier(untargeted.head(), slot.targeted.head());
-    Job suspect = earlier(suspects.head(), slot.suspects.head());
-    if (suspect != null && (best == null || suspect.order < best.order)) {
-      return slot.running.isEmpty() ? suspect : null;
+  Job takeFor(Slot slot) {
+    GroupQueue untargeted = next(any);
+    GroupQueue targeted = next(slot.ring);
+    GroupQueue queue = pick(untargeted, targeted);
+    Job job = null;
+    if (queue != null) {
+      // The group whose turn it is starts its best job for this slot: of its untargeted queue
+      // and its queue for this slot, FIFO within a level (F2, F3).
+      GroupQueue from = queue;
+      Job best = queue.best(d.now, d.groups.agingMs());
+      GroupQueue other = queue.target == null
+          ? (queue.group.bySlot == null ? null : queue.group.bySlot.get(slot))
+          : queue.group.any;
+      if (other != null && other.live > 0 && !other.parked) {
+        Job alternative = other.best(d.now, d.groups.agingMs());
+        if (before(alternative, best)) {
+          from = other;
+          best = alternative;
+        }
+      }
+      if (best.lane != GroupQueue.SUSPECTS || slot.running.isEmpty()) {
+        job = best;
+        from.take(job);
+        left(job);
+        // The queue that won the turn pays for it.
+        queue.ring.charge(queue, queue.group.weight);
+        if (from != queue && from.live == 0 && from.ring != null) {
+          from.ring.remove(from);
+        }
+        queue.group.dropIfEmpty(queue);
+        from.group.dropIfEmpty(from);
+      }
     }
-    return best;
+    d.refresh(slot);
+    return job;
   }
 
-  private static Job earlier(Job a, Job b) {
-    if (a == null) {
-      return b;
+  /** Whether {@code a} goes before {@code b} of the same group: level, then order (F3). */
+  private boolean before(Job a, Job b) {
+    int la = GroupQueue.level(a, d.now, d.groups.agingMs());
+    int lb = GroupQueue.level(b, d.now, d.groups.agingMs());
+    return la != lb ? la < lb : a.order < b.order;
+  }
+
+  /** The first queue of {@code ring} whose group may start a job, parking the others. */
+  private GroupQueue next(FairRing ring) {
+    GroupQueue queue;
+    while ((queue = ring.first()) != null && !d.groups.mayStart(queue.group)) {
+      ring.remove(queue);
+      queue.parked = true;
+      queue.group.parked.add(queue);
     }
-    return b == null || a.order < b.order ? a : b;
+    return queue;
+  }
+
+  /** Of the next untargeted and the next targeted queue, the one whose job goes first. */
+  private GroupQueue pick(GroupQueue untargeted, GroupQueue targeted) {
+    if (untargeted == null || targeted == null) {
+      return untargeted == null ? targeted : untargeted;
+    }
+    long now = d.now;
+    long aging = d.groups.agingMs();
+    Job a = untargeted.best(now, aging);
+    Job b = targeted.best(now, aging);
+    if (untargeted.group == targeted.group) {
+      int la = GroupQueue.level(a, now, aging);
+      int lb = GroupQueue.level(b, now, aging);
+      if (la != lb) {
+        return la < lb ? untargeted : targeted;
+      }
+    }
+    return a.order < b.order ? untargeted : targeted;
+  }
+
+  /** {@code group} may start again: its parked queues go back to their rings. */
+  void unpark(FlowGroup group) {
+    for (GroupQueue queue : group.parked) {
+      queue.parked = false;
+      if (queue.live > 0 && queue.ring == null) {
+        ringOf(queue).add(queue);
+        if (queue.target != null) {
+          d.refresh(queue.target);
+        }
+      } else {
+        group.dropIfEmpty(queue);
+      }
+    }
+    group.parked.clear();
   }
 
   /** Marks a queued job cancelled; it is skipped when it reaches the head. */
   void cancel(Job job) {
     job.place = Job.Place.CANCELLED_QUEUED;
-    laneOf(job).cancelled();
-    length--;
-    bytes -= job.bytes;
+    GroupQueue queue = job.queue;
+    queue.cancelled(job);
+    left(job);
+    if (queue.live == 0 && queue.ring != null) {
+      queue.ring.remove(queue);
+      queue.group.dropIfEmpty(queue);
+    }
   }
 
   /** Removes every live job targeted at {@code slot}, in order. */
   void drainTargeted(Slot slot, Consumer<Job> sink) {
-    List<Job> all = new ArrayList<>(slot.targeted.live + slot.suspects.live);
-    slot.targeted.drain(all::add);
-    slot.suspects.drain(all::add);
-    all.sort((a, b) -> Long.compare(a.order, b.order));
-    length -= all.size();
-    for (Job job : all) {
-      bytes -= job.bytes;
+    List<Job> all = new ArrayList<>(slot.queuedLive);
+    for (GroupQueue queue : new ArrayList<>(slot.queues)) {
+      empty(queue, all);
     }
+    all.sort((a, b) -> Long.compare(a.order, b.order));
     all.forEach(sink);
+  }
+
+  private void empty(GroupQueue queue, List<Job> into) {
+    int before = into.size();
+    queue.drain(into::add);
+    for (int i = before; i < into.size(); i++) {
+      left(into.get(i));
+    }
+    if (queue.ring != null) {
+      queue.ring.remove(queue);
+    }
+    queue.group.dropIfEmpty(queue);
   }
 
   /** Removes every live job, in backlog order. */
   void drainAll(List<Slot> slots, Consumer<Job> sink) {
     List<Job> all = new ArrayList<>(length);
-    untargeted.drain(all::add);
-    suspects.drain(all::add);
-    for (Slot slot : slots) {
-      slot.targeted.drain(all::add);
-      slot.suspects.drain(all::add);
+    for (GroupQueue queue : queues(slots)) {
+      empty(queue, all);
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
-    length = 0;
-    bytes = 0;
     all.forEach(sink);
+  }
+
+  /** Every queue: each group's untargeted one, then each slot's (O(groups + slots)). */
+  List<GroupQueue> queues(List<Slot> slots) {
+    List<GroupQueue> all = new ArrayList<>();
+    for (FlowGroup group : d.groups.all()) {
+      if (group.any != null) {
+        all.add(group.any);
+      }
+    }
+    for (Slot slot : slots) {
+      all.addAll(slot.queues);
+    }
+    return all;
   }
 
   /** Every live job in backlog order (for status, tests and invariants; O(n log n)). */
   List<Job> inOrder(List<Slot> slots) {
     List<Job> all = new ArrayList<>(length);
-    untargeted.forEachLive(all::add);
-    suspects.forEachLive(all::add);
-    for (Slot slot : slots) {
-      slot.targeted.forEachLive(all::add);
-      slot.suspects.forEachLive(all::add);
+    for (GroupQueue queue : queues(slots)) {
+      queue.forEachLive(all::add);
     }
     all.sort((a, b) -> Long.compare(a.order, b.order));
     return all;
   }
 
-  /** Whether every live job is in the lane {@link #laneOf} names (for invariants; O(n)). */
+  /** Whether every live job is in the queue and lane it belongs in (for invariants; O(n)). */
   boolean lanesHoldTheirJobs(List<Slot> slots) {
-    List<Lane> lanes = new ArrayList<>(List.of(untargeted, suspects));
-    for (Slot slot : slots) {
-      lanes.add(slot.targeted);
-      lanes.add(slot.suspects);
+    int counted = 0;
+    for (GroupQueue queue : queues(slots)) {
+      if (!queue.holdsItsJobs()) {
+        return false;
+      }
+      counted += queue.live;
     }
-    boolean[] held = {true};
-    for (Lane lane : lanes) {
-      lane.forEachLive(job -> held[0] &= laneOf(job) == lane);
-    }
-    return held[0];
+    return counted == length;
   }
 
-  /** J6 (docs/rules.md): how many queued jobs are ahead of {@code job} (O(backlog)). */
+  /** J6 (docs/rules.md): how many queued jobs are ahead of {@code job} by order (O(backlog)). */
   int ahead(Job job, List<Slot> slots) {
-    int count = untargeted.countBefore(job.order) + suspects.countBefore(job.order);
-    for (Slot slot : slots) {
-      count += slot.targeted.countBefore(job.order) + slot.suspects.countBefore(job.order);
+    int count = 0;
+    for (GroupQueue queue : queues(slots)) {
+      count += queue.countBefore(job.order);
     }
     return count;
   }
 
   /** The backlog's own state, tombstones included, for {@link Fingerprints}. */
   String fingerprint() {
-    return "length=" + length + " bytes=" + bytes + " untargetedLive=" + untargeted.live
-        + " suspectsLive=" + suspects.live + " nextBack=" + nextBack + " nextFront=" + nextFront
-        + " untargeted=" + untargeted.describe() + " suspects=" + suspects.describe();
+    StringBuilder out = new StringBuilder("length=").append(length).append(" bytes=")
+        .append(bytes).append(" suspects=").append(suspects).append(" nextBack=")
+        .append(nextBack).append(" nextFront=").append(nextFront).append(" any=")
+        .append(any.describe());
+    for (GroupQueue queue : queues(d.slots)) {
+      out.append("\n  ").append(queue.describe());
+    }
+    return out.toString();
   }
 }

@@ -11,11 +11,13 @@ import java.util.Objects;
  * first. {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
  * records; {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover}
  * rebuilds a pool from one. Jobs are in backlog order, bindings by key, hosts in registration
- * order.
+ * order. For flow control (section 11): {@code groups}, the run-time group overrides and paused
+ * groups by name, and {@code pausedSince}, when the pool was paused (null: it is not), so a new
+ * leader enforces the same limits (F1, F5).
  */
 public record DurableImage(long term, long generated, List<JobImage> jobs,
     List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
-    List<RecentOutcome> recent) {
+    List<RecentOutcome> recent, List<GroupImage> groups, Long pausedSince) {
 
   public DurableImage {
     jobs = List.copyOf(jobs);
@@ -23,6 +25,14 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
     hosts = List.copyOf(hosts);
     dead = List.copyOf(dead);
     recent = List.copyOf(recent);
+    groups = groups == null ? List.of() : List.copyOf(groups);
+  }
+
+  /** An image of a pool without run-time group state. */
+  public DurableImage(long term, long generated, List<JobImage> jobs,
+      List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
+      List<RecentOutcome> recent) {
+    this(term, generated, jobs, bindings, hosts, dead, recent, List.of(), null);
   }
 
   /** An image without dead letters or recent outcomes. */
@@ -46,9 +56,19 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
   public record JobImage(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
       Interruption interruption, long dueAt, boolean front, int stops, int failures,
-      FailureRetry retry) {
+      FailureRetry retry, String group, int priority) {
     public JobImage {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job without a group, at the default priority. */
+    public JobImage(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
+        Interruption interruption, long dueAt, boolean front, int stops, int failures,
+        FailureRetry retry) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
+          worker, interruption, dueAt, front, stops, failures, retry, null,
+          PoolEvent.Submit.DEFAULT_PRIORITY);
     }
 
     /** A job that neither waits nor was judged nor failed. */
@@ -56,7 +76,7 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
         Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
         Interruption interruption) {
       this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
-          worker, interruption, 0, false, 0, 0, null);
+          worker, interruption, 0, false, 0, 0, null, null, PoolEvent.Submit.DEFAULT_PRIORITY);
     }
   }
 
@@ -74,6 +94,17 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(node, "node");
       slots = List.copyOf(slots);
+    }
+  }
+
+  /**
+   * One group's run-time state (F1, F5 in docs/rules.md): the override an operator set ({@code
+   * settings}, null: none) and, when it is paused, since when ({@code pausedSince}, null: not
+   * paused).
+   */
+  public record GroupImage(String group, GroupSettings settings, Long pausedSince) {
+    public GroupImage {
+      Objects.requireNonNull(group, "group");
     }
   }
 }

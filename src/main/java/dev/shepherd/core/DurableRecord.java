@@ -17,19 +17,29 @@ public sealed interface DurableRecord {
    * A job was accepted at backlog position {@code order}; {@code generated} is the {@code N} of a
    * generated id {@code job-N} (0 for a caller's id), {@code target} its affinity slot or null;
    * {@code dueAt} above 0: it waits until then, to be appended (J4 in docs/rules.md); {@code retry}
-   * its own failure retries, or null.
+   * its own failure retries, or null; {@code group} its group (null: none) and {@code priority} its
+   * priority (F1, F3).
    */
   record Accepted(String job, long generated, long order, Object payload, String key,
-      Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry)
-      implements DurableRecord {
+      Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry,
+      String group, int priority) implements DurableRecord {
     public Accepted {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job accepted without a group, at the default priority. */
+    public Accepted(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target, long dueAt,
+        FailureRetry retry) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, dueAt, retry,
+          null, PoolEvent.Submit.DEFAULT_PRIORITY);
     }
 
     /** A job accepted to run as soon as it can, with the pool's failure retries. */
     public Accepted(String job, long generated, long order, Object payload, String key,
         Object replyTo, long timeoutMs, long bytes, String target) {
-      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, 0, null);
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, 0, null, null,
+          PoolEvent.Submit.DEFAULT_PRIORITY);
     }
   }
 
@@ -133,4 +143,30 @@ public sealed interface DurableRecord {
       slots = List.copyOf(slots);
     }
   }
+
+  /**
+   * F4 (docs/rules.md): a running job answered "rate limited" went back into the backlog at {@code
+   * order}, its start not counted: {@code attempts} is its dispatches before that start.
+   */
+  record Returned(String job, long order, int attempts) implements DurableRecord {
+    public Returned {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /**
+   * F1 (docs/rules.md): an operator set the run-time override of {@code group} ({@code settings}
+   * null: removed, the configured override or the defaults apply again).
+   */
+  record GroupSet(String group, GroupSettings settings) implements DurableRecord {
+    public GroupSet {
+      Objects.requireNonNull(group, "group");
+    }
+  }
+
+  /** F5 (docs/rules.md): {@code group} (null: the pool) was paused at {@code since}. */
+  record Paused(String group, long since) implements DurableRecord {}
+
+  /** F5 (docs/rules.md): {@code group} (null: the pool) was resumed. */
+  record Resumed(String group) implements DurableRecord {}
 }

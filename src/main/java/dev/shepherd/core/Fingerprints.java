@@ -25,7 +25,6 @@ final class Fingerprints {
         .append(d.budgetRefusals).append(',').append(d.ignoredFacts).append(',')
         .append(d.poisoned).append(',').append(d.deadLettered)
         .append("\nfree=").append(d.free).append(" freeWithTargeted=").append(d.freeWithTargeted)
-        .append(" idle=").append(d.idle).append(" idleWithSuspects=").append(d.idleWithSuspects)
         .append("\nwaiting: ").append(d.waiting.fingerprint()).append(" armedDue=")
         .append(d.requeues.armedDue).append(" retryJitter=").append(d.retryJitter.state())
         // Their deep hash codes: as telling as their text here, at a fraction of the cost.
@@ -34,7 +33,17 @@ final class Fingerprints {
         .append("\nrecent: ").append(d.recent.size()).append('#').append(d.recent.all().hashCode())
         .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")
         .append(d.supervisor.jitterState())
-        .append("\nbacklog: ").append(d.backlog.fingerprint());
+        .append("\nbacklog: ").append(d.backlog.fingerprint())
+        .append("\nflow: pausedSince=").append(d.groups.poolPausedSince).append(" heldUntil=")
+        .append(d.groups.poolHeldUntil).append(" readyAt=").append(d.groups.poolReadyAt)
+        .append(" bucket=").append(d.groups.poolBucket == null ? null
+            : d.groups.poolBucket.describe())
+        .append(" journaled=").append(d.groups.journaled);
+    for (FlowGroup group : d.groups.all()) {
+      out.append("\ngroup ").append(group).append(" bucket=")
+          .append(group.bucket == null ? null : group.bucket.describe()).append(" runtime=")
+          .append(group.runtime);
+    }
     for (Slot slot : d.slots) {
       out.append("\nslot ").append(slot.id).append(" index=").append(slot.index)
           .append(" life=").append(slot.life).append(" inc=").append(slot.incarnation)
@@ -49,8 +58,8 @@ final class Fingerprints {
       for (Job job : slot.running) {
         appendJob(out, job);
       }
-      out.append("] targeted=").append(slot.targeted.live).append(slot.targeted.describe())
-          .append(" suspects=").append(slot.suspects.live).append(slot.suspects.describe());
+      out.append("] targeted=").append(slot.queuedLive).append(" suspects=")
+          .append(slot.suspectsLive).append(" ring=").append(slot.ring.describe());
     }
     TreeMap<String, Job> jobs = new TreeMap<>();
     d.jobs.values().forEach(job -> jobs.put(job.id, job));

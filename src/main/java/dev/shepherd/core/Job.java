@@ -35,6 +35,17 @@ final class Job {
   final long bytes;
   /** The slot the job must run on (affinity), or null for any slot. */
   final Slot target;
+  /** Its group (F1 in docs/rules.md): the pool's default group for a job without one. */
+  final FlowGroup group;
+  /** Its priority level, 0 first (F3 in docs/rules.md). */
+  final int priority;
+  /** When it was accepted (or recovered): where priority aging counts from (F3). */
+  final long acceptedAt;
+  /** Whether its group counts it as held in the bound (queued or waiting). */
+  boolean inBound;
+  /** While queued: its queue and the lane in it. */
+  GroupQueue queue;
+  int lane;
 
   Place place = Place.QUEUED;
   /** Position in the backlog order: lower runs first among jobs eligible for the same slot. */
@@ -78,7 +89,11 @@ final class Job {
   }
 
   Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
-      long bytes, Slot target, FailureRetry retry) {
+      long bytes, Slot target, FailureRetry retry, FlowGroup group, int priority,
+      long acceptedAt) {
+    this.group = group;
+    this.priority = priority;
+    this.acceptedAt = acceptedAt;
     this.id = id;
     this.generated = generated;
     this.payload = payload;
@@ -169,6 +184,8 @@ final class Job {
         + (stops() == 0 ? "" : " stops=" + stops())
         + (place == Place.WAITING ? " due=" + dueAt() : "")
         + (target == null ? "" : " target=" + target.id)
+        + (group.name == null ? "" : " group=" + group.name)
+        + (priority == PoolEvent.Submit.DEFAULT_PRIORITY ? "" : " priority=" + priority)
         + (slot == null ? "" : " on=" + slot.id + "#" + token) + "]";
   }
 }

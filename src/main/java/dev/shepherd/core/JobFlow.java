@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The job path: admission (P3, P4, P15, J4 in docs/rules.md), completion (P8, J3), cancel (P17),
- * rebalance (P5), and the dead-letter set's replay and discard (J5).
+ * The job path: admission (P3, P4, P15, J4, F1, F5 in docs/rules.md), completion (P8, J3) and
+ * rate-limited answers (F4), cancel (P17), rebalance (P5), and the dead-letter set's replay and
+ * discard (J5).
  */
 final class JobFlow {
   private final PoolData d;
@@ -36,9 +37,17 @@ final class JobFlow {
       return reject(e, id, RejectionReason.DUPLICATE_JOB,
           "job '" + id + "' is already accepted and not yet answered");
     }
+    // F1: a group not known yet may start (its bucket is full, nothing of it runs).
+    FlowGroup known = d.groups.find(e.group());
+    if (d.groups.settings().rejectWhenPaused()
+        && (d.groups.poolPausedSince != null || (known != null && known.pausedSince != null))) {
+      return reject(e, id, RejectionReason.PAUSED, (d.groups.poolPausedSince != null ? "the pool"
+          : "group '" + e.group() + "'") + " is paused and the pool rejects submits while paused");
+    }
     long delay = Math.min(e.delayMs(), d.settings.jobs().maxDelayMs());
     boolean waits = delay > 0;
     Slot target = null;
+    boolean startsNow;
     if (e.key() != null) {
       target = d.bindings.slotOf(e.key());
       if (target == null) {
@@ -53,21 +62,28 @@ final class JobFlow {
         return reject(e, id, RejectionReason.AFFINITY_UNAVAILABLE,
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
       }
-      String full = !waits && d.takesNow(target) ? null : noRoom(e.bytes());
+      startsNow = !waits && d.takesNow(target, known);
+      String full = startsNow ? null : noRoom(e.bytes());
       if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
             "worker '" + target.id + "' cannot take it now and " + full);
       }
     } else {
-      String full = !waits && d.someSlotTakesNow() ? null : noRoom(e.bytes());
+      startsNow = !waits && d.someSlotTakesNow(known);
+      String full = startsNow ? null : noRoom(e.bytes());
       if (full != null) {
         return reject(e, id, RejectionReason.BACKLOG_FULL,
             (waits ? "a delayed job waits in the backlog and " : "no worker can take it now (busy, starting or backing off) and ")
                 + full);
       }
     }
+    if (!startsNow && known != null && known.queueCapacity > 0
+        && known.held >= known.queueCapacity) {
+      return reject(e, id, RejectionReason.GROUP_FULL, "group '" + e.group() + "' holds "
+          + known.held + " jobs, its queueCapacity, and cannot start this one now");
+    }
     Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(),
-        e.bytes(), target, e.retry());
+        e.bytes(), target, e.retry(), d.groups.of(e.group()), e.priority(), e.now());
     d.jobs.add(job);
     if (e.key() != null) {
       d.bindings.jobAccepted(e.key(), target);
@@ -86,7 +102,8 @@ final class JobFlow {
     d.accepted++;
     d.generatedAccepted = Math.max(d.generatedAccepted, generated);
     d.record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(),
-        e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id, due, e.retry()));
+        e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id, due, e.retry(),
+        e.group(), e.priority()));
     d.respond(e.replyTo(), new Outcome.Accepted(id));
     if (waits) {
       d.requeues.armDue();
@@ -143,6 +160,7 @@ final class JobFlow {
     Job job = slot.running.remove(at);
     d.runningJobs--;
     d.assignmentEnded(slot, job);
+    d.groups.ended(job);
     if (job.suspect()) {
       slot.suspectsRunning--;
     }
@@ -199,6 +217,66 @@ final class JobFlow {
     if (d.settings.jobs().deadLetterFailed()) {
       d.deadLetter(job, answer);
     }
+  }
+
+  /**
+   * F4 (docs/rules.md): the handler answered "rate limited for {@code holdMs}". Fenced like a
+   * completion; the job goes back to the front of its group with its start not counted (no
+   * attempt, no failure, no budget), and its group, or the pool for a job without a group, is
+   * held until {@code now + holdMs}. A draining pool answers it {@code interrupted(POOL_STOPPED)}.
+   */
+  PoolError rateLimited(PoolEvent.RateLimited e) {
+    Slot slot = d.slotsById.get(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      d.ignoredFacts++;
+      return null;
+    }
+    int at = slot.runningIndex(e.assignment());
+    if (at < 0) {
+      return refused(slot, e.worker(), e.assignment());
+    }
+    Job job = slot.running.remove(at);
+    d.runningJobs--;
+    d.assignmentEnded(slot, job);
+    d.groups.ended(job);
+    if (job.suspect()) {
+      slot.suspectsRunning--;
+    }
+    job.slot = null;
+    slot.probing = false;
+    slot.failedProbes = 0;
+    d.refresh(slot);
+    if (job.place == Job.Place.CANCELLED_RUNNING) {
+      job.place = Job.Place.DONE;
+      d.released(job);
+    } else if (d.state != PoolState.RUNNING) {
+      d.interrupt(job, new Interruption.PoolStopped());
+    } else {
+      job.attempts--;
+      d.backlog.putFront(List.of(job));
+      d.record(new DurableRecord.Returned(job.id, job.order, job.attempts));
+      if (job.target != null) {
+        d.refresh(job.target);
+      }
+      d.groups.hold(job.group, e.now() + e.holdMs());
+    }
+    d.dispatch(e.now());
+    shutdown.finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  /** A completion or rate-limited answer for no live assignment: refused and counted (P8). */
+  private PoolError refused(Slot slot, String worker, long assignment) {
+    d.staleCompletions++;
+    if (slot.running.isEmpty()) {
+      return new PoolError.CompletionForUnavailableWorker(worker, slot.phase());
+    }
+    List<Long> expected = new ArrayList<>(slot.running.size());
+    slot.running.forEach(j -> expected.add(j.token));
+    return new PoolError.StaleCompletion(worker, expected, assignment);
   }
 
   PoolError cancel(PoolEvent.Cancel e) {

@@ -22,6 +22,8 @@ public final class Ledger {
   private final LinkedHashMap<String, DurableImage.HostImage> hosts = new LinkedHashMap<>();
   private final LinkedHashMap<String, DeadLetter> dead = new LinkedHashMap<>();
   private final java.util.ArrayDeque<RecentOutcome> recent = new java.util.ArrayDeque<>();
+  private final TreeMap<String, DurableImage.GroupImage> groups = new TreeMap<>();
+  private Long pausedSince;
 
   /** A ledger holding {@code base}. */
   public Ledger(DurableImage base) {
@@ -31,6 +33,8 @@ public final class Ledger {
     base.hosts().forEach(h -> hosts.put(h.host(), h));
     base.dead().forEach(e -> dead.put(e.job(), e));
     recent.addAll(base.recent());
+    base.groups().forEach(g -> groups.put(g.group(), g));
+    pausedSince = base.pausedSince();
   }
 
   /** Applies one record. */
@@ -41,18 +45,46 @@ public final class Ledger {
       }
       jobs.put(a.job(), new DurableImage.JobImage(a.job(), a.generated(), a.order(), a.payload(),
           a.key(), a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), 0, null, null, a.dueAt(),
-          false, 0, 0, a.retry()));
+          false, 0, 0, a.retry(), a.group(), a.priority()));
       generated = Math.max(generated, a.generated());
     } else if (record instanceof DurableRecord.Assigned a) {
       DurableImage.JobImage j = held(a.job());
       jobs.put(a.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), a.attempt(), a.worker(),
-          j.interruption(), 0, false, j.stops(), j.failures(), j.retry()));
+          j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
+          j.priority()));
     } else if (record instanceof DurableRecord.Requeued r) {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), null,
-          r.interruption(), r.dueAt(), r.dueAt() > 0, r.stops(), r.failures(), j.retry()));
+          r.interruption(), r.dueAt(), r.dueAt() > 0, r.stops(), r.failures(), j.retry(),
+          j.group(), j.priority()));
+    } else if (record instanceof DurableRecord.Returned r) {
+      DurableImage.JobImage j = held(r.job());
+      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
+          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), r.attempts(), null,
+          j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
+          j.priority()));
+    } else if (record instanceof DurableRecord.GroupSet g) {
+      DurableImage.GroupImage was = groups.get(g.group());
+      groups.put(g.group(), new DurableImage.GroupImage(g.group(), g.settings(),
+          was == null ? null : was.pausedSince()));
+    } else if (record instanceof DurableRecord.Paused p) {
+      if (p.group() == null) {
+        pausedSince = p.since();
+      } else {
+        DurableImage.GroupImage was = groups.get(p.group());
+        groups.put(p.group(), new DurableImage.GroupImage(p.group(),
+            was == null ? null : was.settings(), p.since()));
+      }
+    } else if (record instanceof DurableRecord.Resumed r) {
+      if (r.group() == null) {
+        pausedSince = null;
+      } else {
+        DurableImage.GroupImage was = groups.get(r.group());
+        groups.put(r.group(), new DurableImage.GroupImage(r.group(),
+            was == null ? null : was.settings(), null));
+      }
     } else if (record instanceof DurableRecord.Answered a) {
       held(a.job());
       jobs.remove(a.job());
@@ -105,7 +137,7 @@ public final class Ledger {
     ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
     return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
         new ArrayList<>(hosts.values()), new ArrayList<>(dead.values()),
-        new ArrayList<>(recent));
+        new ArrayList<>(recent), new ArrayList<>(groups.values()), pausedSince);
   }
 
   private DurableImage.JobImage held(String job) {

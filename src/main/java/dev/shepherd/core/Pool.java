@@ -23,6 +23,7 @@ public final class Pool {
   private final HostFlow hosts;
   private final Shutdown shutdown;
   private final RecoveryFlow recovery;
+  private final FlowControl flow;
   private boolean started;
 
   private Pool(PoolSettings settings) {
@@ -32,6 +33,7 @@ public final class Pool {
     this.slots = new SlotFlow(d, shutdown);
     this.hosts = new HostFlow(d, slots, shutdown);
     this.recovery = new RecoveryFlow(d);
+    this.flow = new FlowControl(d);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2 in docs/rules.md). */
@@ -58,6 +60,7 @@ public final class Pool {
     d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
+    d.groups.sweep();
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
@@ -105,6 +108,14 @@ public final class Pool {
       return null;
     } else if (event instanceof PoolEvent.Recover e) {
       return recovery.recover(e);
+    } else if (event instanceof PoolEvent.SetGroup e) {
+      return flow.setGroup(e);
+    } else if (event instanceof PoolEvent.Pause e) {
+      return flow.pause(e);
+    } else if (event instanceof PoolEvent.Resume e) {
+      return flow.resume(e);
+    } else if (event instanceof PoolEvent.RateLimited e) {
+      return jobs.rateLimited(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
@@ -128,6 +139,8 @@ public final class Pool {
       slots.reviveTimer(t, now);
     } else if (timer instanceof Timer.Due t) {
       d.requeues.due(t);
+    } else if (timer instanceof Timer.GroupReady t) {
+      flow.ready(t);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -267,6 +280,19 @@ public final class Pool {
     return slot == null ? null : slot.phase();
   }
 
+  /**
+   * F1 (docs/rules.md): the status of group {@code name} at {@code now}, or null when the pool
+   * knows no such group (it has no override and holds none of its jobs). O(1).
+   */
+  public PoolSnapshot.GroupStatus group(String name, long now) {
+    return Snapshots.group(d, name, now);
+  }
+
+  /** F1 (docs/rules.md): the status of group {@code name} (see {@link #group(String, long)}). */
+  public PoolSnapshot.GroupStatus group(String name) {
+    return group(name, d.now);
+  }
+
   /** The status at {@code now} (budget use depends on the time). */
   public PoolSnapshot snapshot(long now) {
     return Snapshots.of(d, now);
@@ -287,7 +313,7 @@ public final class Pool {
           job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
           job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption,
           waiting ? job.dueAt() : 0, waiting && job.fate.resumeAtFront, job.stops(),
-          job.failures(), job.retry()));
+          job.failures(), job.retry(), job.group.name, job.priority));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->
@@ -299,7 +325,8 @@ public final class Pool {
       hosts.add(new DurableImage.HostImage(host.id, host.node, ids));
     }
     return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts,
-        d.dead.all(), d.recent.all());
+        d.dead.all(), d.recent.all(), new ArrayList<>(d.groups.journaled.values()),
+        d.groups.poolPausedSince);
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */

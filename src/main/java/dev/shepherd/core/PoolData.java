@@ -12,12 +12,12 @@ import java.util.Map;
  * {@link SlotFlow}, {@link Shutdown}) validate first and only then call these mutators, so a
  * refused event changes nothing.
  *
- * <p>The dispatch index is four bit sets over slot positions: {@link #free} (running, capacity
- * known and not reached, no suspect running), {@link #freeWithTargeted} (free and with queued
- * jobs targeted at it), {@link #idle} (free and running nothing) and {@link #idleWithSuspects}
- * (idle, with suspects targeted at it). While untargeted jobs are queued every free slot has
- * work, otherwise only the second set does; suspects (J2 in docs/rules.md) go to idle slots only.
- * Dispatch therefore touches only slots that take a job, plus a few word scans per slot-64 (P7).
+ * <p>The dispatch index is two bit sets over slot positions: {@link #free} (running, capacity
+ * known and not reached, no suspect running) and {@link #freeWithTargeted} (free, and its ring of
+ * keyed jobs' queues is not empty). While the pool's ring of untargeted queues is not empty every
+ * free slot may have work, otherwise only the second set does. Dispatch therefore touches only
+ * slots that may take a job, plus a few word scans per slot-64 (P7); what a slot takes is the
+ * backlog's fair choice (F1-F3, {@link Backlog}).
  *
  * <p>{@link #now} is the time of the event being applied, set by {@link Pool#apply}: the core's
  * only notion of time.
@@ -31,12 +31,12 @@ final class PoolData implements SlotView {
   /** Accepted jobs not yet answered terminally, by id (P15, P17 in docs/rules.md). */
   final JobTable jobs = new JobTable();
   final Bindings bindings;
-  final Backlog backlog = new Backlog();
+  final Backlog backlog = new Backlog(this);
+  /** The pool's groups and flow state (section 11, F1-F5 in docs/rules.md). */
+  final Groups groups;
   final Supervisor supervisor;
   final BitSet free = new BitSet();
   final BitSet freeWithTargeted = new BitSet();
-  final BitSet idle = new BitSet();
-  final BitSet idleWithSuspects = new BitSet();
   /** Jobs held back until a due time (J3, J4 in docs/rules.md). */
   final Waiting waiting = new Waiting();
   /** The dead-letter set (J5 in docs/rules.md). */
@@ -97,6 +97,7 @@ final class PoolData implements SlotView {
   PoolData(PoolSettings settings) {
     this.settings = settings;
     this.supervisor = new Supervisor(settings.supervision());
+    this.groups = new Groups(this, settings.flow());
     this.dead = new DeadLetters(settings.jobs().deadLetter());
     this.recent = new RecentOutcomes(settings.jobs().recentOutcomes());
     this.retryJitter = new Jitter(settings.jobs().seed());
@@ -227,6 +228,7 @@ final class PoolData implements SlotView {
    * assignment ends). Its key's binding may become idle.
    */
   void released(Job job) {
+    groups.left(job);
     if (job.key != null) {
       bindings.jobReleased(job.key);
     }
@@ -254,11 +256,8 @@ final class PoolData implements SlotView {
 
   void refresh(Slot slot) {
     boolean isFree = slot.hasFreeCapacity() && !slot.departed;
-    boolean isIdle = isFree && slot.running.isEmpty();
     free.set(slot.index, isFree);
-    freeWithTargeted.set(slot.index, isFree && slot.targeted.live > 0);
-    idle.set(slot.index, isIdle);
-    idleWithSuspects.set(slot.index, isIdle && slot.suspects.live > 0);
+    freeWithTargeted.set(slot.index, isFree && !slot.ring.isEmpty());
   }
 
   /** Jobs held in the backlog's bound: queued and waiting (P3, J3 in docs/rules.md). */
@@ -272,25 +271,32 @@ final class PoolData implements SlotView {
   }
 
   /**
-   * Whether a job that could run on {@code slot} would be dispatched there at once: the slot is
-   * free and no queued job comes first for it (by C3 (docs/rules.md) only a suspect, J2, can wait
-   * for a free slot: one for it, or an untargeted one, which no slot is idle to take).
+   * Whether a job of {@code group} (null: a group not known yet, which may start) that could run
+   * on {@code slot} would be dispatched there at once: the pool and the group may start a job now
+   * (F1, F4, F5 in docs/rules.md), the slot is free and no queued job comes first for it (by C3
+   * (docs/rules.md) only a suspect, J2, can wait for a free slot: one for it, or an untargeted
+   * one, which no slot is idle to take).
    */
-  boolean takesNow(Slot slot) {
-    return free.get(slot.index) && slot.suspects.live == 0 && !backlog.hasSuspects();
+  boolean takesNow(Slot slot, FlowGroup group) {
+    return free.get(slot.index) && slot.suspectsLive == 0 && !backlog.hasSuspects()
+        && mayStartNow(group);
   }
 
-  /** Whether some slot would take an untargeted job at once (see {@link #takesNow}). */
-  boolean someSlotTakesNow() {
-    if (backlog.hasSuspects()) {
+  /** Whether some slot would take an untargeted job of {@code group} at once ({@link #takesNow}). */
+  boolean someSlotTakesNow(FlowGroup group) {
+    if (backlog.hasSuspects() || !mayStartNow(group)) {
       return false;
     }
     for (int i = free.nextSetBit(0); i >= 0; i = free.nextSetBit(i + 1)) {
-      if (slots.get(i).suspects.live == 0) {
+      if (slots.get(i).suspectsLive == 0) {
         return true;
       }
     }
     return false;
+  }
+
+  private boolean mayStartNow(FlowGroup group) {
+    return groups.poolRunnable() && (group == null || groups.runnable(group));
   }
 
   /**
@@ -305,6 +311,10 @@ final class PoolData implements SlotView {
     do {
       progress = false;
       for (int i = nextCandidate(0); i >= 0; i = nextCandidate(i + 1)) {
+        // F4, F5: a paused, held or empty-bucket pool starts nothing (its timer is armed).
+        if (!groups.poolMayStart()) {
+          return;
+        }
         Slot slot = slots.get(i);
         Job job = backlog.takeFor(slot);
         if (job != null) {
@@ -315,15 +325,14 @@ final class PoolData implements SlotView {
     } while (progress);
   }
 
-  /** The next slot from {@code from} that may take a job: free for others, idle for suspects. */
+  /** The next free slot from {@code from} that may take a job. */
   private int nextCandidate(int from) {
-    int any = (backlog.hasUntargeted() ? free : freeWithTargeted).nextSetBit(from);
-    int alone = (backlog.hasSuspects() ? idle : idleWithSuspects).nextSetBit(from);
-    return any < 0 ? alone : alone < 0 ? any : Math.min(any, alone);
+    return (backlog.hasUntargeted() ? free : freeWithTargeted).nextSetBit(from);
   }
 
   private void assign(Slot slot, Job job, long now) {
     assert slot.hasFreeCapacity() : "assignment beyond capacity: " + slot;
+    groups.started(job);
     job.place = Job.Place.RUNNING;
     job.slot = slot;
     job.token = nextToken++;
@@ -362,6 +371,7 @@ final class PoolData implements SlotView {
     for (Job job : slot.running) {
       runningJobs--;
       assignmentEnded(slot, job);
+      groups.ended(job);
       if (job.place == Job.Place.CANCELLED_RUNNING) {
         job.slot = null;
         job.place = Job.Place.DONE;

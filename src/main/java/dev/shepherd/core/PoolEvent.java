@@ -21,11 +21,28 @@ public sealed interface PoolEvent {
    * queued, as the runtime measures it; it counts against {@link PoolSettings#backlogMaxBytes()}.
    * {@code delayMs} above 0 holds the job back that long (J4 in docs/rules.md; at most {@link
    * JobSettings#maxDelayMs()}, more is held that long); {@code retry} overrides the pool's
-   * {@link JobSettings#retryFailures()} for this job (null: the pool's).
+   * {@link JobSettings#retryFailures()} for this job (null: the pool's). {@code group} names the
+   * job's group (F1 in docs/rules.md; null: none, the pool's default group for fairness, 1-256
+   * characters otherwise) and {@code priority} orders it within the group (F3: 0-9, 0 first,
+   * {@link #DEFAULT_PRIORITY} by default).
    */
   record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
-      long bytes, long delayMs, FailureRetry retry, long now) implements PoolEvent {
+      long bytes, long delayMs, FailureRetry retry, String group, int priority, long now)
+      implements PoolEvent {
+    /** The priority of a submit that names none (F3 in docs/rules.md). */
+    public static final int DEFAULT_PRIORITY = 5;
+    /** The lowest priority level (the highest number). */
+    public static final int LOWEST_PRIORITY = 9;
+
     public Submit {
+      if (group != null && !FlowSettings.validGroup(group)) {
+        throw new IllegalArgumentException("group must be 1 to " + FlowSettings.MAX_GROUP_LENGTH
+            + " characters");
+      }
+      if (priority < 0 || priority > LOWEST_PRIORITY) {
+        throw new IllegalArgumentException("priority must be between 0 and " + LOWEST_PRIORITY
+            + ": " + priority);
+      }
       if (timeoutMs < 0) {
         throw new IllegalArgumentException("timeoutMs must not be negative: " + timeoutMs);
       }
@@ -37,16 +54,23 @@ public sealed interface PoolEvent {
       }
     }
 
+    /** A submit without a group, at the default priority. */
+    public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
+        long bytes, long delayMs, FailureRetry retry, long now) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, null, DEFAULT_PRIORITY,
+          now);
+    }
+
     /** A submit to run as soon as it can, with the pool's failure retries. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long bytes, long now) {
-      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null, now);
+      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null, null, DEFAULT_PRIORITY, now);
     }
 
     /** A submit whose payload costs nothing against the byte budget. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long now) {
-      this(job, payload, key, replyTo, timeoutMs, 0, 0, null, now);
+      this(job, payload, key, replyTo, timeoutMs, 0, 0, null, null, DEFAULT_PRIORITY, now);
     }
   }
 
@@ -230,6 +254,62 @@ public sealed interface PoolEvent {
   record Recover(DurableImage image, long now) implements PoolEvent {
     public Recover {
       Objects.requireNonNull(image, "image");
+    }
+  }
+
+  /**
+   * F1, F5 (docs/rules.md): an operator sets the override of group {@code group} at run time;
+   * {@code settings} replaces any earlier run-time override (null: the configured override, or the
+   * defaults, apply again). Its {@code paused} pauses ({@code true}) or resumes ({@code false}) the
+   * group, null leaves that as it is.
+   */
+  record SetGroup(String group, GroupSettings settings, long now) implements PoolEvent {
+    public SetGroup {
+      if (!FlowSettings.validGroup(group)) {
+        throw new IllegalArgumentException("group must be 1 to " + FlowSettings.MAX_GROUP_LENGTH
+            + " characters");
+      }
+    }
+  }
+
+  /**
+   * F5 (docs/rules.md): an operator pauses group {@code group}, or the pool when it is null:
+   * nothing new is dispatched from it; running jobs finish. Pausing what is paused changes nothing.
+   */
+  record Pause(String group, long now) implements PoolEvent {
+    public Pause {
+      if (group != null && !FlowSettings.validGroup(group)) {
+        throw new IllegalArgumentException("group must be 1 to " + FlowSettings.MAX_GROUP_LENGTH
+            + " characters");
+      }
+    }
+  }
+
+  /**
+   * F5 (docs/rules.md): an operator resumes group {@code group}, or the pool when it is null;
+   * dispatch runs at once. Resuming what is not paused changes nothing.
+   */
+  record Resume(String group, long now) implements PoolEvent {
+    public Resume {
+      if (group != null && !FlowSettings.validGroup(group)) {
+        throw new IllegalArgumentException("group must be 1 to " + FlowSettings.MAX_GROUP_LENGTH
+            + " characters");
+      }
+    }
+  }
+
+  /**
+   * F4 (docs/rules.md): the handler of assignment {@code assignment} on {@code worker} answered
+   * "rate limited for {@code holdMs}" (a downstream's 429). Fenced like {@link Completed}: the job
+   * goes back to the front of its group, uses no attempt, no restart budget and no failure; its
+   * group (the pool, for a job without a group) is held {@code holdMs}.
+   */
+  record RateLimited(String worker, long assignment, long holdMs, long now) implements PoolEvent {
+    public RateLimited {
+      Objects.requireNonNull(worker, "worker");
+      if (holdMs < 0) {
+        throw new IllegalArgumentException("holdMs must not be negative: " + holdMs);
+      }
     }
   }
 

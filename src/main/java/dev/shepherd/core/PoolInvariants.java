@@ -23,6 +23,7 @@ public final class PoolInvariants {
     queued.addAll(waiting);
     everyAcceptedJobIsInExactlyOnePlace(d, ready, waiting);
     workConserving(d);
+    groupsCountTheirJobs(d, queued);
     suspectsRunAlone(d);
     noQueuedJobTargetsARetiredSlot(queued);
     stoppedOrIrrecoverablePoolsQueueNothing(d, queued);
@@ -153,11 +154,7 @@ public final class PoolInvariants {
     for (Slot slot : d.slots) {
       boolean free = slot.hasFreeCapacity() && !slot.departed;
       require(d.free.get(slot.index) == free, "dispatch index is current", () -> slot.toString());
-      require(d.freeWithTargeted.get(slot.index) == (free && slot.targeted.live > 0),
-          "dispatch index is current", () -> slot.toString());
-      boolean idle = free && slot.running.isEmpty();
-      require(d.idle.get(slot.index) == idle
-              && d.idleWithSuspects.get(slot.index) == (idle && slot.suspects.live > 0),
+      require(d.freeWithTargeted.get(slot.index) == (free && !slot.ring.isEmpty()),
           "dispatch index is current", () -> slot.toString());
       if (!slot.retired() && !slot.departed) {
         notRetired++;
@@ -214,19 +211,74 @@ public final class PoolInvariants {
   }
 
   /**
-   * C3 (docs/rules.md): no queued job is eligible for a slot with free capacity: each free slot's
-   * next job is none, or a suspect waiting for the slot to be idle (J2).
+   * C3 (docs/rules.md), with groups (F1-F5): no free slot could take a <em>runnable</em> job. A
+   * queued job is runnable when the pool and its group may start a job now (not paused, not
+   * held, a token in each bucket, its group below its concurrency); every free slot eligible for
+   * a runnable job runs something and waits to be idle for a runnable suspect (J2).
    */
   static void workConserving(PoolData d) {
-    if (d.state != PoolState.RUNNING) {
+    if (d.state != PoolState.RUNNING || !d.groups.poolRunnable()) {
       return;
     }
-    for (Slot slot : d.slots) {
-      if (slot.hasFreeCapacity() && !slot.departed) {
-        require(d.backlog.peekFor(slot) == null, "C3 work-conserving",
-            () -> slot + " is free while eligible jobs wait");
+    List<GroupQueue> untargeted = new java.util.ArrayList<>();
+    for (FlowGroup group : d.groups.all()) {
+      if (group.any != null && group.any.live > 0 && d.groups.runnable(group)) {
+        untargeted.add(group.any);
       }
     }
+    for (Slot slot : d.slots) {
+      if (!slot.hasFreeCapacity() || slot.departed) {
+        continue;
+      }
+      List<GroupQueue> eligible = new java.util.ArrayList<>(untargeted);
+      for (GroupQueue queue : slot.queues) {
+        if (queue.live > 0 && d.groups.runnable(queue.group)) {
+          eligible.add(queue);
+        }
+      }
+      if (eligible.isEmpty()) {
+        continue;
+      }
+      boolean suspect = false;
+      for (GroupQueue queue : eligible) {
+        require(queue.parked == false && queue.ring != null, "C3 work-conserving",
+            () -> "runnable " + queue.describe() + " is out of its ring");
+        suspect |= queue.best(d.now, d.groups.agingMs()).lane == GroupQueue.SUSPECTS;
+      }
+      boolean waitsForIdle = suspect;
+      require(waitsForIdle && !slot.running.isEmpty(), "C3 work-conserving",
+          () -> slot + " is free while runnable jobs wait: " + eligible.get(0).describe());
+    }
+  }
+
+  /**
+   * F1 (docs/rules.md): each group counts its running jobs (cancelled-running ones included) and
+   * its held ones (queued or waiting) right; none starts beyond its concurrency (checked at the
+   * start); a group with nothing to keep is forgotten.
+   */
+  static void groupsCountTheirJobs(PoolData d, List<Job> queued) {
+    Map<FlowGroup, int[]> counts = new IdentityHashMap<>();
+    for (Job job : queued) {
+      counts.computeIfAbsent(job.group, g -> new int[2])[1]++;
+      require(job.inBound, "F1 groups count their jobs", () -> job + " is not counted as held");
+    }
+    for (Slot slot : d.slots) {
+      for (Job job : slot.running) {
+        counts.computeIfAbsent(job.group, g -> new int[2])[0]++;
+      }
+    }
+    for (FlowGroup group : d.groups.all()) {
+      int[] c = counts.getOrDefault(group, new int[2]);
+      require(c[0] == group.running && c[1] == group.held, "F1 groups count their jobs",
+          () -> group + " holds " + c[1] + " and runs " + c[0]);
+      require(group.name == null || group.running > 0 || group.held > 0
+              || group.override() != null || group.pausedSince != null
+              || group.readyAt != Long.MAX_VALUE, "F1 idle groups are forgotten",
+          () -> group + " is kept with nothing to keep");
+      counts.remove(group);
+    }
+    require(counts.isEmpty(), "F1 groups count their jobs",
+        () -> "jobs of unknown groups: " + counts.keySet());
   }
 
   /** P10 (docs/rules.md): a retired slot has no queued jobs targeted at it. */

@@ -19,6 +19,8 @@ import java.util.Set;
  *     Effect.Persist}) and can be rebuilt from it ({@link PoolEvent.Recover}): HA (section 8.5)
  * @param jobs how jobs that fail, wait and come back are treated (section 10); the constructors
  *     without it use {@link JobSettings#NONE}
+ * @param flow flow control: groups, fairness, priorities, rate limits, pauses (section 11); the
+ *     constructors without it use {@link FlowSettings#NONE}
  */
 public record PoolSettings(
     String name,
@@ -34,7 +36,8 @@ public record PoolSettings(
     PoolLimits limits,
     HostSettings hosts,
     boolean durable,
-    JobSettings jobs) {
+    JobSettings jobs,
+    FlowSettings flow) {
 
   /** Bits of an assignment token below the term. */
   public static final int TERM_SHIFT = 40;
@@ -75,6 +78,16 @@ public record PoolSettings(
     }
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(jobs, "jobs");
+    Objects.requireNonNull(flow, "flow");
+  }
+
+  /** Settings without flow control ({@link FlowSettings#NONE}). */
+  public PoolSettings(String name, List<SlotSpec> slots, int backlogCapacity,
+      InterruptionPolicy interruption, int maxAttempts, long jobTimeoutMs,
+      SupervisionSettings supervision, AffinitySelector selector, long drainTimeoutMs, long term,
+      PoolLimits limits, HostSettings hosts, boolean durable, JobSettings jobs) {
+    this(name, slots, backlogCapacity, interruption, maxAttempts, jobTimeoutMs, supervision,
+        selector, drainTimeoutMs, term, limits, hosts, durable, jobs, FlowSettings.NONE);
   }
 
   /** Settings without the job rules of section 10, docs/rules.md ({@link JobSettings#NONE}). */
@@ -133,62 +146,68 @@ public record PoolSettings(
 
   public PoolSettings withSlots(List<SlotSpec> newSlots) {
     return new PoolSettings(name, newSlots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withBacklogCapacity(int capacity) {
     return new PoolSettings(name, slots, capacity, interruption, maxAttempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withInterruption(InterruptionPolicy policy, int attempts) {
     return new PoolSettings(name, slots, backlogCapacity, policy, attempts, jobTimeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withJobTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts, timeoutMs,
-        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withSupervision(SupervisionSettings settings) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        jobTimeoutMs, settings, selector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withSelector(AffinitySelector newSelector) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts, durable, jobs);
+        jobTimeoutMs, supervision, newSelector, drainTimeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withDrainTimeoutMs(long timeoutMs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts, durable, jobs);
+        jobTimeoutMs, supervision, selector, timeoutMs, term, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withLimits(PoolLimits newLimits) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts, durable, jobs);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, newLimits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withHosts(HostSettings newHosts) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts, durable, jobs);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, newHosts, durable, jobs, flow);
   }
 
   public PoolSettings withDurable(boolean isDurable) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, isDurable, jobs);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, isDurable, jobs, flow);
   }
 
   public PoolSettings withTerm(long newTerm) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
-        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts, durable, jobs);
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, newTerm, limits, hosts, durable, jobs, flow);
   }
 
   public PoolSettings withJobs(JobSettings newJobs) {
     return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
         jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable,
-        newJobs);
+        newJobs, flow);
+  }
+
+  public PoolSettings withFlow(FlowSettings newFlow) {
+    return new PoolSettings(name, slots, backlogCapacity, interruption, maxAttempts,
+        jobTimeoutMs, supervision, selector, drainTimeoutMs, term, limits, hosts, durable, jobs,
+        newFlow);
   }
 }

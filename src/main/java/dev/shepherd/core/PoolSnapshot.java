@@ -7,7 +7,11 @@ import java.util.List;
  * view's first frame), computed by a pure function of the pool's state. {@code backlogLength}
  * counts every job held in the backlog's bound, of which {@code backlogWaiting} wait for a due
  * time (J3, J4 in docs/rules.md); {@code nextDue} is the earliest of those (null when none waits);
- * {@code deadLetters} is the size of the dead-letter set (J5). Its times are on the events' clock;
+ * {@code deadLetters} is the size of the dead-letter set (J5). {@code paused} and {@code
+ * pausedSince} say whether and since when an operator paused the pool (F5); {@code groups} lists
+ * the busiest groups by running + queued jobs (at most {@link FlowSettings#busiest()}, busiest
+ * first, then by name) of the {@code groupCount} groups the pool knows (F1). Its times are on the
+ * events' clock;
  * the runtime hands snapshots out in epoch milliseconds.
  */
 public record PoolSnapshot(
@@ -24,7 +28,25 @@ public record PoolSnapshot(
     HaStatus ha,
     int backlogWaiting,
     Long nextDue,
-    int deadLetters) {
+    int deadLetters,
+    boolean paused,
+    Long pausedSince,
+    List<GroupStatus> groups,
+    int groupCount) {
+
+  public PoolSnapshot {
+    groups = groups == null ? List.of() : List.copyOf(groups);
+  }
+
+  /** A snapshot of a pool that is not paused and knows no groups. */
+  public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
+      List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
+      long windowMs, List<HostStatus> hosts, HaStatus ha, int backlogWaiting, Long nextDue,
+      int deadLetters) {
+    this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
+        maxRestarts, windowMs, hosts, ha, backlogWaiting, nextDue, deadLetters, false, null,
+        List.of(), 0);
+  }
 
   /** A snapshot of a pool without high availability ({@code ha} null) or waiting jobs. */
   public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
@@ -38,7 +60,7 @@ public record PoolSnapshot(
   public PoolSnapshot withHa(HaStatus status) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
         restartsInWindow, maxRestarts, windowMs, hosts, status, backlogWaiting, nextDue,
-        deadLetters);
+        deadLetters, paused, pausedSince, groups, groupCount);
   }
 
   /**
@@ -66,4 +88,14 @@ public record PoolSnapshot(
 
   /** One live assignment of a slot. */
   public record AssignmentStatus(long assignment, String job) {}
+
+  /**
+   * One group (F1-F5 in docs/rules.md): its running jobs and its jobs held in the bound (queued or
+   * waiting), its effective settings ({@code concurrency} and {@code queueCapacity} 0 = unlimited;
+   * {@code rateLimit} null = none), whether and since when it is paused, and until when a
+   * rate-limited answer holds it (null when it is not held).
+   */
+  public record GroupStatus(String name, int running, int queued, int concurrency,
+      int queueCapacity, int weight, RateLimit rateLimit, boolean paused, Long pausedSince,
+      Long heldUntil) {}
 }

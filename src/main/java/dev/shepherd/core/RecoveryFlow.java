@@ -60,6 +60,7 @@ final class RecoveryFlow {
     for (DurableImage.BindingImage b : image.bindings()) {
       d.bindings.restore(b.key(), d.slotsById.get(b.worker()), b.rebalanced());
     }
+    restoreGroups(image);
     List<Job> interrupted = restoreJobs(image, cause);
     d.bindings.idleRestored();
     image.dead().forEach(d.dead::restore);
@@ -84,6 +85,13 @@ final class RecoveryFlow {
       d.visible--;
       d.retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
     }
+    // Groups the image names with nothing left to keep are forgotten, once their jobs settled.
+    for (DurableImage.GroupImage g : image.groups()) {
+      FlowGroup group = d.groups.find(g.group());
+      if (group != null) {
+        d.groups.forgetIfIdle(group);
+      }
+    }
     d.dispatch(now);
     return null;
   }
@@ -99,7 +107,7 @@ final class RecoveryFlow {
     for (DurableImage.JobImage j : image.jobs()) {
       Slot target = j.target() == null ? null : d.slotsById.get(j.target());
       Job job = new Job(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(), j.timeoutMs(),
-          j.bytes(), target, j.retry());
+          j.bytes(), target, j.retry(), d.groups.of(j.group()), j.priority(), d.now);
       job.attempts = j.attempts();
       if (j.stops() > 0 || j.failures() > 0) {
         job.fate().stops = j.stops();
@@ -133,6 +141,22 @@ final class RecoveryFlow {
       }
     }
     return interrupted;
+  }
+
+  /**
+   * F1, F5 (docs/rules.md): the operators' group overrides and pauses, and the pool's pause, are
+   * as the image says (a group it names as resumed is not paused, whatever its configuration
+   * says).
+   */
+  private void restoreGroups(DurableImage image) {
+    d.groups.poolPausedSince = image.pausedSince();
+    for (DurableImage.GroupImage g : image.groups()) {
+      FlowGroup group = d.groups.of(g.group());
+      group.runtime = g.settings();
+      group.configure(d.groups.settings().defaults(), d.now);
+      group.pausedSince = g.pausedSince();
+      d.groups.journaled.put(g.group(), g);
+    }
   }
 
   /** A slot the image names that the pool lacks joins as a remote worker, to retire later. */

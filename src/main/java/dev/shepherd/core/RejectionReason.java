@@ -11,5 +11,12 @@ public enum RejectionReason {
   /** The pool is draining or stopped (P16 in docs/rules.md). */
   SHUTTING_DOWN,
   /** Every slot is retired (P11 in docs/rules.md). */
-  NO_RECOVERABLE_WORKERS
+  NO_RECOVERABLE_WORKERS,
+  /** It cannot run now and its group holds its {@code queueCapacity} (F1 in docs/rules.md). */
+  GROUP_FULL,
+  /**
+   * The pool or its group is paused and the pool rejects submits while paused (F5 in
+   * docs/rules.md).
+   */
+  PAUSED
 }

@@ -65,10 +65,17 @@ final class Slot {
    * here.
    */
   int suspectsRunning;
-  /** Queued jobs targeted at this slot, in backlog order, with cancelled tombstones. */
-  final Lane targeted = new Lane();
-  /** Queued suspects targeted at this slot (J2 in docs/rules.md). */
-  final Lane suspects = new Lane();
+  /**
+   * The queues of keyed jobs targeted at this slot that may start (F2 in docs/rules.md; see {@link
+   * Backlog}).
+   */
+  final FairRing ring = new FairRing();
+  /** Every group's queue of jobs targeted at this slot, in creation order. */
+  final java.util.LinkedHashSet<GroupQueue> queues = new java.util.LinkedHashSet<>(2);
+  /** Live queued jobs targeted at it, suspects included. */
+  int queuedLive;
+  /** Of those, suspects (J2 in docs/rules.md). */
+  int suspectsLive;
 
   Slot(String id, int index, int capacity, Host host) {
     this.id = id;
@@ -89,7 +96,7 @@ final class Slot {
 
   /** Queued jobs targeted at it, suspects included. */
   int targetedLive() {
-    return targeted.live + suspects.live;
+    return queuedLive;
   }
 
   boolean retired() {
@@ -137,6 +144,6 @@ final class Slot {
   @Override
   public String toString() {
     return id + "[" + phase() + " inc=" + incarnation + " cap=" + capacity + " running="
-        + running + " targeted=" + targeted.live + "+" + suspects.live + "]";
+        + running + " targeted=" + queuedLive + " (" + suspectsLive + " suspects)]";
   }
 }

@@ -32,7 +32,9 @@ final class Snapshots {
     return new PoolSnapshot(d.settings.name(), d.state, d.held(),
         d.settings.backlogCapacity(), List.copyOf(slots), counters, budget.inWindow(now),
         budget.maxRestarts(), budget.windowMs(), hosts(d), null, d.waiting.size(),
-        nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size());
+        nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size(),
+        d.groups.poolPausedSince != null, d.groups.poolPausedSince, busiest(d, now),
+        d.groups.count());
   }
 
   private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {
@@ -51,5 +53,40 @@ final class Snapshots {
           host.since));
     }
     return List.copyOf(hosts);
+  }
+
+  /** F1 (docs/rules.md): group {@code name}'s status, or null when the pool does not know it. */
+  static PoolSnapshot.GroupStatus group(PoolData d, String name, long now) {
+    FlowGroup group = name == null ? null : d.groups.find(name);
+    return group == null ? null : status(group, now);
+  }
+
+  private static PoolSnapshot.GroupStatus status(FlowGroup g, long now) {
+    return new PoolSnapshot.GroupStatus(g.name, g.running, g.held, g.concurrency,
+        g.queueCapacity, g.weight, g.bucket == null ? null : g.bucket.limit,
+        g.pausedSince != null, g.pausedSince, g.heldUntil > now ? g.heldUntil : null);
+  }
+
+  /** The busiest {@code busiest} groups by running + queued, then by name: O(groups log busiest). */
+  private static List<PoolSnapshot.GroupStatus> busiest(PoolData d, long now) {
+    int limit = d.groups.settings().busiest();
+    if (limit == 0) {
+      return List.of();
+    }
+    java.util.Comparator<FlowGroup> order = java.util.Comparator
+        .<FlowGroup>comparingInt(g -> g.running + g.held).reversed()
+        .thenComparing(g -> g.name);
+    java.util.PriorityQueue<FlowGroup> top = new java.util.PriorityQueue<>(order.reversed());
+    for (FlowGroup g : d.groups.named()) {
+      top.add(g);
+      if (top.size() > limit) {
+        top.poll();
+      }
+    }
+    List<FlowGroup> chosen = new ArrayList<>(top);
+    chosen.sort(order);
+    List<PoolSnapshot.GroupStatus> out = new ArrayList<>(chosen.size());
+    chosen.forEach(g -> out.add(status(g, now)));
+    return out;
   }
 }

@@ -39,4 +39,11 @@ public sealed interface Timer {
 
   /** A slot retired as incarnation {@code incarnation} is tried again ({@code reviveAfterMs}). */
   record Revive(String worker, int incarnation) implements Timer {}
+
+  /**
+   * F4 (docs/rules.md): group {@code group} (null: the pool) may start again at {@code at}: a token
+   * refills, or a rate-limited hold ends. On firing, dispatch runs; only the latest one started
+   * for a group applies.
+   */
+  record GroupReady(String group, long at) implements Timer {}
 }

@@ -34,6 +34,7 @@ final class Waiting {
   /** {@code job} waits until {@code dueAt}; then it goes to the front, or appended at the back. */
   void add(Job job, long dueAt, boolean front) {
     job.place = Job.Place.WAITING;
+    job.group.enter(job);
     Job.Fate fate = job.fate();
     fate.dueAt = dueAt;
     fate.waitSeq = nextSeq++;

@@ -2,17 +2,22 @@ package dev.shepherd.demo;
 
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.JobHandler;
+import dev.shepherd.runtime.JobRateLimitedException;
 import dev.shepherd.runtime.WorkerContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.LocalMap;
 import java.util.Map;
 
 /**
  * A worker that does what its payload says, so every behaviour of the pool can be shown from the
- * command line. Payload keys, applied in this order: {@code sleepMs} (wait; a blocking sleep on a
- * WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code spinMs} (burn CPU),
+ * command line. Payload keys, applied in this order: {@code rateLimitedMs} (the first time the
+ * job runs, answer "rate limited for that many ms" with a {@link JobRateLimitedException}, F4 in
+ * docs/rules.md; the next time it runs, go on with the other keys), {@code sleepMs} (wait; a
+ * blocking sleep on a WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code
+ * spinMs} (burn CPU),
  * {@code fail} (return a failed future), {@code throw} (throw a {@link RuntimeException} from
  * {@code handle}: the job fails, the worker stays, J1 in docs/rules.md), {@code crash} (crash the
  * incarnation with {@link WorkerContext#crash}), {@code hang} (never answer), {@code exit}
@@ -26,6 +31,13 @@ public final class DemoWorker implements JobHandler {
   /** How often a blocking sleep looks whether its job was cancelled. */
   static final long CANCEL_CHECK_MS = 20;
   private static final String CANCELLED = "cancelled while sleeping";
+  /**
+   * The jobs answered "rate limited" and not yet run again, shared by every incarnation of the
+   * node (the retry may run on another slot), by job id.
+   */
+  static final String RATE_LIMITED_JOBS = "shepherd.demo.rateLimitedJobs";
+  /** More held jobs than this (cancelled while held, never run again) and the set starts over. */
+  static final int MAX_RATE_LIMITED_JOBS = 100_000;
   private WorkerContext context;
 
   @Override
@@ -62,9 +74,15 @@ public final class DemoWorker implements JobHandler {
       payload.getBoolean("crash");
       payload.getBoolean("hang");
       payload.getBoolean("exit");
+      payload.getLong("rateLimitedMs");
     } catch (ClassCastException e) {
-      return Future.failedFuture("payload: sleepMs and spinMs must be numbers, fail and throw"
-          + " strings, crash, hang and exit booleans");
+      return Future.failedFuture("payload: rateLimitedMs, sleepMs and spinMs must be numbers,"
+          + " fail and throw strings, crash, hang and exit booleans");
+    }
+    long rateLimitedMs = payload.getLong("rateLimitedMs", 0L);
+    if (rateLimitedMs > 0 && firstRun(job)) {
+      return Future.failedFuture(new JobRateLimitedException(rateLimitedMs,
+          "demo: rate limited for " + rateLimitedMs + " ms (rateLimitedMs)"));
     }
     long sleepMs = payload.getLong("sleepMs", 0L);
     if (sleepMs > 0 && context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
@@ -82,6 +100,22 @@ public final class DemoWorker implements JobHandler {
       return Future.failedFuture(job.isCancelled() ? CANCELLED : "interrupted while sleeping");
     }
     return finish(job, payload);
+  }
+
+  /**
+   * Whether this is the first time {@code job} runs with {@code rateLimitedMs}: it is then
+   * remembered, and the next run forgets it and goes on.
+   */
+  private boolean firstRun(Job job) {
+    LocalMap<String, Boolean> held = context.vertx().sharedData().getLocalMap(RATE_LIMITED_JOBS);
+    if (held.remove(job.id()) != null) {
+      return false;
+    }
+    if (held.size() >= MAX_RATE_LIMITED_JOBS) {
+      held.clear();
+    }
+    held.put(job.id(), Boolean.TRUE);
+    return true;
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.shepherd.runtime;
 
 import dev.shepherd.core.DeadLetter;
+import dev.shepherd.core.GroupSettings;
 import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.runtime.access.BusPoolHandle;
 import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.access.PoolHandle;
@@ -11,6 +13,7 @@ import dev.shepherd.runtime.coordinator.CallbackResponder;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.JsonCheck;
 import dev.shepherd.runtime.wire.Addresses;
+import dev.shepherd.runtime.wire.FlowJson;
 import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.RetryJson;
@@ -340,6 +343,74 @@ public final class PoolClient {
     return bad != null ? Future.failedFuture(bad) : handle().discard(job);
   }
 
+  /**
+   * Pauses the pool (F5 in docs/rules.md): nothing new is dispatched, running jobs finish, and
+   * submits are still accepted into the bound (or rejected {@code PAUSED} when the pool's {@code
+   * rejectWhenPaused} says so) until {@link #resume()}. Pausing a paused pool changes nothing;
+   * it costs no restart budget and moves no binding. Completes on the caller's context.
+   */
+  public Future<Void> pause() {
+    return handle().pause(null).mapEmpty();
+  }
+
+  /** Resumes a paused pool (F5 in docs/rules.md): dispatch runs at once. */
+  public Future<Void> resume() {
+    return handle().resume(null).mapEmpty();
+  }
+
+  /**
+   * Pauses one group (F5 in docs/rules.md): its jobs wait, every other group runs on. Succeeds
+   * with the group's status; fails with {@link BadRequest} for a name that is null, empty or over
+   * 256 characters.
+   */
+  public Future<PoolSnapshot.GroupStatus> pause(String group) {
+    return groupCall(group, () -> handle().pause(group));
+  }
+
+  /** Resumes one group (F5 in docs/rules.md); succeeds with its status. */
+  public Future<PoolSnapshot.GroupStatus> resume(String group) {
+    return groupCall(group, () -> handle().resume(group));
+  }
+
+  /**
+   * Sets the fields {@code change} gives of one group's limits at run time (F1, F2, F4, F5 in
+   * docs/rules.md), the others staying as they are: {@code new GroupSettings(2, null, null, null,
+   * null)} caps the group at two running jobs. Succeeds with the group's status.
+   */
+  public Future<PoolSnapshot.GroupStatus> setGroup(String group, GroupSettings change) {
+    if (change == null) {
+      return Future.failedFuture(new BadRequest("change: is required (resetGroup drops the"
+          + " group's run-time settings)"));
+    }
+    return groupCall(group, () -> handle().setGroup(group, change));
+  }
+
+  /**
+   * Drops one group's run-time settings (F1 in docs/rules.md): its configured ones, or the pool's
+   * defaults, apply again. Succeeds with the group's status.
+   */
+  public Future<PoolSnapshot.GroupStatus> resetGroup(String group) {
+    return groupCall(group, () -> handle().setGroup(group, null));
+  }
+
+  /**
+   * One group's limits and load (F1 in docs/rules.md): running and held jobs, its effective
+   * concurrency, queue capacity, weight and rate limit, whether and since when it is paused.
+   */
+  public Future<PoolSnapshot.GroupStatus> group(String group) {
+    return groupCall(group, () -> handle().group(group));
+  }
+
+  private static Future<PoolSnapshot.GroupStatus> groupCall(String group,
+      java.util.function.Supplier<Future<JsonObject>> call) {
+    try {
+      FlowJson.group(group, "group", true);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    return call.get().map(FlowJson::decodeStatus);
+  }
+
   /** Null when {@code value} is a valid required id, else why not. */
   private static BadRequest badId(String field, String value) {
     if (value == null) {
@@ -368,7 +439,7 @@ public final class PoolClient {
   }
 
   /**
-   * Checks ids, timeout, delay and retry, and the payload's depth, and measures the payload for
+   * Checks ids, timeout, delay, retry, group and priority, and the payload's depth, and measures the payload for
    * the byte budget. A delay beyond the pool's {@code maxDelayMs} is the pool's to refuse.
    */
   private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
@@ -383,9 +454,12 @@ public final class PoolClient {
           + request.delayMs() + ")");
     }
     RetryJson.check(request.retry());
+    RequestDecoder.checkGroup("group", request.group());
+    RequestDecoder.checkPriority(request.priority());
     long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
     return new Requests.Submit(request.job(), request.payload(), request.key(), null,
-        request.timeoutMs(), bytes, request.delayMs(), request.retry());
+        request.timeoutMs(), bytes, request.delayMs(), request.retry(), request.group(),
+        request.priority());
   }
 
   private static void checkId(String field, String value) {

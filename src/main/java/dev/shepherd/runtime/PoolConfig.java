@@ -9,6 +9,7 @@ import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.Selectors;
 import dev.shepherd.core.SlotSpec;
 import dev.shepherd.runtime.config.ConfigReader;
+import dev.shepherd.runtime.config.FlowConfig;
 import dev.shepherd.runtime.config.HandlerFactory;
 import dev.shepherd.runtime.config.JobSettingsConfig;
 import dev.shepherd.runtime.config.SupervisionConfig;
@@ -30,7 +31,8 @@ import java.util.function.Supplier;
  * ({@link PoolVerticle#PoolVerticle(Supplier)}). The defaults heal (J7 in docs/rules.md): section
  * 10's job rules are on ({@link JobSettingsConfig}), replacements back off and retired slots are
  * probed again ({@link SupervisionConfig}); docs/configuration.md lists them and how to turn each
- * off.
+ * off. Flow control (groups, rate limits, priority aging, pauses: section 11) is off until
+ * configured ({@link FlowConfig}).
  *
  * @param heartbeatTimeoutMs a worker host that sent no heartbeat for this long is lost (H5)
  * @param ha whether the pool is highly available (A1): coordinated by one of the nodes that list
@@ -116,6 +118,7 @@ public record PoolConfig(
         "affinity", "drainTimeoutMs", "term", "backlogMaxBytes", "hostGraceMs",
         "maxPayloadDepth", "heartbeatTimeoutMs", "ha"));
     fields.addAll(JobSettingsConfig.FIELDS);
+    fields.addAll(FlowConfig.FIELDS);
     pool.onlyFields(fields.toArray(String[]::new));
     String name = pool.string("name", "jobs");
     if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
@@ -154,7 +157,7 @@ public record PoolConfig(
             pool.longValue("hostGraceMs", HostSettings.DEFAULT.graceMs(), 0, Long.MAX_VALUE / 4),
             heartbeatTimeoutMs),
         false,
-        JobSettingsConfig.parse(pool));
+        JobSettingsConfig.parse(pool)).withFlow(FlowConfig.parse(pool));
     String prefix = pool.string("address", "shepherd." + name);
     int maxPayloadDepth = pool.intValue("maxPayloadDepth", DEFAULT_MAX_PAYLOAD_DEPTH, 1,
         MAX_PAYLOAD_DEPTH);

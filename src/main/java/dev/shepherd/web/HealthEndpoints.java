@@ -29,7 +29,9 @@ import java.util.function.BiFunction;
  * does not answer within the check's timeout is DOWN): UP while the pool runs and has a slot that
  * is not retired; DOWN (503) with the reason otherwise. Readiness covers the pools coordinated on
  * this node, whose work this node takes on: UP once each one's first incarnations have resolved
- * (deployed, or failed and retired), and while the pool is running.
+ * (deployed, or failed and retired), and while the pool is running. A node with no pool to check
+ * answers 200 {@code {"status": "UP", "checks": [], "outcome": "UP", "reason"}}. Both are also
+ * served for {@code HEAD} (T3 in docs/rules.md).
  */
 final class HealthEndpoints {
   /** How long a pool's check may take (a remote pool's status crosses the cluster). */
@@ -51,20 +53,36 @@ final class HealthEndpoints {
   }
 
   void health(RoutingContext ctx) {
-    sync(health, healthNames, false, HealthEndpoints::liveness);
-    health.handle(ctx);
+    if (sync(health, healthNames, false, HealthEndpoints::liveness)) {
+      health.handle(ctx);
+    } else {
+      nothingToCheck(ctx, "this node knows no pool");
+    }
   }
 
   void ready(RoutingContext ctx) {
-    sync(ready, readyNames, true, this::readiness);
-    ready.handle(ctx);
+    if (sync(ready, readyNames, true, this::readiness)) {
+      ready.handle(ctx);
+    } else {
+      nothingToCheck(ctx, "this node coordinates no pool; it serves the pools of its cluster");
+    }
+  }
+
+  /**
+   * With no pool to check, 200 and the same shape as with some ({@code status}, {@code checks},
+   * {@code outcome}), saying why the list is empty: Vert.x's handler would answer 204 without a
+   * body, which probes that read the body take for a failure.
+   */
+  private static void nothingToCheck(RoutingContext ctx, String why) {
+    HttpErrors.json(ctx, 200, new JsonObject().put("status", "UP")
+        .put("checks", new JsonArray()).put("outcome", "UP").put("reason", why));
   }
 
   /**
    * Registers a check for each pool now known (or coordinated here, when {@code localOnly}), and
-   * drops the checks of pools that left.
+   * drops the checks of pools that left; false when there is none to check.
    */
-  private synchronized void sync(HealthCheckHandler handler, Set<String> names,
+  private synchronized boolean sync(HealthCheckHandler handler, Set<String> names,
       boolean localOnly, BiFunction<PoolHandle, PoolSnapshot, Status> check) {
     Map<String, PoolHandle> known = new TreeMap<>();
     pools.pools().stream().filter(p -> !localOnly || p.local())
@@ -83,6 +101,7 @@ final class HealthEndpoints {
         handler.register(name, CHECK_TIMEOUT_MS, promise -> probe(name, promise, check));
       }
     }
+    return !names.isEmpty();
   }
 
   private void probe(String name, Promise<Status> promise,
@@ -101,7 +120,7 @@ final class HealthEndpoints {
             .put("reason", "highly available: no node leads it now (a failover under way, or"
                 + " too few members for a majority)")));
       } else if (ar.failed()) {
-        promise.tryComplete(Status.KO(new JsonObject().put("reason", String.valueOf(ar.cause()))));
+        promise.tryComplete(Status.KO(new JsonObject().put("reason", HttpErrors.why(ar.cause()))));
       } else {
         promise.tryComplete(check.apply(pool, ar.result()));
       }

@@ -55,7 +55,10 @@ final class HttpErrors {
    * request (by the error's name: 409, or 404 {@code UNKNOWN_JOB}, or 429 {@code
    * TOO_MANY_WAITERS} with {@code Retry-After}), or, for a pool reached over the bus, that it has gone
    * (404 {@code UNKNOWN_POOL}), did not answer in time (504 {@code POOL_TIMEOUT}) or could not
-   * be reached (502 {@code POOL_UNREACHABLE}). Anything else is a failure of this server.
+   * be reached (502 {@code POOL_UNREACHABLE}). A highly available pool that no node leads now
+   * (a failover under way: nobody consumes its address, or the node that led it left the cluster
+   * while it was asked) is 503 {@code NO_LEADER} with {@code Retry-After}. Anything else is a
+   * failure of this server. No message shows an event-bus address ({@link #why}).
    */
   static void poolFailure(RoutingContext ctx, PoolHandle pool, Throwable failure) {
     if (failure instanceof BadRequest) {
@@ -73,16 +76,30 @@ final class HttpErrors {
     } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
       send(ctx, 404, "UNKNOWN_POOL", "no pool named '" + pool.name() + "' answers any more");
     } else if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.TIMEOUT) {
-      send(ctx, 504, "POOL_TIMEOUT", "pool '" + pool.name() + "' did not answer in time ("
-          + e.getMessage() + ")");
+      send(ctx, 504, "POOL_TIMEOUT", "pool '" + pool.name() + "' did not answer in time");
     } else if (!pool.local()) {
       LOG.debug("pool {} over the bus: {}", LogText.quote(pool.name()),
           LogText.quote(String.valueOf(failure)));
       send(ctx, 502, "POOL_UNREACHABLE", "pool '" + pool.name() + "' could not be reached: "
-          + failure.getMessage());
+          + why(failure));
     } else {
       ctx.fail(failure);
     }
+  }
+
+  /**
+   * What went wrong in a call to a pool, in words for the caller: the bus's own timeouts and
+   * missing handlers name the event bus's internal addresses (a reply address, the pool's), which
+   * mean nothing to a caller of the HTTP API and are not its to see.
+   */
+  static String why(Throwable failure) {
+    if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.TIMEOUT) {
+      return "it did not answer in time";
+    }
+    if (failure instanceof ReplyException e && e.failureType() == ReplyFailure.NO_HANDLERS) {
+      return "no node answers for it now";
+    }
+    return String.valueOf(failure.getMessage());
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {

@@ -25,7 +25,8 @@ import java.util.List;
  * The pools' HTTP API (section 7 in docs/rules.md): submit (waiting for the outcome, or {@code
  * ?wait=false} for the admission), cancel, rebalance, and the status snapshots, for every pool of
  * the {@link PoolDirectory} (section 8.4: in a cluster, pools coordinated elsewhere are reached
- * over the bus). The body is authoritative; the status code is a convenience.
+ * over the bus). The status snapshots are also served for {@code HEAD} (T3 in docs/rules.md). The
+ * body is authoritative; the status code is a convenience.
  */
 final class PoolApi {
   private final PoolDirectory pools;
@@ -36,7 +37,9 @@ final class PoolApi {
 
   void mount(Router router) {
     router.get("/api/pools").handler(this::list);
+    router.head("/api/pools").handler(this::list);
     router.get("/api/pools/:pool").handler(this::one);
+    router.head("/api/pools/:pool").handler(this::one);
     router.post("/api/pools/:pool/jobs").handler(this::submit);
     router.delete("/api/pools/:pool/jobs/:job").handler(this::cancel);
     router.post("/api/pools/:pool/rebalance").handler(this::rebalance);
@@ -67,7 +70,7 @@ final class PoolApi {
                   + " or too few members for a majority)"));
         } else if (!gone(snapshot.cause())) {
           array.add(new JsonObject().put("name", all.get(i).name())
-              .put("unreachable", String.valueOf(snapshot.cause().getMessage())));
+              .put("unreachable", HttpErrors.why(snapshot.cause())));
         }
       }
       HttpErrors.json(ctx, 200, new JsonObject().put("pools", array));
@@ -122,7 +125,9 @@ final class PoolApi {
   static void answer(RoutingContext ctx, Outcome outcome) {
     int status;
     if (outcome instanceof Outcome.Rejected rejected) {
-      status = rejected.reason() == RejectionReason.BACKLOG_FULL ? 429 : 409;
+      // A full group (F1 in docs/rules.md) is a full backlog for that group: try again later.
+      status = rejected.reason() == RejectionReason.BACKLOG_FULL
+          || rejected.reason() == RejectionReason.GROUP_FULL ? 429 : 409;
       if (status == 429) {
         ctx.response().putHeader("Retry-After", "1");
       }

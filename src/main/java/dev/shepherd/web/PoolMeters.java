@@ -23,11 +23,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One pool's meters, labelled {@code pool} and {@code coordinator}: jobs by outcome, backlog,
+ * One pool's meters, labelled {@code pool} and {@code coordinator}: admissions by result and
+ * finished jobs by outcome, as separate meters (T3 in docs/rules.md), backlog,
  * slots by phase, restarts, budget refusals, stale completions, restart budget use, poisoned and
  * dead-lettered jobs and the dead-letter set's size (read from the pool's own counters, so they
- * agree with its status snapshot), and, for a pool coordinated here, two histograms measured as the work happens: queue wait (admission to first assignment) and run
- * time (on local slots).
+ * agree with its status snapshot), its groups' load with a bounded label set ({@link
+ * GroupMeters}), and, for a pool coordinated here, two histograms measured as the work happens:
+ * queue wait (admission to first assignment) and run time (on local slots, and on worker hosts'
+ * slots as the host measured it).
  *
  * <p>{@code coordinator} is {@value #HERE} on the node that coordinates the pool, where the
  * meters are exact at each scrape, and {@value #ELSEWHERE} on every other node of a cluster, where
@@ -48,6 +51,7 @@ final class PoolMeters implements PoolObserver {
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
   private final RevivesMeter revives;
+  private final GroupMeters groups;
 
   PoolMeters(PoolHandle pool, MeterRegistry registry, PoolSnapshot first) {
     this.pool = pool;
@@ -55,12 +59,12 @@ final class PoolMeters implements PoolObserver {
     this.coordinator = pool.local() ? HERE : ELSEWHERE;
     this.latest = first;
     String name = pool.name();
-    jobs("accepted", Counters::accepted);
-    jobs("rejected", Counters::rejected);
-    jobs("completed", Counters::completed);
-    jobs("failed", Counters::failed);
-    jobs("interrupted", Counters::interrupted);
-    jobs("cancelled", Counters::cancelled);
+    admitted("accepted", Counters::accepted);
+    admitted("rejected", Counters::rejected);
+    finished("completed", Counters::completed);
+    finished("failed", Counters::failed);
+    finished("interrupted", Counters::interrupted);
+    finished("cancelled", Counters::cancelled);
     counter("shepherd.jobs.retried", "Jobs put back in the backlog after an interruption (RETRY)",
         Counters::retried);
     counter("shepherd.restarts", "Slot replacements decided by the supervisor",
@@ -89,6 +93,8 @@ final class PoolMeters implements PoolObserver {
           .tag("phase", phase.name()).register(registry));
     }
     revives = new RevivesMeter(registry, name, coordinator, meters);
+    groups = new GroupMeters(registry, name, coordinator);
+    groups.update(first);
     if (!pool.local()) {
       queueWait = null;
       runTime = null;
@@ -100,7 +106,7 @@ final class PoolMeters implements PoolObserver {
         .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry);
     runTime = Timer.builder("shepherd.run.time")
-        .description("Time a job ran on a local worker incarnation")
+        .description("Time a job ran on a worker incarnation, local or on a worker host")
         .tag("pool", name).tag("coordinator", coordinator).publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry);
@@ -120,12 +126,16 @@ final class PoolMeters implements PoolObserver {
     if (!pool.local()) {
       return Future.succeededFuture();
     }
-    return pool.snapshot().onSuccess(s -> latest = s).mapEmpty();
+    return pool.snapshot().onSuccess(s -> {
+      latest = s;
+      groups.update(s);
+    }).mapEmpty();
   }
 
   /** Removes the meters from the registry. */
   void close() {
     meters.forEach(registry::remove);
+    groups.close();
   }
 
   @Override
@@ -165,12 +175,26 @@ final class PoolMeters implements PoolObserver {
   @Override
   public void onStats(PoolSnapshot snapshot) {
     latest = snapshot;
+    groups.update(snapshot);
   }
 
-  private void jobs(String outcome, ToDoubleFunction<Counters> count) {
-    meters.add(FunctionCounter.builder("shepherd.jobs", this,
+  /** A submission's first answer: {@code accepted} or {@code rejected} (T3 in docs/rules.md). */
+  private void admitted(String result, ToDoubleFunction<Counters> count) {
+    meters.add(FunctionCounter.builder("shepherd.jobs.admitted", this,
             m -> count.applyAsDouble(m.latest.counters()))
-        .description("Jobs answered, by outcome (accepted is the admission)")
+        .description("Submissions answered with an admission, by result")
+        .tag("pool", pool.name()).tag("coordinator", coordinator).tag("result", result)
+        .register(registry));
+  }
+
+  /**
+   * An accepted job's terminal outcome (T3 in docs/rules.md): once every accepted job is answered,
+   * these sum to the accepted admissions.
+   */
+  private void finished(String outcome, ToDoubleFunction<Counters> count) {
+    meters.add(FunctionCounter.builder("shepherd.jobs.finished", this,
+            m -> count.applyAsDouble(m.latest.counters()))
+        .description("Accepted jobs answered with their terminal outcome, by outcome")
         .tag("pool", pool.name()).tag("coordinator", coordinator).tag("outcome", outcome)
         .register(registry));
   }

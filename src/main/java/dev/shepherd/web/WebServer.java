@@ -8,9 +8,11 @@ import io.vertx.core.VertxException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * The HTTP server (section 7 in docs/rules.md): the live view's static files from {@code webroot/}
  * on the classpath, the pools' API, the live view's WebSocket ({@code /api/pools/<name>/events}),
  * the SockJS event-bus bridge ({@code /eventbus}), {@code /metrics}, {@code /health} and {@code
- * /ready}, for every pool of its {@link PoolDirectory} (in a cluster, every pool of the cluster). Binds loopback unless configured otherwise and answers only to its own {@code Host}
+ * /ready} (each also for {@code HEAD}: the same status and headers, no body, T3 in
+ * docs/rules.md), for every pool of its {@link PoolDirectory} (in a cluster, every pool of the
+ * cluster). Binds loopback unless configured otherwise and answers only to its own {@code Host}
  * names; pages of other origins may not change pools or open its sockets; state-changing requests
  * need the bearer token when one is configured; request bodies over {@code maxBodyBytes} are
  * refused with 413; connections that hold a socket without sending requests are closed. HTTP/1.1
@@ -38,6 +42,7 @@ public final class WebServer {
   private final HealthEndpoints health;
   private final ConnectionDeadlines deadlines;
   private HttpServer server;
+  private Router router;
 
   /** A server for the pools of {@code vertx}. */
   public WebServer(Vertx vertx, HttpConfig config) {
@@ -60,11 +65,13 @@ public final class WebServer {
   }
 
   public Future<HttpServer> start() {
-    Router router = Router.router(vertx);
+    router = Router.router(vertx);
     router.route().handler(WebServer::securityHeaders);
     BodyReader bodies = new BodyReader(config.maxBodyBytes());
     // The WebSocket route comes before the body reader, which must not read upgrade requests.
+    // HEAD wherever GET (T3 in docs/rules.md): the same status and headers, no body.
     router.get("/api/pools/:pool/events").handler(live::handle);
+    router.head("/api/pools/:pool/events").handler(live::handle);
     if (config.bridge().enabled()) {
       router.route("/eventbus/*").handler(sameOrigin::guard);
       router.post("/eventbus/*").handler(bodies::handle); // SockJS xhr_send, within the limit
@@ -75,11 +82,18 @@ public final class WebServer {
     router.route("/api/*").handler(this::authorize);
     new PoolApi(pools).mount(router);
     new ReviveRoute(pools).mount(router);
+    new FlowRoutes(pools).mount(router);
     new JobLookupRoute(pools).mount(router);
     new DeadLetterRoutes(pools).mount(router);
     router.get("/metrics").handler(metrics::handle);
+    router.head("/metrics").handler(metrics::handle);
     router.get("/health").handler(health::health);
+    router.head("/health").handler(health::health);
     router.get("/ready").handler(health::ready);
+    router.head("/ready").handler(health::ready);
+    // Vert.x's static handler answers HEAD without the Content-Type its GET has: served as a GET,
+    // whose body the HTTP server does not send for a HEAD request.
+    router.head("/*").handler(ctx -> ctx.reroute(HttpMethod.GET, ctx.request().uri()));
     router.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false)
         .setDefaultContentEncoding("UTF-8"));
     router.route().last().handler(ctx ->
@@ -115,6 +129,11 @@ public final class WebServer {
         : where + " cannot be bound: " + message + " (set http.host to an address of this"
             + " machine, and http.port to a port it may open, or 0 for a free one)";
     return VertxException.noStackTrace(says, bind);
+  }
+
+  /** The routes, once started: what a test checks serves {@code HEAD} wherever {@code GET}. */
+  List<Route> routes() {
+    return router == null ? List.of() : router.getRoutes();
   }
 
   public int port() {

@@ -22,6 +22,8 @@ import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.runtime.JobRequest;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
+import dev.shepherd.runtime.access.LocalPools;
+import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.testworkers.ConcurrencyWorker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -126,6 +128,31 @@ class WorkerHostsTest {
     assertThat(host.getJsonArray("slots")).isEqualTo(new JsonArray(List.of("h1/w-0", "h1/w-1")));
     assertThat(slot(status, "h1/w-1").getString("host")).isEqualTo("h1");
     assertThat(refusals).isEmpty();
+  }
+
+  @Test
+  void T3_a_job_on_a_hosts_slot_has_its_run_time_measured_on_the_host_for_the_pools_observers() {
+    JsonObject pool = hostsOnlyPool();
+    readyHost(pool, "h1", 1);
+    List<String> ran = new CopyOnWriteArrayList<>();
+    List<Long> nanos = new CopyOnWriteArrayList<>();
+    assertThat(LocalPools.handle(vertx, name(pool)).observe(new PoolObserver() {
+      @Override
+      public void onRun(String worker, long runNanos) {
+        ran.add(worker);
+        nanos.add(runNanos);
+      }
+    })).isTrue();
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(run(pool, JobRequest.of(sleep(30)).withJob("slept-" + i)))
+          .isInstanceOf(Outcome.Completed.class);
+    }
+
+    await().atMost(10, TimeUnit.SECONDS).until(() -> ran.size() == 3);
+    assertThat(ran).containsOnly("h1/w-0");
+    assertThat(nanos).as("each job slept 30 ms on the host")
+        .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(30_000_000L));
   }
 
   @Test

@@ -78,6 +78,12 @@ class ExhaustivenessTest {
         return new PoolEvent.DiscardDead("j1", 0);
       });
       samples.put(PoolEvent.Recover.class, fx -> new PoolEvent.Recover(DurableImage.empty(0), 0));
+      samples.put(PoolEvent.SetGroup.class, fx -> new PoolEvent.SetGroup("g",
+          new GroupSettings(1, 2, 3, new RateLimit(1, 10), true), 0));
+      samples.put(PoolEvent.Pause.class, fx -> new PoolEvent.Pause(null, 0));
+      samples.put(PoolEvent.Resume.class, fx -> new PoolEvent.Resume("g", 0));
+      samples.put(PoolEvent.RateLimited.class,
+          fx -> new PoolEvent.RateLimited("w-0", fx.token("j1"), 100, 0));
     }
 
     @Test
@@ -209,6 +215,17 @@ class ExhaustivenessTest {
       fx.tick(fx.now() + 10);
     }
 
+    /** Section 11: group overrides, pauses and a rate-limited answer of a durable pool. */
+    private void flow() {
+      Fixture fx = run(Fixture.pool(1).durable());
+      fx.created("w-0");
+      fx.setGroup("g", new GroupSettings(1, null, null, null, null));
+      fx.pause("g");
+      fx.resume("g");
+      fx.submitIn("a", "g", 5);
+      fx.rateLimited("a", 0);
+    }
+
     private <T> Set<Class<?>> produced(Function<Fixture, List<T>> items) {
       Set<Class<?>> classes = new HashSet<>();
       for (Fixture fx : runs) {
@@ -239,6 +256,7 @@ class ExhaustivenessTest {
       hosts();
       recovery();
       jobRules();
+      flow();
       assertThat(produced(fx -> {
         List<Effect> all = new ArrayList<>(fx.startEffects());
         all.addAll(fx.log());

@@ -113,6 +113,12 @@ final class Fixture {
       backoff = s.backoff();
     }
 
+    /** Flow control (section 11, F1-F5 in docs/rules.md). */
+    Builder flow(FlowSettings flow) {
+      settings = settings.withFlow(flow);
+      return this;
+    }
+
     Builder backlog(int capacity) {
       settings = settings.withBacklogCapacity(capacity);
       return this;
@@ -348,6 +354,43 @@ final class Fixture {
 
   List<Effect> submit(String job, String key) {
     return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, now));
+  }
+
+  /** F1, F3: a submit of group {@code group} (null: none) at {@code priority}. */
+  List<Effect> submitIn(String job, String group, int priority) {
+    return submitIn(job, group, null, priority);
+  }
+
+  /** F1, F3: a keyed submit of group {@code group} at {@code priority}. */
+  List<Effect> submitIn(String job, String group, String key, int priority) {
+    return apply(new PoolEvent.Submit(job, payload(job), key, reply(job), 0, 0, 0, null, group,
+        priority, now));
+  }
+
+  /** F1, F5: an operator sets {@code group}'s override. */
+  List<Effect> setGroup(String group, GroupSettings settings) {
+    return apply(new PoolEvent.SetGroup(group, settings, now));
+  }
+
+  /** F5: an operator pauses {@code group} (null: the pool). */
+  List<Effect> pause(String group) {
+    return apply(new PoolEvent.Pause(group, now));
+  }
+
+  /** F5: an operator resumes {@code group} (null: the pool). */
+  List<Effect> resume(String group) {
+    return apply(new PoolEvent.Resume(group, now));
+  }
+
+  /** F4: the handler of {@code job}'s live assignment answered "rate limited for holdMs". */
+  List<Effect> rateLimited(String job, long holdMs) {
+    Effect.Assign a = assignment(job);
+    return apply(new PoolEvent.RateLimited(a.worker(), a.assignment(), holdMs, now));
+  }
+
+  /** F1: the status of {@code group}, or null. */
+  PoolSnapshot.GroupStatus group(String group) {
+    return pool.group(group, now);
   }
 
   /** A submit whose payload costs {@code bytes} against the backlog's byte budget. */

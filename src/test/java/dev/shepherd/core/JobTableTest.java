@@ -26,14 +26,14 @@ class JobTableTest {
         String id = JobTable.PREFIX + number;
         assertThat(model).as("seed %d: generated %s is fresh", seed, id).doesNotContainKey(id);
         if (random.nextInt(8) > 0) { // a rejected submit leaves a gap
-          add(table, model, live, new Job(id, number, null, null, null, 0, 0, null, null));
+          add(table, model, live, new Job(id, number, null, null, null, 0, 0, null, null, new FlowGroup(null, null), 5, 0));
         }
       } else if (action < 5) {
         // caller-chosen ids, some of them shaped like generated ones
         String id = random.nextBoolean() ? JobTable.PREFIX + random.nextLong(table.generatedSoFar() + 50)
             : "order-" + random.nextInt(5000);
         if (!model.containsKey(id) && !table.contains(id)) {
-          add(table, model, live, new Job(id, 0, null, null, null, 0, 0, null, null));
+          add(table, model, live, new Job(id, 0, null, null, null, 0, 0, null, null, new FlowGroup(null, null), 5, 0));
         }
       } else if (!live.isEmpty()) {
         // mostly the oldest (FIFO), sometimes any: stragglers force the ring to compact
@@ -75,7 +75,7 @@ class JobTableTest {
   @Test
   void P15_a_caller_chosen_job_number_is_never_generated_while_it_is_held() {
     JobTable table = new JobTable();
-    table.add(new Job("job-1", 0, null, null, null, 0, 0, null, null));
+    table.add(new Job("job-1", 0, null, null, null, 0, 0, null, null, new FlowGroup(null, null), 5, 0));
     assertThat(table.nextGenerated()).isEqualTo(2);
   }
 }

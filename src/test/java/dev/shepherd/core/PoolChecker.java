@@ -36,6 +36,8 @@ import java.util.Objects;
  * the events, the effects, the snapshot and the public accessors.
  */
 final class PoolChecker implements SequenceRunner.Harness {
+  /** Whether flow control (section 11) has come into play: groups, priorities, pauses, 429s. */
+  private boolean flowSeen;
 
   /** One submit, identified by its unique replyTo. */
   private static final class Submission {
@@ -266,6 +268,26 @@ final class PoolChecker implements SequenceRunner.Harness {
         }
       }
     }
+    if (event instanceof PoolEvent.SetGroup || event instanceof PoolEvent.Pause
+        || event instanceof PoolEvent.Resume || event instanceof PoolEvent.RateLimited
+        || event instanceof PoolEvent.Submit s && (s.group() != null
+            || s.priority() != PoolEvent.Submit.DEFAULT_PRIORITY)) {
+      flowSeen = true;
+    }
+    if (event instanceof PoolEvent.RateLimited limited) {
+      Held job = liveAssignment(limited.worker(), limited.assignment());
+      if (job == null) {
+        require(effects.isEmpty(), "F4 only a live assignment is answered rate limited",
+            () -> limited + " applied with " + effects);
+      } else {
+        running.get(limited.worker()).remove(job);
+        if (!job.cancelled && stateBefore == PoolState.RUNNING) {
+          // F4: back at the front, its start not counted.
+          job.attempts--;
+          goBack(job, false);
+        }
+      }
+    }
     if (event instanceof PoolEvent.WorkerDeregistered e) {
       interruptAssignments(e.worker());
     }
@@ -477,6 +499,12 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
   }
 
+  /** Whether two jobs share a group and a priority level (F1, F3). */
+  private static boolean sameLevel(Held a, Held b) {
+    return Objects.equals(a.submission.event.group(), b.submission.event.group())
+        && a.submission.event.priority() == b.submission.event.priority();
+  }
+
   private void assign(Effect.Assign assign, PoolSnapshot after) {
     require(assign.assignment() > lastToken, "P6 tokens are monotonic, never reused",
         () -> assign + " after " + lastToken);
@@ -484,14 +512,19 @@ final class PoolChecker implements SequenceRunner.Harness {
     Held first = null;
     Held job = null;
     for (Held held : line) {
+      if (held.queued && held.id.equals(assign.job())) {
+        job = held;
+      }
+    }
+    for (Held held : line) {
       if (!held.queued) {
         continue;
       }
-      if (first == null && (held.target == null || held.target.equals(assign.worker()))) {
+      // F2, F3: FIFO holds within a group and a priority level (without aging).
+      if (first == null && (held.target == null || held.target.equals(assign.worker()))
+          && (job == null || settings.flow().priorityAgingMs() > 0 ? held == job
+              : sameLevel(held, job))) {
         first = held;
-      }
-      if (held.id.equals(assign.job())) {
-        job = held;
       }
     }
     Held earliest = first;
@@ -786,7 +819,8 @@ final class PoolChecker implements SequenceRunner.Harness {
       seen += expected.size();
       boolean suspectRuns = running.getOrDefault(slot.id(), List.of()).stream()
           .anyMatch(job -> job.stops > 0);
-      if (snapshot.state() == PoolState.RUNNING && slot.capacity() > slot.inFlight()
+      // With flow control C3 reads "no free slot could take a runnable job": PoolInvariants.
+      if (!flowSeen && snapshot.state() == PoolState.RUNNING && slot.capacity() > slot.inFlight()
           && !suspectRuns && (slot.phase() == Phase.IDLE || slot.phase() == Phase.ASSIGNED)) {
         Held first = null;
         for (Held job : line) {

@@ -25,15 +25,33 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD
+    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD,
+    /** Section 11 (F1-F5): group overrides, pauses of a group or the pool, 429 answers. */
+    SET_GROUP, PAUSE, RESUME, RATE_LIMITED
   }
 
-  /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
+  /** Groups a flow profile's submits use (and one more, now and then, never configured). */
+  static final int GROUPS = 4;
+
+  /**
+   * Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. A
+   * profile that weighs any flow kind ({@link Kind#SET_GROUP} on) also gives its submits groups
+   * and priorities.
+   */
   record Profile(String name, int[] weights, int keyedPercent) {
     Profile {
       if (weights.length != Kind.values().length) {
         throw new IllegalArgumentException("one weight per kind");
       }
+    }
+
+    boolean flow() {
+      for (int i = Kind.SET_GROUP.ordinal(); i < weights.length; i++) {
+        if (weights[i] > 0) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
@@ -166,6 +184,10 @@ final class PoolDriver {
       case REPLAY -> new PoolEvent.ReplayDead(deadJob(), "rr" + (++serial), now);
       case DISCARD -> new PoolEvent.DiscardDead(deadJob(), now);
       case HOST_HEARD -> new PoolEvent.HostHeard(anyHost(), now);
+      case SET_GROUP -> new PoolEvent.SetGroup(group(), groupSettings(), now);
+      case PAUSE -> new PoolEvent.Pause(rnd.nextInt(3) == 0 ? null : group(), now);
+      case RESUME -> new PoolEvent.Resume(rnd.nextInt(3) == 0 ? null : group(), now);
+      case RATE_LIMITED -> rateLimited();
     };
   }
 
@@ -193,6 +215,40 @@ final class PoolDriver {
     return "j" + rnd.nextInt(JOB_IDS);
   }
 
+  /** A group name: mostly one of a few, now and then a fresh one. */
+  private String group() {
+    return rnd.nextInt(10) == 0 ? "x" + (++serial) : "g" + rnd.nextInt(GROUPS);
+  }
+
+  /** A run-time override across the space, or its removal. */
+  private GroupSettings groupSettings() {
+    if (rnd.nextInt(6) == 0) {
+      return null;
+    }
+    return new GroupSettings(
+        rnd.nextInt(3) == 0 ? null : rnd.nextInt(3),
+        rnd.nextInt(3) == 0 ? null : rnd.nextInt(4),
+        rnd.nextInt(3) == 0 ? null : 1 + rnd.nextInt(4),
+        rnd.nextInt(3) == 0 ? new RateLimit(1 + rnd.nextInt(2), 1 + rnd.nextInt(40)) : null,
+        rnd.nextInt(3) == 0 ? Boolean.valueOf(rnd.nextBoolean()) : null);
+  }
+
+  /** F4: a live assignment answered "rate limited", mostly; sometimes a stale one. */
+  private PoolEvent rateLimited() {
+    List<Object[]> candidates = liveAssignments();
+    long hold = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60);
+    if (candidates.isEmpty() || rnd.nextInt(6) == 0) {
+      if (!spent.isEmpty()) {
+        Object[] old = element(spent);
+        return new PoolEvent.RateLimited((String) old[0], (Long) old[1], hold, now);
+      }
+      return candidates.isEmpty() ? null
+          : new PoolEvent.RateLimited("ghost", 1, hold, now);
+    }
+    Object[] chosen = element(candidates);
+    return new PoolEvent.RateLimited((String) chosen[0], (Long) chosen[1], hold, now);
+  }
+
   private PoolEvent submit() {
     int n = ++serial;
     String job;
@@ -214,6 +270,12 @@ final class PoolDriver {
     if (rnd.nextInt(100) < 10) {
       retry = new FailureRetry(1 + rnd.nextInt(3), rnd.nextBoolean() ? Backoff.NONE
           : new Backoff(1 + rnd.nextInt(20), 1.0 + rnd.nextInt(3) * 0.5, 100, rnd.nextInt(3) * 0.25));
+    }
+    if (profile.flow()) {
+      String group = rnd.nextInt(5) == 0 ? null : group();
+      int priority = rnd.nextInt(3) == 0 ? rnd.nextInt(10) : PoolEvent.Submit.DEFAULT_PRIORITY;
+      return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, group,
+          priority, now);
     }
     return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, now);
   }
@@ -488,6 +550,11 @@ final class PoolDriver {
     } else if (event instanceof PoolEvent.CreationFailed e) {
       deploying.remove(e.worker(), e.incarnation());
     } else if (event instanceof PoolEvent.Completed e) {
+      LinkedHashSet<Long> tokens = live.get(e.worker());
+      if (tokens != null && tokens.remove(e.assignment())) {
+        spent.add(new Object[] {e.worker(), e.assignment()});
+      }
+    } else if (event instanceof PoolEvent.RateLimited e) {
       LinkedHashSet<Long> tokens = live.get(e.worker());
       if (tokens != null && tokens.remove(e.assignment())) {
         spent.add(new Object[] {e.worker(), e.assignment()});

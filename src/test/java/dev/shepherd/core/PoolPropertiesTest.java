@@ -52,6 +52,11 @@ class PoolPropertiesTest {
   }
 
   @Test
+  void F1_F5_groups_priorities_rate_limits_and_pauses_keep_every_invariant() {
+    check("flow", PoolScenarios.FLOW);
+  }
+
+  @Test
   void P16_graceful_stop_mid_sequence_answers_everything_once() {
     check("shutdown", PoolScenarios.SHUTDOWN);
   }
@@ -68,7 +73,7 @@ class PoolPropertiesTest {
     int runs = Long.getLong("shepherd.seed") != null ? 1 : Math.min(300, SequenceRunner.runs());
     for (PoolDriver.Profile profile :
         List.of(PoolScenarios.MIXED, PoolScenarios.SHUTDOWN, PoolScenarios.HOSTS,
-            PoolScenarios.DURABLE)) {
+            PoolScenarios.DURABLE, PoolScenarios.FLOW)) {
       for (int i = 0; i < runs; i++) {
         long seed = SequenceRunner.seedOf("coverage-" + profile.name(), i);
         Recording recording = new Recording(seen, kinds);

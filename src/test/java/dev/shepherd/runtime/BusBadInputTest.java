@@ -83,7 +83,7 @@ class BusBadInputTest {
             "timeoutMs"),
         bad("submit replyTo number", submit, submit(1).put("replyTo", 7), 400, "replyTo"),
         bad("submit replyTo empty", submit, submit(1).put("replyTo", ""), 400, "replyTo"),
-        bad("submit unknown field", submit, submit(1).put("priority", 9), 400, "priority"),
+        bad("submit unknown field", submit, submit(1).put("colour", 9), 400, "colour"),
         // .submit, section 10's fields (J3, J4)
         bad("submit delayMs negative", submit, submit(1).put("delayMs", -1), 400, "delayMs"),
         bad("submit delayMs fractional", submit, submit(1).put("delayMs", 2.5), 400, "delayMs"),

@@ -16,6 +16,7 @@ import dev.shepherd.core.Outcome;
 import dev.shepherd.core.Phase;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
+import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.Retirement;
 import dev.shepherd.runtime.observe.PoolHistory;
@@ -105,10 +106,24 @@ class GoldenFramesTest {
         new HaStatus(true, true, "node-a", 2), 1, T0 + 2_000, 1);
   }
 
+  /** A paused pool with groups (F1, F4, F5): one capped and held, one paused. */
+  private static PoolSnapshot flow() {
+    PoolSnapshot b = busy();
+    return new PoolSnapshot(b.name(), b.state(), 8, b.backlogCapacity(), b.slots(), b.counters(),
+        b.restartsInWindow(), b.maxRestarts(), b.windowMs(), b.hosts(), b.ha(),
+        b.backlogWaiting(), b.nextDue(), b.deadLetters(), true, T0 - 30_000, List.of(
+            new PoolSnapshot.GroupStatus("tenant-a", 1, 5, 2, 100, 1, new RateLimit(5, 1000),
+                false, null, T0 + 800),
+            new PoolSnapshot.GroupStatus("tenant-b", 0, 3, 0, 0, 2, null, true, T0 - 10_000,
+                null)),
+        7);
+  }
+
   private static JsonObject snapshots() {
     return new JsonObject()
         .put("snapshot", EventJson.snapshot(POOL, SnapshotJson.encode(plain()), T0))
         .put("busySnapshot", EventJson.snapshot(POOL, SnapshotJson.encode(busy()), T0))
+        .put("flowSnapshot", EventJson.snapshot(POOL, SnapshotJson.encode(flow()), T0))
         .put("stats", EventJson.stats(plain(), T0));
   }
 
@@ -135,7 +150,14 @@ class GoldenFramesTest {
             T0))
         .put("state", EventJson.notice(POOL, new Notice.PoolStateChanged(PoolState.DRAINING),
             T0))
-        .put("recovered", EventJson.notice(POOL, new Notice.Recovered(2, 1, 4, 1), T0));
+        .put("recovered", EventJson.notice(POOL, new Notice.Recovered(2, 1, 4, 1), T0))
+        .put("paused", EventJson.flow(POOL, "paused", null, new JsonObject().put("name", POOL)
+            .put("paused", true).put("pausedSince", T0), T0))
+        .put("resumed", EventJson.flow(POOL, "resumed", null, new JsonObject().put("name", POOL)
+            .put("paused", false).put("pausedSince", null), T0))
+        .put("groupPaused", EventJson.flow(POOL, "group", "tenant-b",
+            dev.shepherd.runtime.wire.FlowJson.encode(new PoolSnapshot.GroupStatus("tenant-b", 0,
+                3, 2, 0, 1, null, true, T0, null)), T0));
   }
 
   private static final Interruption.WorkerStopped CRASHED =

@@ -202,7 +202,7 @@ class AnyNodeServesEveryPoolTest {
       String text = Http.get(b.url("/metrics")).body();
       return Prometheus.value(text, "shepherd_slots", "pool", "jobs", "coordinator", "remote",
           "phase", "IDLE") == 2
-          && Prometheus.value(text, "shepherd_jobs_total", "pool", "jobs",
+          && Prometheus.value(text, "shepherd_jobs_finished_total", "pool", "jobs",
               "coordinator", "remote", "outcome", "completed") >= 1;
     });
     String onB = Http.get(b.url("/metrics")).body();
@@ -214,11 +214,11 @@ class AnyNodeServesEveryPoolTest {
         "coordinator", "remote")).isNotNaN();
     assertThat(Prometheus.value(onB, "shepherd_slots", "pool", "jobs", "coordinator", "remote",
         "phase", "LOST")).isZero();
-    assertThat(Prometheus.value(onB, "shepherd_jobs_total", "pool", "jobs",
+    assertThat(Prometheus.value(onB, "shepherd_jobs_finished_total", "pool", "jobs",
         "coordinator", "local")).as("B does not coordinate jobs").isNaN();
-    assertThat(Prometheus.value(onB, "shepherd_jobs_total", "pool", "images",
-        "coordinator", "local", "outcome", "accepted")).isNotNaN();
-    assertThat(Prometheus.value(onA, "shepherd_jobs_total", "pool", "jobs",
+    assertThat(Prometheus.value(onB, "shepherd_jobs_admitted_total", "pool", "images",
+        "coordinator", "local", "result", "accepted")).isNotNaN();
+    assertThat(Prometheus.value(onA, "shepherd_jobs_finished_total", "pool", "jobs",
         "coordinator", "local", "outcome", "completed")).isGreaterThanOrEqualTo(1);
     assertThat(Prometheus.value(onA, "shepherd_queue_wait_seconds_count", "pool", "jobs",
         "coordinator", "local")).isNotNaN();

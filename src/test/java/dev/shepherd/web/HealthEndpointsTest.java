@@ -91,4 +91,34 @@ class HealthEndpointsTest {
           .getInteger("IDLE")).isEqualTo(3);
     }
   }
+
+  @Test
+  void T3_ready_on_a_node_that_coordinates_nothing_is_200_with_a_json_body() {
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      MapPoolDirectory directory = new MapPoolDirectory();
+      WebServer server = new WebServer(vertx, new HttpConfig("127.0.0.1", 0, 1 << 20, null),
+          directory);
+      ClusteredWebNode.join(server.start(), 10);
+      String base = "http://127.0.0.1:" + server.port();
+      for (String path : new String[] {"/ready", "/health"}) {
+        Http.Response r = Http.get(base + path);
+        assertThat(r.status()).as(path).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElse(""))
+            .startsWith("application/json");
+        assertThat(r.json().getString("status")).isEqualTo("UP");
+        assertThat(r.json().getString("outcome")).isEqualTo("UP");
+        assertThat(r.json().getJsonArray("checks")).isEmpty();
+        assertThat(r.json().getString("reason")).isNotBlank();
+      }
+      // A pool coordinated elsewhere is the cluster's: this node still coordinates nothing.
+      directory.put(new dev.shepherd.runtime.access.BusPoolHandle(vertx, "far",
+          new dev.shepherd.runtime.wire.Addresses("remote.far"), "node-x", 1_000, 1_000));
+      Http.Response ready = Http.get(base + "/ready");
+      assertThat(ready.status()).isEqualTo(200);
+      assertThat(ready.json().getString("reason")).contains("coordinates no pool");
+    } finally {
+      ClusteredWebNode.join(vertx.close(), 10);
+    }
+  }
 }

@@ -21,7 +21,13 @@ class MetricsEndpointTest {
   }
 
   private static double jobs(String text, String outcome) {
-    return Prometheus.value(text, "shepherd_jobs_total", "pool", "jobs", "outcome", outcome);
+    return Prometheus.value(text, "shepherd_jobs_finished_total", "pool", "jobs", "outcome",
+        outcome);
+  }
+
+  private static double admitted(String text, String result) {
+    return Prometheus.value(text, "shepherd_jobs_admitted_total", "pool", "jobs", "result",
+        result);
   }
 
   @Test
@@ -48,8 +54,8 @@ class MetricsEndpointTest {
       assertThat(jobs(after, "completed")).isEqualTo(5);
       assertThat(jobs(after, "failed")).isEqualTo(1);
       assertThat(jobs(after, "interrupted")).isEqualTo(1);
-      assertThat(jobs(after, "rejected")).isEqualTo(1);
-      assertThat(jobs(after, "accepted")).isEqualTo(8);
+      assertThat(admitted(after, "rejected")).isEqualTo(1);
+      assertThat(admitted(after, "accepted")).isEqualTo(8);
       assertThat(Prometheus.value(after, "shepherd_restarts_total", "pool", "jobs")).isEqualTo(1);
       assertThat(Prometheus.value(after, "shepherd_queue_wait_seconds_count", "pool", "jobs"))
           .isEqualTo(8);
@@ -77,8 +83,7 @@ class MetricsEndpointTest {
       assertThat(Prometheus.value(busy, "shepherd_slots", "pool", "jobs", "phase", "ASSIGNED"))
           .isEqualTo(1);
       await().atMost(10, SECONDS).until(() ->
-          Prometheus.value(scrape(app), "shepherd_jobs_total", "pool", "jobs", "outcome",
-              "completed") == 4);
+          jobs(scrape(app), "completed") == 4);
       String done = scrape(app);
       assertThat(Prometheus.value(done, "shepherd_backlog_length", "pool", "jobs")).isZero();
       assertThat(Prometheus.value(done, "shepherd_queue_wait_seconds_max", "pool", "jobs"))

@@ -18,12 +18,15 @@ import java.util.concurrent.TimeUnit;
 final class WebTestApp implements AutoCloseable {
   private final JsonObject config;
   private final boolean metrics;
+  /** The time the application runs on; null for the system's. */
+  private final dev.shepherd.runtime.FakeTime time;
   private Vertx vertx;
   private int port;
 
-  private WebTestApp(JsonObject config, boolean metrics) {
+  private WebTestApp(JsonObject config, boolean metrics, dev.shepherd.runtime.FakeTime time) {
     this.config = config;
     this.metrics = metrics;
+    this.time = time;
   }
 
   static WebTestApp start(JsonObject config) {
@@ -35,8 +38,19 @@ final class WebTestApp implements AutoCloseable {
     return start(config, false);
   }
 
+  /**
+   * The same on {@code time}: the pools' clocks and timers (dispatch holds, rate limits, job
+   * timeouts) stand still until the test advances it; the HTTP server and the workers run as
+   * usual.
+   */
+  static WebTestApp startWithTime(JsonObject config, dev.shepherd.runtime.FakeTime time) {
+    WebTestApp app = new WebTestApp(config.copy(), true, time);
+    app.boot(config.getJsonObject("http", new JsonObject()).getInteger("port", 0));
+    return app;
+  }
+
   private static WebTestApp start(JsonObject config, boolean metrics) {
-    WebTestApp app = new WebTestApp(config.copy(), metrics);
+    WebTestApp app = new WebTestApp(config.copy(), metrics, null);
     app.boot(config.getJsonObject("http", new JsonObject()).getInteger("port", 0));
     return app;
   }
@@ -67,6 +81,9 @@ final class WebTestApp implements AutoCloseable {
       options.setMetricsOptions(Metrics.vertxMetricsOptions("test-" + UUID.randomUUID()));
     }
     vertx = Vertx.builder().with(options).build();
+    if (time != null) {
+      time.installOn(vertx);
+    }
     ShepherdVerticle app = new ShepherdVerticle();
     try {
       vertx.deployVerticle(app, new DeploymentOptions().setConfig(conf))

@@ -107,12 +107,16 @@ public final class ClusterPoolDirectory implements PoolDirectory {
   }
 
   private Future<Void> listen() {
-    membership.watch(left -> context.runOnContext(v -> {
-      if (table.nodeLeft(left, now())) {
-        LOG.info("pools of node {} are gone: it left the cluster", left);
-        publish();
+    membership.watch(left -> {
+      // What this node is still asking of the pools the leaving node coordinated ends now, not
+      // at its timeout (the bus would keep the dead node's consumers a while longer).
+      for (PoolHandle handle : remote.byName().values()) {
+        if (left.equals(handle.node()) && handle instanceof BusPoolHandle bus) {
+          bus.nodeLeft();
+        }
       }
-    }));
+      context.runOnContext(v -> nodeLeft(left));
+    });
     announcements = vertx.eventBus().consumer(PoolAnnouncement.ADDRESS, message -> {
       PoolAnnouncement announcement;
       try {
@@ -132,6 +136,13 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     });
     return announcements.completion()
         .onSuccess(v -> vertx.eventBus().publish(PoolAnnouncement.QUERY, new JsonObject()));
+  }
+
+  private void nodeLeft(String left) {
+    if (table.nodeLeft(left, now())) {
+      LOG.info("pools of node {} are gone: it left the cluster", left);
+      publish();
+    }
   }
 
   /** Rebuilds the readers' view from the table, keeping the handles of pools that stayed. */
@@ -166,7 +177,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   /**
    * {@code kept} if it is the handle of that pool at that prefix on that node, else a new one; a
-   * highly available pool's waits for a leader ({@link BusPoolHandle#awaitingLeader}).
+   * highly available pool's waits for a leader ({@link BusPoolHandle#awaitingLeader}), and with
+   * no node ({@code at} null) is {@linkplain BusPoolHandle#leaderless leaderless}.
    */
   private PoolHandle handle(PoolHandle kept, String pool, String prefix, String at, boolean ha) {
     if (kept != null && prefix.equals(kept.addresses().prefix())
@@ -177,7 +189,13 @@ public final class ClusterPoolDirectory implements PoolDirectory {
         PoolClient.DEFAULT_REQUEST_TIMEOUT_MS, CONTROL_TIMEOUT_MS,
         replies.computeIfAbsent(pool, name ->
             new ReplyAddress(vertx, name, PoolClient.DEFAULT_REQUEST_TIMEOUT_MS)));
-    return ha ? handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS) : handle;
+    if (!ha) {
+      return handle;
+    }
+    // Without a node, no node leads it now (it went, or none has announced it yet): a read that
+    // the bus hands to the dead leader's lingering consumers is answered that none leads.
+    BusPoolHandle waiting = handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS);
+    return at == null ? waiting.leaderless() : waiting;
   }
 
   private long now() {

@@ -166,7 +166,12 @@ final class HostDirectory implements PoolObserver {
     String own = batch.host() + "/";
     int refused = 0;
     for (HostReport report : batch.items()) {
-      PoolError error = report.worker().startsWith(own)
+      boolean owned = report.worker().startsWith(own);
+      if (owned && report instanceof HostReport.Completion c
+          && c.runNanos() != HostReport.Completion.UNMEASURED) {
+        coordinator.ran(c.worker(), c.runNanos());
+      }
+      PoolError error = owned
           ? coordinator.report(event(report, now))
           : new PoolError.UnknownWorker(report.worker());
       if (error != null) {

@@ -107,6 +107,9 @@ public final class HostBatchWriter {
     json.writeStringField(WORKER, report.worker());
     if (report instanceof HostReport.Completion c) {
       json.writeNumberField(ASSIGNMENT, c.assignment());
+      if (c.runNanos() != HostReport.Completion.UNMEASURED) {
+        json.writeNumberField(RUN_NANOS, c.runNanos());
+      }
       if (c.error() == null) {
         json.writeFieldName(RESULT);
         value(json, c.result());
@@ -114,6 +117,9 @@ public final class HostBatchWriter {
         json.writeFieldName(ERROR);
         JobErrorJson.write(json, c.error());
       }
+    } else if (report instanceof HostReport.RateLimited r) {
+      json.writeNumberField(ASSIGNMENT, r.assignment());
+      json.writeNumberField(RATE_LIMITED_MS, r.holdMs());
     } else if (report instanceof HostReport.Created c) {
       json.writeNumberField(INCARNATION, c.incarnation());
       json.writeStringField(FACT, FACT_CREATED);

@@ -42,7 +42,8 @@ public final class HostCodec {
       Set.of(OP, WORKER, INCARNATION, ASSIGNMENT);
   private static final Set<String> REPORT_BATCH_FIELDS = Set.of(HOST, ITEMS);
   private static final Set<String> COMPLETION_FIELDS =
-      Set.of(WORKER, ASSIGNMENT, RESULT, ERROR);
+      Set.of(WORKER, ASSIGNMENT, RESULT, ERROR, RUN_NANOS);
+  private static final Set<String> RATE_LIMITED_FIELDS = Set.of(WORKER, ASSIGNMENT, RATE_LIMITED_MS);
   private static final Set<String> CREATED_FIELDS = Set.of(WORKER, INCARNATION, FACT);
   private static final Set<String> FAILED_FIELDS =
       Set.of(WORKER, INCARNATION, FACT, CAUSE);
@@ -235,10 +236,15 @@ public final class HostCodec {
     JsonObject json = new JsonObject().put(WORKER, report.worker());
     if (report instanceof HostReport.Completion c) {
       json.put(ASSIGNMENT, c.assignment());
+      if (c.runNanos() != HostReport.Completion.UNMEASURED) {
+        json.put(RUN_NANOS, c.runNanos());
+      }
       if (c.error() == null) {
         return json.put(RESULT, JsonValues.toJson(c.result()));
       }
       return json.put(ERROR, JobErrorJson.encode(c.error()));
+    } else if (report instanceof HostReport.RateLimited r) {
+      return json.put(ASSIGNMENT, r.assignment()).put(RATE_LIMITED_MS, r.holdMs());
     } else if (report instanceof HostReport.Created c) {
       return json.put(INCARNATION, c.incarnation()).put(FACT, FACT_CREATED);
     } else if (report instanceof HostReport.CreationFailed f) {
@@ -264,6 +270,12 @@ public final class HostCodec {
   }
 
   private static HostReport report(JsonObject json, String path) {
+    if (!json.containsKey(FACT) && json.containsKey(RATE_LIMITED_MS)) {
+      only(json, path, RATE_LIMITED_FIELDS);
+      return new HostReport.RateLimited(id(json, path, WORKER, true),
+          number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE),
+          number(json, path, RATE_LIMITED_MS, 0, Long.MAX_VALUE));
+    }
     if (!json.containsKey(FACT)) {
       only(json, path, COMPLETION_FIELDS);
       String worker = id(json, path, WORKER, true);
@@ -273,8 +285,10 @@ public final class HostCodec {
       if (hasResult == hasError) {
         throw new BadRequest(path + "result/error: exactly one of them is required");
       }
+      long runNanos = json.containsKey(RUN_NANOS)
+          ? number(json, path, RUN_NANOS, 0, Long.MAX_VALUE) : HostReport.Completion.UNMEASURED;
       return new HostReport.Completion(worker, assignment, json.getValue(RESULT),
-          hasError ? JobErrorJson.decode(json.getValue(ERROR), path + "error.") : null);
+          hasError ? JobErrorJson.decode(json.getValue(ERROR), path + "error.") : null, runNanos);
     }
     Object fact = json.getValue(FACT);
     if (FACT_CREATED.equals(fact)) {

@@ -18,16 +18,49 @@ public sealed interface HostReport {
   /** The core event it becomes at the coordinator, at {@code now}. */
   PoolEvent toEvent(long now);
 
-  /** An assignment finished: {@code error} null means the job returned {@code result}. */
-  record Completion(String worker, long assignment, Object result, JobError error)
+  /**
+   * An assignment finished: {@code error} null means the job returned {@code result}. {@code
+   * runNanos} is how long it ran, measured on the host ({@link #UNMEASURED} when not said), so the
+   * pool's run-time histogram covers its hosts' slots too (T3 in docs/rules.md).
+   */
+  record Completion(String worker, long assignment, Object result, JobError error, long runNanos)
       implements HostReport {
+    /** A run time the report does not give. */
+    public static final long UNMEASURED = -1;
+
     public Completion {
       Objects.requireNonNull(worker, "worker");
+      if (runNanos < 0) {
+        runNanos = UNMEASURED;
+      }
+    }
+
+    /** A completion that says nothing of its run time. */
+    public Completion(String worker, long assignment, Object result, JobError error) {
+      this(worker, assignment, result, error, UNMEASURED);
     }
 
     @Override
     public PoolEvent toEvent(long now) {
       return new PoolEvent.Completed(worker, assignment, result, error, now);
+    }
+  }
+
+  /**
+   * An assignment's handler answered "rate limited for {@code holdMs}" (F4 in docs/rules.md): the
+   * coordinator puts the job back and holds its group, wherever the job ran.
+   */
+  record RateLimited(String worker, long assignment, long holdMs) implements HostReport {
+    public RateLimited {
+      Objects.requireNonNull(worker, "worker");
+      if (holdMs < 0) {
+        throw new IllegalArgumentException("holdMs must not be negative: " + holdMs);
+      }
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.RateLimited(worker, assignment, holdMs, now);
     }
   }
 

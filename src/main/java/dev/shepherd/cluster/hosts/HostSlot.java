@@ -169,9 +169,13 @@ final class HostSlot implements IncarnationRunner.Port {
   @Override
   public void completed(Incarnation incarnation,
       List<Incarnation.Completion> done) {
+    long end = System.nanoTime();
     List<HostReport> reports = new ArrayList<>(done.size());
     for (Incarnation.Completion c : done) {
-      reports.add(new HostReport.Completion(id, c.assignment(), c.result(), c.error()));
+      reports.add(c.rateLimitedMs() >= 0
+          ? new HostReport.RateLimited(id, c.assignment(), c.rateLimitedMs())
+          : new HostReport.Completion(id, c.assignment(), c.result(), c.error(),
+              end - c.startNanos()));
     }
     host.execute(() -> {
       for (HostReport report : reports) {

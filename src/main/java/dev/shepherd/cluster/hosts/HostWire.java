@@ -31,7 +31,11 @@ public final class HostWire {
   static final String KEY = "key";
   static final String REASON = "reason";
   static final String RESULT = "result";
+  /** A completion that is a handler's "rate limited for this many ms" (F4 in docs/rules.md). */
+  static final String RATE_LIMITED_MS = "rateLimitedMs";
   static final String ERROR = "error";
+  /** In a completion: how long the job ran on the host, in nanoseconds (optional). */
+  static final String RUN_NANOS = "runNanos";
   static final String FACT = "fact";
   static final String EXIT = "exit";
   static final String CAUSE = "cause";

@@ -61,6 +61,18 @@ public final class BusEndpoints {
     route(routes, a.cancel(), this::cancel);
     route(routes, a.status(), this::status);
     route(routes, a.revive(), this::revive);
+    route(routes, a.pause(), message -> reply(message,
+        coordinator.flow().pause(RequestDecoder.pauseTarget(message.body()))));
+    route(routes, a.resume(), message -> reply(message,
+        coordinator.flow().resume(RequestDecoder.pauseTarget(message.body()))));
+    route(routes, a.groupSet(), message -> {
+      Requests.SetGroup request = RequestDecoder.setGroup(message.body());
+      reply(message, coordinator.flow().setGroup(request.group(), request.change()));
+    });
+    route(routes, a.groupReset(), message -> reply(message,
+        coordinator.flow().setGroup(RequestDecoder.groupLookup(message.body()).group(), null)));
+    route(routes, a.group(), message -> message.reply(
+        coordinator.flow().group(RequestDecoder.groupLookup(message.body()).group())));
     route(routes, a.history(), this::history);
     route(routes, a.job(), this::job);
     route(routes, a.deadLetters(), this::deadLetters);
@@ -107,8 +119,9 @@ public final class BusEndpoints {
       coordinator.completionBatches().handle(message);
       return;
     }
-    Requests.Completed request = RequestDecoder.completed(message.body());
-    PoolError error = coordinator.completed(request);
+    PoolError error = RequestDecoder.isRateLimited(message.body())
+        ? coordinator.rateLimited(RequestDecoder.rateLimited(message.body()))
+        : coordinator.completed(RequestDecoder.completed(message.body()));
     if (error == null) {
       message.reply(new JsonObject());
     } else {
@@ -224,6 +237,17 @@ public final class BusEndpoints {
     } else {
       Refusals.fail(message, error);
     }
+  }
+
+  /** Replies with {@code answer}'s JSON, or its refusal. */
+  private static void reply(Message<Object> message, Future<JsonObject> answer) {
+    answer.onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(ar.result());
+      } else {
+        fail(message, ar.cause());
+      }
+    });
   }
 
   /** A refusal ({@link Refusals}), or the pool's own failure as a 500. */

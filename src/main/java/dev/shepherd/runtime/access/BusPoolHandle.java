@@ -12,6 +12,7 @@ import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.BusWire;
+import dev.shepherd.runtime.wire.FlowJson;
 import dev.shepherd.runtime.wire.DeadLetterJson;
 import dev.shepherd.runtime.wire.JobViewJson;
 import dev.shepherd.runtime.wire.OutcomeJson;
@@ -27,6 +28,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
 
@@ -39,6 +41,13 @@ import java.util.function.Supplier;
 public final class BusPoolHandle implements PoolHandle {
   /** How long a cancel, rebalance or status waits for the pool when nothing else is said. */
   public static final long DEFAULT_CONTROL_TIMEOUT_MS = 30_000;
+  /**
+   * How long a read waits through a handle of a pool known to have no leader ({@link
+   * #leaderless}) before it is answered that none leads: a coordinator that has just taken over
+   * answers a status in milliseconds, and a request the bus still hands to a dead node's
+   * consumers would otherwise wait out its whole timeout.
+   */
+  static final long LEADERLESS_READ_MS = 1_000;
 
   private final Vertx vertx;
   private final String name;
@@ -49,6 +58,10 @@ public final class BusPoolHandle implements PoolHandle {
   private final ReplyAddress replies;
   /** How long a request waits for a coordinator while none consumes the pool's address (HA). */
   private final long leaderWaitMs;
+  /** The reads still waiting for the pool's node: they end at once if it leaves the cluster. */
+  private final PendingRequests reads = new PendingRequests();
+  /** Whether the directory knows that no node leads the pool now ({@link #leaderless}). */
+  private final boolean leaderless;
 
   /**
    * A handle on the pool {@code name} at {@code addresses}, coordinated on {@code node} (null if
@@ -69,11 +82,12 @@ public final class BusPoolHandle implements PoolHandle {
    */
   public BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
       long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies) {
-    this(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs, replies, 0);
+    this(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs, replies, 0, false);
   }
 
   private BusPoolHandle(Vertx vertx, String name, Addresses addresses, String node,
-      long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies, long leaderWaitMs) {
+      long submitTimeoutMs, long controlTimeoutMs, ReplyAddress replies, long leaderWaitMs,
+      boolean leaderless) {
     this.vertx = vertx;
     this.name = name;
     this.addresses = addresses;
@@ -82,6 +96,7 @@ public final class BusPoolHandle implements PoolHandle {
     this.controlTimeoutMs = controlTimeoutMs;
     this.replies = replies;
     this.leaderWaitMs = leaderWaitMs;
+    this.leaderless = leaderless;
   }
 
   /**
@@ -92,7 +107,30 @@ public final class BusPoolHandle implements PoolHandle {
    */
   public BusPoolHandle awaitingLeader(long waitMs) {
     return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,
-        replies, waitMs);
+        replies, waitMs, leaderless);
+  }
+
+  /**
+   * This handle for a highly available pool that the directory knows no node leads now (its
+   * leader went, and no standby has announced it yet): a status, a lookup without a wait or a
+   * dead-letter read that gets no answer within {@link #LEADERLESS_READ_MS} fails with {@code
+   * NO_HANDLERS}, so its caller answers at once that no node leads (A1 in docs/rules.md); the
+   * other calls are as {@link #awaitingLeader}'s.
+   */
+  public BusPoolHandle leaderless() {
+    return new BusPoolHandle(vertx, name, addresses, node, submitTimeoutMs, controlTimeoutMs,
+        replies, leaderWaitMs, true);
+  }
+
+  /**
+   * The node coordinating the pool left the cluster: the status requests, lookups, waits and
+   * dead-letter reads still waiting for it fail now, and those asked of this handle from now on at
+   * once, with {@code NO_HANDLERS} ({@link PendingRequests}): a highly available pool's caller
+   * answers that no node leads it (A1 in docs/rules.md) instead of waiting out the request's
+   * timeout on a dead node. Any thread.
+   */
+  public void nodeLeft() {
+    reads.nodeLeft("node " + node + ", which coordinated pool " + name + ", left the cluster");
   }
 
   @Override
@@ -180,8 +218,36 @@ public final class BusPoolHandle implements PoolHandle {
   }
 
   @Override
+  public Future<JsonObject> pause(String group) {
+    return control(addresses.pause(), groupBody(group), leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> resume(String group) {
+    return control(addresses.resume(), groupBody(group), leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> setGroup(String group, dev.shepherd.core.GroupSettings change) {
+    if (change == null) {
+      return control(addresses.groupReset(), groupBody(group), leaderWaitMs);
+    }
+    return control(addresses.groupSet(), FlowJson.encode(change).put(BusWire.GROUP, group),
+        leaderWaitMs);
+  }
+
+  @Override
+  public Future<JsonObject> group(String group) {
+    return control(addresses.group(), groupBody(group), 0);
+  }
+
+  private static JsonObject groupBody(String group) {
+    return group == null ? new JsonObject() : new JsonObject().put(BusWire.GROUP, group);
+  }
+
+  @Override
   public Future<JobView> lookup(String job) {
-    return control(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0)
+    return read(addresses.job(), new JsonObject().put(BusWire.JOB, job), 0, readTimeoutMs())
         .compose(reply -> decoded("a lookup", () -> JobViewJson.decode(reply)));
   }
 
@@ -190,7 +256,7 @@ public final class BusPoolHandle implements PoolHandle {
     JsonObject body = new JsonObject().put(BusWire.JOB, job).put(BusWire.WAIT, true)
         .put(BusWire.TIMEOUT_MS, timeoutMs);
     // The pool answers by the end of the wait; the request allows a control call's time more.
-    return control(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
+    return read(addresses.job(), body, leaderWaitMs, timeoutMs + controlTimeoutMs)
         .compose(reply -> decoded("a wait", () -> reply.containsKey(OutcomeJson.TYPE)
             ? Awaited.answered(terminal(OutcomeJson.decode(reply)))
             : Awaited.pending(JobViewJson.decode(reply))));
@@ -198,15 +264,17 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<DeadLetterPage> deadLetters(int offset, int limit) {
-    return control(addresses.deadLetters(),
-        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0)
+    return read(addresses.deadLetters(),
+        new JsonObject().put(BusWire.OFFSET, offset).put(BusWire.LIMIT, limit), 0,
+        readTimeoutMs())
         .compose(reply -> decoded("a dead-letter page",
             () -> DeadLetterJson.decodePage(reply)));
   }
 
   @Override
   public Future<DeadLetter> deadLetter(String job) {
-    return control(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0)
+    return read(addresses.deadLetter(), new JsonObject().put(BusWire.JOB, job), 0,
+        readTimeoutMs())
         .compose(reply -> decoded("a dead letter", () -> DeadLetterJson.decode(reply)));
   }
 
@@ -255,7 +323,7 @@ public final class BusPoolHandle implements PoolHandle {
 
   @Override
   public Future<JsonObject> status() {
-    return control(addresses.status(), new JsonObject(), 0);
+    return read(addresses.status(), new JsonObject(), 0, readTimeoutMs());
   }
 
   @Override
@@ -295,11 +363,39 @@ public final class BusPoolHandle implements PoolHandle {
 
   private Future<JsonObject> control(String address, JsonObject body, long waitMs,
       long sendTimeoutMs) {
-    return LeaderWait.request(vertx, address, body,
-            new DeliveryOptions().setSendTimeout(sendTimeoutMs),
-            Math.min(waitMs, controlTimeoutMs))
+    return request(address, body, waitMs, sendTimeoutMs)
         .recover(failure -> Future.failedFuture(mapFailure(failure)))
         .compose(BusPoolHandle::object);
+  }
+
+  /**
+   * A request that changes nothing (a status, a lookup or wait, a dead-letter read): as {@link
+   * #control}, but ended at once should the pool's node leave the cluster ({@link #nodeLeft}).
+   * A change is not: whether a dead node applied it cannot be known, and its timeout says so.
+   */
+  private Future<JsonObject> read(String address, JsonObject body, long waitMs,
+      long sendTimeoutMs) {
+    return reads.track(() -> request(address, body, waitMs, sendTimeoutMs))
+        .recover(failure -> Future.failedFuture(leaderless && timedOut(failure)
+            ? new ReplyException(ReplyFailure.NO_HANDLERS, -1, "no node leads pool " + name
+                + " now: nothing answered within " + sendTimeoutMs + " ms")
+            : mapFailure(failure)))
+        .compose(BusPoolHandle::object);
+  }
+
+  /** How long a read that does not wait for anything may take: bounded while leaderless. */
+  private long readTimeoutMs() {
+    return leaderless ? Math.min(LEADERLESS_READ_MS, controlTimeoutMs) : controlTimeoutMs;
+  }
+
+  private Future<Message<Object>> request(String address, JsonObject body, long waitMs,
+      long sendTimeoutMs) {
+    return LeaderWait.request(vertx, address, body,
+        new DeliveryOptions().setSendTimeout(sendTimeoutMs), Math.min(waitMs, controlTimeoutMs));
+  }
+
+  private static boolean timedOut(Throwable failure) {
+    return failure instanceof ReplyException e && e.failureType() == ReplyFailure.TIMEOUT;
   }
 
   private static Future<JsonObject> object(Message<Object> reply) {

@@ -112,6 +112,33 @@ public final class LocalPoolHandle implements PoolHandle {
   }
 
   @Override
+  public Future<JsonObject> pause(String group) {
+    return onPool(() -> coordinator.flow().pause(group));
+  }
+
+  @Override
+  public Future<JsonObject> resume(String group) {
+    return onPool(() -> coordinator.flow().resume(group));
+  }
+
+  @Override
+  public Future<JsonObject> setGroup(String group, dev.shepherd.core.GroupSettings change) {
+    return onPool(() -> coordinator.flow().setGroup(group, change));
+  }
+
+  @Override
+  public Future<JsonObject> group(String group) {
+    return onPool(() -> Future.succeededFuture(coordinator.flow().group(group)));
+  }
+
+  /** Runs {@code step} on the coordinator's context; its future completes on the caller's. */
+  private <T> Future<T> onPool(java.util.function.Supplier<Future<T>> step) {
+    Promise<T> promise = onCaller();
+    coordinator.execute(() -> step.get().onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
   public Future<JobView> lookup(String job) {
     return found(() -> coordinator.jobs().lookup(job),
         () -> LookupsAndDeadLetters.unknownJob(job));

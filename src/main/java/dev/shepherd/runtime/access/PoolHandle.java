@@ -92,6 +92,32 @@ public interface PoolHandle {
   Future<Integer> revive(String worker);
 
   /**
+   * Pauses dispatch from {@code group}, or from the whole pool when it is null (F5 in
+   * docs/rules.md): running jobs finish, submits are still accepted (or refused {@code PAUSED}
+   * where the pool says so). Succeeds with what is paused now: the group's JSON ({@link
+   * #group}), or the pool's {@code {"name", "paused", "pausedSince"}}. The name is checked by the
+   * caller.
+   */
+  Future<JsonObject> pause(String group);
+
+  /** Resumes what {@link #pause} paused; dispatch runs at once (F5 in docs/rules.md). */
+  Future<JsonObject> resume(String group);
+
+  /**
+   * Sets the fields {@code change} gives of {@code group}'s limits (F1, F2, F4, F5 in
+   * docs/rules.md), the others staying as they are; with {@code change} null drops the group's
+   * run-time settings. Succeeds with the group's JSON ({@link #group}).
+   */
+  Future<JsonObject> setGroup(String group, dev.shepherd.core.GroupSettings change);
+
+  /**
+   * One group's limits and load (F1 in docs/rules.md): {@code {"name", "running", "queued",
+   * "concurrency", "queueCapacity", "weight", "rateLimit", "paused", "pausedSince",
+   * "heldUntil"}}, the pool's defaults for a group it holds nothing of.
+   */
+  Future<JsonObject> group(String group);
+
+  /**
    * Where {@code job} is (J6 in docs/rules.md): queued, waiting, running, answered or
    * dead-lettered. Fails with {@link PoolErrorException} {@code UNKNOWN_JOB} for a job the pool
    * never accepted or has forgotten. The id is checked by the caller.

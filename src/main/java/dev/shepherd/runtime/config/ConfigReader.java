@@ -51,6 +51,11 @@ public final class ConfigReader {
     return new ConfigReader(object, field(name));
   }
 
+  /** The names of this object's fields, in order. */
+  public java.util.List<String> names() {
+    return java.util.List.copyOf(json.fieldNames());
+  }
+
   public Object raw(String name) {
     return json.getValue(name);
   }

@@ -80,6 +80,7 @@ public final class Coordinator {
   private final LookupsAndDeadLetters jobs;
   /** The throwables behind failures of local slots, until their jobs are answered. */
   private final FailureCauses causes = new FailureCauses();
+  private final FlowOperations flow = new FlowOperations(this);
   /** Takes the batch form of {@code <prefix>.completed} (worker hosts), when something does. */
   private Handler<Message<Object>> completionBatches;
   private long statsTimer = -1;
@@ -171,6 +172,11 @@ public final class Coordinator {
 
   public FailureCauses causes() {
     return causes;
+  }
+
+  /** An operator's flow controls (F1-F5 in docs/rules.md): pause, resume, groups. */
+  public FlowOperations flow() {
+    return flow;
   }
 
   public LookupsAndDeadLetters jobs() {
@@ -378,7 +384,8 @@ public final class Coordinator {
     FailureRetry retry = request.retry() == null ? null
         : request.retry().resolve(config.settings().jobs().retryFailures());
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
-        request.timeoutMs(), request.bytes(), request.delayMs(), retry, now()));
+        request.timeoutMs(), request.bytes(), request.delayMs(), retry, request.group(),
+        request.priority(), now()));
   }
 
   /** A completion reported over the bus: null, or the refusal. */
@@ -389,6 +396,13 @@ public final class Coordinator {
     Transition t = apply(new PoolEvent.Completed(request.worker(), request.assignment(),
         unencodable == null ? request.result() : null,
         unencodable == null ? request.error() : unencodable, bytes, now()));
+    return t instanceof Transition.Refused refused ? refused.error() : null;
+  }
+
+  /** A rate-limited answer reported over the bus (F4 in docs/rules.md): null, or the refusal. */
+  public PoolError rateLimited(Requests.RateLimited request) {
+    Transition t = apply(new PoolEvent.RateLimited(request.worker(), request.assignment(),
+        request.holdMs(), now()));
     return t instanceof Transition.Refused refused ? refused.error() : null;
   }
 
@@ -444,6 +458,14 @@ public final class Coordinator {
       }
       refusedFact(event, refused.error());
     }
+  }
+
+  /**
+   * A local slot's handler answered "rate limited for {@code holdMs}" (F4 in docs/rules.md), on
+   * the coordinator's context; refused like a stale completion when the assignment is gone.
+   */
+  void localRateLimited(String worker, long assignment, long holdMs) {
+    localFact(new PoolEvent.RateLimited(worker, assignment, holdMs, now()));
   }
 
   /** A fact (created, failed, stopped) from a local slot, on the coordinator's context. */

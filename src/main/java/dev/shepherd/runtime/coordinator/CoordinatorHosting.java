@@ -105,6 +105,13 @@ final class CoordinatorHosting implements HostedPool {
   }
 
   @Override
+  public void ran(String worker, long runNanos) {
+    for (PoolObserver observer : coordinator.observers()) {
+      observer.onRun(worker, runNanos);
+    }
+  }
+
+  @Override
   public void handleCompletionBatches(Handler<Message<Object>> handler) {
     coordinator.handleCompletionBatches(handler);
   }

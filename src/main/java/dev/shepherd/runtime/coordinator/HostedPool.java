@@ -75,6 +75,12 @@ public interface HostedPool {
   PoolError report(PoolEvent fact);
 
   /**
+   * A job ran on {@code worker}, a worker host's slot, for {@code runNanos} as the host measured
+   * it: the pool's observers hear it as they hear a local slot's run (T3 in docs/rules.md).
+   */
+  default void ran(String worker, long runNanos) {}
+
+  /**
    * Hands the batch form of {@code <prefix>.completed} (a body with {@code host} or {@code
    * items}) to {@code handler} (null: to nobody), on the pool's context.
    */

@@ -130,6 +130,10 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }
+        if (c.rateLimitedMs() >= 0) {
+          coordinator.localRateLimited(id, c.assignment(), c.rateLimitedMs());
+          continue;
+        }
         JobError error = unencodable != null && unencodable[i] != null ? unencodable[i]
             : c.error();
         coordinator.localCompleted(id, c.assignment(), error == null ? c.result() : null, error,

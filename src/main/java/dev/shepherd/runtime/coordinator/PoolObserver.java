@@ -38,4 +38,11 @@ public interface PoolObserver {
 
   /** A periodic snapshot (every {@code statsMs}). */
   default void onStats(PoolSnapshot snapshot) {}
+
+  /**
+   * An operator changed the pool's flow (F1, F5 in docs/rules.md): {@code change} is {@code
+   * paused}, {@code resumed}, {@code group} (settings set) or {@code groupReset}; {@code group}
+   * is null for the pool; {@code state} is what it is now, as the operator's answer says it.
+   */
+  default void onFlowChange(String change, String group, io.vertx.core.json.JsonObject state) {}
 }

@@ -3,6 +3,9 @@ package dev.shepherd.runtime.ha;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
+import dev.shepherd.core.GroupSettings;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.core.ha.DurableGate;
@@ -42,6 +45,13 @@ import java.util.Objects;
  *       remembered} is {@code {"at", "bytes"}} (of this very outcome); {@code forgotten} {@code
  *       {"job"}}; {@code deadLettered} (the entry's fields, flat); {@code deadRemoved} {@code
  *       {"job"}}; {@code bound}, {@code unbound}, {@code host}.
+ *   <li>flow control (section 11): a job's and an {@code accepted} record's {@code "group"?} and
+ *       {@code "priority"?} (5 when left out); the image's {@code "groups"?: [{"group",
+ *       "settings"?, "pausedSince"?}]} and {@code "pausedSince"?}; records {@code returned}
+ *       {@code {"job", "order", "attempts"}}, {@code groupSet} {@code {"group", "settings"?}},
+ *       {@code paused} {@code {"group"?, "since"}}, {@code resumed} {@code {"group"?}}; group
+ *       settings {@code {"concurrency"?, "queueCapacity"?, "weight"?, "rateLimit"?: {"permits",
+ *       "perMs"}, "paused"?}}.
  *   <li>values (dead letters, recent outcomes, outcomes, failure retries): {@link
  *       DurableValueJson}.
  * </ul>
@@ -116,6 +126,7 @@ public final class DurableJson {
       if (j.retry() != null) {
         job.put("retry", DurableValueJson.encode(j.retry()));
       }
+      flow(job, j.group(), j.priority());
       jobs.add(job);
     }
     JsonArray bindings = new JsonArray();
@@ -132,9 +143,27 @@ public final class DurableJson {
     image.dead().forEach(e -> dead.add(DurableValueJson.encode(e)));
     JsonArray recent = new JsonArray();
     image.recent().forEach(r -> recent.add(DurableValueJson.encode(r)));
-    return new JsonObject().put("term", image.term()).put("generated", image.generated())
-        .put("jobs", jobs).put("bindings", bindings).put("hosts", hosts).put("dead", dead)
-        .put("recent", recent);
+    JsonObject json = new JsonObject().put("term", image.term())
+        .put("generated", image.generated()).put("jobs", jobs).put("bindings", bindings)
+        .put("hosts", hosts).put("dead", dead).put("recent", recent);
+    if (!image.groups().isEmpty()) {
+      JsonArray groups = new JsonArray();
+      for (DurableImage.GroupImage g : image.groups()) {
+        JsonObject group = new JsonObject().put("group", g.group());
+        if (g.settings() != null) {
+          group.put("settings", encode(g.settings()));
+        }
+        if (g.pausedSince() != null) {
+          group.put("pausedSince", g.pausedSince());
+        }
+        groups.add(group);
+      }
+      json.put("groups", groups);
+    }
+    if (image.pausedSince() != null) {
+      json.put("pausedSince", image.pausedSince());
+    }
+    return json;
   }
 
   static DurableImage decodeImage(JsonObject json) {
@@ -147,7 +176,8 @@ public final class DurableJson {
           j.getLong("bytes"), j.getString("target"), j.getInteger("attempts"),
           j.getString("worker"), DurableValueJson.interruption(j.getJsonObject("interruption")),
           j.getLong("dueAt", 0L), j.getBoolean("front", false), j.getInteger("stops", 0),
-          j.getInteger("failures", 0), DurableValueJson.decodeRetry(j.getJsonObject("retry"))));
+          j.getInteger("failures", 0), DurableValueJson.decodeRetry(j.getJsonObject("retry")),
+          j.getString("group"), j.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY)));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     for (Object o : json.getJsonArray("bindings")) {
@@ -169,8 +199,14 @@ public final class DurableJson {
     for (Object o : json.getJsonArray("recent", new JsonArray())) {
       recent.add(DurableValueJson.decodeRecent((JsonObject) o));
     }
+    List<DurableImage.GroupImage> groups = new ArrayList<>();
+    for (Object o : json.getJsonArray("groups", new JsonArray())) {
+      JsonObject g = (JsonObject) o;
+      groups.add(new DurableImage.GroupImage(g.getString("group"),
+          decodeGroup(g.getJsonObject("settings")), g.getLong("pausedSince")));
+    }
     return new DurableImage(json.getLong("term"), json.getLong("generated"), jobs, bindings,
-        hosts, dead, recent);
+        hosts, dead, recent, groups, json.getLong("pausedSince"));
   }
 
   // ---- records --------------------------------------------------------------------------------
@@ -186,6 +222,7 @@ public final class DurableJson {
       if (a.retry() != null) {
         json.put("retry", DurableValueJson.encode(a.retry()));
       }
+      flow(json, a.group(), a.priority());
       return json;
     } else if (record instanceof DurableRecord.Assigned a) {
       return new JsonObject().put("t", "assigned").put("job", a.job()).put("worker", a.worker())
@@ -224,6 +261,19 @@ public final class DurableJson {
     } else if (record instanceof DurableRecord.HostKnown h) {
       return new JsonObject().put("t", "host").put("host", h.host()).put("node", h.node())
           .put("slots", new JsonArray(new ArrayList<>(h.slots())));
+    } else if (record instanceof DurableRecord.Returned r) {
+      return new JsonObject().put("t", "returned").put("job", r.job()).put("order", r.order())
+          .put("attempts", r.attempts());
+    } else if (record instanceof DurableRecord.GroupSet g) {
+      JsonObject json = new JsonObject().put("t", "groupSet").put("group", g.group());
+      if (g.settings() != null) {
+        json.put("settings", encode(g.settings()));
+      }
+      return json;
+    } else if (record instanceof DurableRecord.Paused p) {
+      return new JsonObject().put("t", "paused").put("group", p.group()).put("since", p.since());
+    } else if (record instanceof DurableRecord.Resumed r) {
+      return new JsonObject().put("t", "resumed").put("group", r.group());
     }
     throw new AssertionError("unhandled " + record);
   }
@@ -236,7 +286,8 @@ public final class DurableJson {
           DurableValueJson.rawPayload(json.getString("payload")), json.getString("key"),
           json.getString("replyTo"), json.getLong("timeoutMs"), json.getLong("bytes"),
           json.getString("target"), json.getLong("dueAt", 0L),
-          DurableValueJson.decodeRetry(json.getJsonObject("retry")));
+          DurableValueJson.decodeRetry(json.getJsonObject("retry")), json.getString("group"),
+          json.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY));
       case "assigned" -> new DurableRecord.Assigned(json.getString("job"),
           json.getString("worker"), json.getInteger("attempt"));
       case "requeued" -> new DurableRecord.Requeued(json.getString("job"),
@@ -253,6 +304,12 @@ public final class DurableJson {
       case "unbound" -> new DurableRecord.Unbound(json.getString("key"));
       case "host" -> new DurableRecord.HostKnown(json.getString("host"), json.getString("node"),
           strings(json.getJsonArray("slots")));
+      case "returned" -> new DurableRecord.Returned(json.getString("job"), json.getLong("order"),
+          json.getInteger("attempts"));
+      case "groupSet" -> new DurableRecord.GroupSet(json.getString("group"),
+          decodeGroup(json.getJsonObject("settings")));
+      case "paused" -> new DurableRecord.Paused(json.getString("group"), json.getLong("since"));
+      case "resumed" -> new DurableRecord.Resumed(json.getString("group"));
       default -> throw new IllegalArgumentException("not a durable record: " + json.encode());
     };
   }
@@ -265,6 +322,50 @@ public final class DurableJson {
         : remembered.containsKey("outcome") ? DurableValueJson.decodeRecent(remembered)
         : new RecentOutcome(job, outcome, remembered.getLong("at"), remembered.getLong("bytes"));
     return new DurableRecord.Answered(job, json.getString("replyTo"), outcome, recent);
+  }
+
+  // ---- flow control (section 11) -------------------------------------------------------------
+
+  /** A job's group and priority, each left out at its default. */
+  private static void flow(JsonObject json, String group, int priority) {
+    if (group != null) {
+      json.put("group", group);
+    }
+    if (priority != PoolEvent.Submit.DEFAULT_PRIORITY) {
+      json.put("priority", priority);
+    }
+  }
+
+  static JsonObject encode(GroupSettings settings) {
+    JsonObject json = new JsonObject();
+    putIfSet(json, "concurrency", settings.concurrency());
+    putIfSet(json, "queueCapacity", settings.queueCapacity());
+    putIfSet(json, "weight", settings.weight());
+    if (settings.rateLimit() != null) {
+      json.put("rateLimit", new JsonObject().put("permits", settings.rateLimit().permits())
+          .put("perMs", settings.rateLimit().perMs()));
+    }
+    if (settings.paused() != null) {
+      json.put("paused", settings.paused());
+    }
+    return json;
+  }
+
+  private static void putIfSet(JsonObject json, String field, Integer value) {
+    if (value != null) {
+      json.put(field, value);
+    }
+  }
+
+  static GroupSettings decodeGroup(JsonObject json) {
+    if (json == null) {
+      return null;
+    }
+    JsonObject limit = json.getJsonObject("rateLimit");
+    return new GroupSettings(json.getInteger("concurrency"), json.getInteger("queueCapacity"),
+        json.getInteger("weight"), limit == null ? null
+            : new RateLimit(limit.getInteger("permits"), limit.getLong("perMs")),
+        json.getBoolean("paused"));
   }
 
   // ---- values ---------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * The times of a highly available pool's journal (A3 in docs/rules.md) as they cross JVMs: a
  * waiting job's {@code dueAt} (in its accepted and requeued records and in the image), a dead
- * letter's times and a recent outcome's {@code at}. The leader computes them on its own monotonic
+ * letter's times, a recent outcome's {@code at}, and since when the pool or a group is paused
+ * (F5 in docs/rules.md: its paused records and the image's pauses). The leader computes them on its own monotonic
  * clock, whose origin no other JVM shares, so they are journaled as <em>wall time</em> ({@link
  * #toWall}) and turned back into the successor's monotonic time when it recovers ({@link
  * #toMonotonic}).
@@ -67,7 +68,8 @@ public final class JournalTimes {
   private static DurableRecord record(DurableRecord record, long shift) {
     if (record instanceof DurableRecord.Accepted a && a.dueAt() > 0) {
       return new DurableRecord.Accepted(a.job(), a.generated(), a.order(), a.payload(), a.key(),
-          a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), due(a.dueAt(), shift), a.retry());
+          a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), due(a.dueAt(), shift), a.retry(),
+          a.group(), a.priority());
     } else if (record instanceof DurableRecord.Requeued r && r.dueAt() > 0) {
       return new DurableRecord.Requeued(r.job(), r.order(), r.interruption(), r.stops(),
           r.failures(), due(r.dueAt(), shift));
@@ -75,6 +77,8 @@ public final class JournalTimes {
       return answer(a, shift);
     } else if (record instanceof DurableRecord.DeadLettered d) {
       return new DurableRecord.DeadLettered(WallTimes.deadLetter(d.entry(), shift));
+    } else if (record instanceof DurableRecord.Paused p) {
+      return new DurableRecord.Paused(p.group(), p.since() + shift);
     }
     return record;
   }
@@ -97,14 +101,20 @@ public final class JournalTimes {
       jobs.add(j.dueAt() <= 0 ? j : new DurableImage.JobImage(j.job(), j.generated(), j.order(),
           j.payload(), j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(),
           j.worker(), j.interruption(), due(j.dueAt(), shift), j.front(), j.stops(),
-          j.failures(), j.retry()));
+          j.failures(), j.retry(), j.group(), j.priority()));
     }
     List<DeadLetter> dead = new ArrayList<>(image.dead().size());
     image.dead().forEach(d -> dead.add(WallTimes.deadLetter(d, shift)));
     List<RecentOutcome> recent = new ArrayList<>(image.recent().size());
     image.recent().forEach(r -> recent.add(WallTimes.recent(r, shift)));
+    List<DurableImage.GroupImage> groups = new ArrayList<>(image.groups().size());
+    for (DurableImage.GroupImage g : image.groups()) {
+      groups.add(g.pausedSince() == null ? g
+          : new DurableImage.GroupImage(g.group(), g.settings(), g.pausedSince() + shift));
+    }
     return new DurableImage(image.term(), image.generated(), jobs, image.bindings(),
-        image.hosts(), dead, recent);
+        image.hosts(), dead, recent, groups,
+        image.pausedSince() == null ? null : image.pausedSince() + shift);
   }
 
   /** A due time moved by {@code shift}; one that would not be positive is long past: due now. */

@@ -11,7 +11,8 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Publishes a pool's notices, a periodic {@code stats} snapshot, and its noteworthy job outcomes
+ * Publishes a pool's notices, an operator's flow changes (pause, resume, groups: F5 in
+ * docs/rules.md), a periodic {@code stats} snapshot, and its noteworthy job outcomes
  * (rejected, failed, interrupted, cancelled) on {@code <prefix>.events}, and hands each of them
  * but {@code stats} to the pool's {@link PoolHistory}. Rejections and the other outcomes each
  * have at most {@value #JOB_EVENTS_PER_SECOND} a second, so a flood of one cannot flood the bus
@@ -39,6 +40,14 @@ public final class EventPublisher implements PoolObserver {
   @Override
   public void onNotice(Notice notice) {
     JsonObject event = EventJson.notice(coordinator.name(), notice, coordinator.clock().wallMs());
+    bus.publish(address, event);
+    history.published(event);
+  }
+
+  @Override
+  public void onFlowChange(String change, String group, JsonObject state) {
+    JsonObject event = EventJson.flow(coordinator.name(), change, group, state,
+        coordinator.clock().wallMs());
     bus.publish(address, event);
     history.published(event);
   }

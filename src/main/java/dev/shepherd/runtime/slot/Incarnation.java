@@ -2,6 +2,7 @@ package dev.shepherd.runtime.slot;
 
 import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.Job;
+import dev.shepherd.runtime.JobRateLimitedException;
 import io.vertx.core.Promise;
 
 /**
@@ -49,6 +50,14 @@ public interface Incarnation {
      */
     public JobError error() {
       return failure == null ? null : JobErrors.of(failure);
+    }
+
+    /**
+     * How long the handler asked its group to be held (F4 in docs/rules.md: it failed the job
+     * with a {@link JobRateLimitedException}), or -1 when it answered otherwise.
+     */
+    public long rateLimitedMs() {
+      return failure instanceof JobRateLimitedException limited ? limited.holdMs() : -1;
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.shepherd.runtime.slot;
 
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.JobHandler;
+import dev.shepherd.runtime.JobRateLimitedException;
 import dev.shepherd.runtime.OnException;
 import dev.shepherd.runtime.WorkerContext;
 import dev.shepherd.runtime.payload.BadRequest;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * context and threading model, and reports to its {@link IncarnationOwner}. It reads what the
  * handler does by J1 (docs/rules.md), the same for local slots and worker hosts and in every
  * threading model: a returned future's failure, of any kind, and an {@link Exception} thrown by
- * {@code handle} (unless {@link OnException#CRASH}) fail the job ({@link JobErrors}); an {@link
+ * {@code handle} (unless {@link OnException#CRASH}) fail the job ({@link JobErrors}), except a
+ * {@link JobRateLimitedException}, which asks for a hold (F4), thrown or returned; an {@link
  * Error} thrown by {@code handle}, a null future, an exception that reaches this context outside
  * any job's future, and {@link #crash} are a crash, reported once. An {@link #exit()} is a normal
  * exit; a stop by its slot is neither.
@@ -214,7 +216,7 @@ public final class IncarnationVerticle extends VerticleBase
     try {
       result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
     } catch (Exception e) {
-      if (onException == OnException.CRASH) {
+      if (onException == OnException.CRASH && !(e instanceof JobRateLimitedException)) {
         crash(e);
         return;
       }

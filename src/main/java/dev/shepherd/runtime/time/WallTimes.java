@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * The one place where the times the core computes on the monotonic clock become the wall times
- * people read: a snapshot's {@code backoffUntil}, {@code nextDue} and host {@code since}, a phase
+ * people read: a snapshot's {@code backoffUntil}, {@code nextDue}, host {@code since}, {@code
+ * pausedSince} and its groups' {@code pausedSince} and {@code heldUntil}, a phase
  * notice's {@code backoffUntil}, a lookup's {@code dueAt} and {@code at}, a dead letter's {@code
  * at} and its attempts' {@code startedAt} and {@code endedAt}. The coordinator applies it to
  * everything it hands out (in-JVM handles, bus replies, observers), so every JSON encoder and
@@ -46,9 +47,28 @@ public final class WallTimes {
             host.since() + shift));
       }
     }
+    List<PoolSnapshot.GroupStatus> groups = new ArrayList<>(s.groups().size());
+    for (PoolSnapshot.GroupStatus g : s.groups()) {
+      groups.add(group(g, shift));
+    }
     return new PoolSnapshot(s.name(), s.state(), s.backlogLength(), s.backlogCapacity(), slots,
         s.counters(), s.restartsInWindow(), s.maxRestarts(), s.windowMs(), hosts, s.ha(),
-        s.backlogWaiting(), plus(s.nextDue(), shift), s.deadLetters());
+        s.backlogWaiting(), plus(s.nextDue(), shift), s.deadLetters(), s.paused(),
+        plus(s.pausedSince(), shift), groups, s.groupCount());
+  }
+
+  /** A group's {@code pausedSince} and {@code heldUntil} (F4, F5 in docs/rules.md) in wall time. */
+  public static PoolSnapshot.GroupStatus group(PoolSnapshot.GroupStatus g, RuntimeClock clock) {
+    return group(g, clock.wallOffsetMs());
+  }
+
+  private static PoolSnapshot.GroupStatus group(PoolSnapshot.GroupStatus g, long shift) {
+    if (g.pausedSince() == null && g.heldUntil() == null) {
+      return g;
+    }
+    return new PoolSnapshot.GroupStatus(g.name(), g.running(), g.queued(), g.concurrency(),
+        g.queueCapacity(), g.weight(), g.rateLimit(), g.paused(), plus(g.pausedSince(), shift),
+        plus(g.heldUntil(), shift));
   }
 
   /** {@code notice} with its time (a phase's {@code backoffUntil}, the only one) in wall time. */

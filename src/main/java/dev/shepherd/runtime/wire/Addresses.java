@@ -33,6 +33,39 @@ public record Addresses(String prefix) {
   }
 
   /**
+   * Operators pause dispatch here (F5 in docs/rules.md): {@code {"group"?}}, the pool when it
+   * names no group.
+   */
+  public String pause() {
+    return prefix + ".pause";
+  }
+
+  /** Operators resume dispatch here (F5 in docs/rules.md): {@code {"group"?}}. */
+  public String resume() {
+    return prefix + ".resume";
+  }
+
+  /**
+   * Operators set a group's limits here (F1, F2, F4, F5 in docs/rules.md): {@code {"group",
+   * "concurrency"?, "queueCapacity"?, "weight"?, "rateLimit"?, "paused"?}}.
+   */
+  public String groupSet() {
+    return prefix + ".group.set";
+  }
+
+  /**
+   * Operators drop a group's run-time settings here (F1 in docs/rules.md): {@code {"group"}}.
+   */
+  public String groupReset() {
+    return prefix + ".group.reset";
+  }
+
+  /** One group's limits and load (F1 in docs/rules.md): {@code {"group"}}. */
+  public String group() {
+    return prefix + ".group.get";
+  }
+
+  /**
    * Where a job is (J6 in docs/rules.md): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view,
    * or with {@code wait} its terminal outcome.
    */

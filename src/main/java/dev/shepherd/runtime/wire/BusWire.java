@@ -25,6 +25,12 @@ public final class BusWire {
   public static final String DELAY_MS = "delayMs";
   /** A submit's own retry of failures. */
   public static final String RETRY = "retry";
+  /** A submit's group (F1 in docs/rules.md): a tenant, customer or downstream. */
+  public static final String GROUP = "group";
+  /** A submit's priority within its group (F3 in docs/rules.md), 0 first. */
+  public static final String PRIORITY = "priority";
+  /** A handler's answer that its downstream is rate limited for this long (F4 in docs/rules.md). */
+  public static final String RATE_LIMITED_MS = "rateLimitedMs";
   /** A slot's id. */
   public static final String WORKER = "worker";
   /** An assignment's token. */

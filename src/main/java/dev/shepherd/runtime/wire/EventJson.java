@@ -9,8 +9,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * The JSON form of what a pool publishes on {@code <prefix>.events}: {@code phase}, {@code
  * restart}, {@code retired}, {@code budget}, {@code revive}, {@code host}, {@code state}, {@code
- * job} and {@code stats}, each
- * with the pool's name and the time ({@code at}, epoch ms).
+ * job}, {@code flow} (an operator's pause, resume or group change) and {@code stats}, each with
+ * the pool's name and the time ({@code at}, epoch ms).
  *
  * <p>Every event is small and can always be encoded, whatever the jobs carry: an event goes to
  * every live-view client and bridge subscriber, so a megabyte (or a value that cannot be written)
@@ -23,6 +23,17 @@ public final class EventJson {
   public static final int MAX_TEXT = 500;
 
   private EventJson() {}
+
+  /**
+   * An operator's change of the pool's flow (F1, F5 in docs/rules.md): {@code {"type": "flow",
+   * "change": "paused"|"resumed"|"group"|"groupReset", "group": str|null, "state": …}}, {@code
+   * state} the pool's {@code {"name", "paused", "pausedSince"}} or the group's status.
+   */
+  public static JsonObject flow(String pool, String change, String group, JsonObject state,
+      long at) {
+    return base(pool, at).put("type", "flow").put("change", change).put("group", group)
+        .put("state", state.copy());
+  }
 
   public static JsonObject notice(String pool, Notice notice, long at) {
     JsonObject json = base(pool, at);

@@ -75,7 +75,7 @@ public final class RequestDecoder {
       json = object(body);
     }
     only(json, Set.of(BusWire.JOB, BusWire.PAYLOAD, BusWire.KEY, BusWire.REPLY_TO,
-        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY));
+        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY, BusWire.GROUP, BusWire.PRIORITY));
     if (!json.containsKey(BusWire.PAYLOAD)) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
@@ -96,9 +96,45 @@ public final class RequestDecoder {
     }
     long delayMs = delay(json.getValue(BusWire.DELAY_MS));
     RetryOverride retry = RetryJson.decode(json.getValue(BusWire.RETRY));
+    String group = id(json, BusWire.GROUP, false);
+    int priority = priority(json.getValue(BusWire.PRIORITY));
     Object payload = json.getValue(BusWire.PAYLOAD);
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
-    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
+    return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group,
+        priority);
+  }
+
+  /**
+   * {@code priority} (F3 in docs/rules.md): an integer from 0 (first) to {@value
+   * Requests.Submit#MAX_PRIORITY}; null = {@value Requests.Submit#DEFAULT_PRIORITY}.
+   */
+  static int priority(Object value) {
+    if (value == null) {
+      return Requests.Submit.DEFAULT_PRIORITY;
+    }
+    if (!(value instanceof Integer || value instanceof Long)) {
+      throw new BadRequest("priority: must be an integer from 0 to " + Requests.Submit.MAX_PRIORITY
+          + " (was " + render(value) + ")");
+    }
+    return checkPriority(((Number) value).longValue());
+  }
+
+  /** A priority, checked: 0 to {@value Requests.Submit#MAX_PRIORITY}. */
+  public static int checkPriority(long priority) {
+    if (priority < 0 || priority > Requests.Submit.MAX_PRIORITY) {
+      throw new BadRequest("priority: must be between 0 and " + Requests.Submit.MAX_PRIORITY
+          + " (was " + priority + ")");
+    }
+    return (int) priority;
+  }
+
+  /** A group name, checked: 1 to {@value #MAX_ID_LENGTH} characters (F1 in docs/rules.md). */
+  public static String checkGroup(String field, String group) {
+    if (group != null && (group.isEmpty() || group.length() > MAX_ID_LENGTH)) {
+      throw new BadRequest(field + ": must be 1 to " + MAX_ID_LENGTH + " characters (was "
+          + group.length() + ")");
+    }
+    return group;
   }
 
   /**
@@ -150,6 +186,33 @@ public final class RequestDecoder {
     JobError error = hasError ? JobErrorJson.decode(json.getValue(BusWire.ERROR), "error.") : null;
     return new Requests.Completed(worker, ((Number) assignment).longValue(),
         json.getValue(BusWire.RESULT), error);
+  }
+
+  /**
+   * Whether a {@code .completed} body is a rate-limited answer (F4 in docs/rules.md): it has
+   * {@code rateLimitedMs}.
+   */
+  public static boolean isRateLimited(Object body) {
+    return object(body).getValue(BusWire.RATE_LIMITED_MS) != null;
+  }
+
+  /** {@code {"worker", "assignment", "rateLimitedMs": 0..}} (F4 in docs/rules.md). */
+  public static Requests.RateLimited rateLimited(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of(BusWire.WORKER, BusWire.ASSIGNMENT, BusWire.RATE_LIMITED_MS));
+    String worker = id(json, BusWire.WORKER, true);
+    Object assignment = json.getValue(BusWire.ASSIGNMENT);
+    if (!(assignment instanceof Integer || assignment instanceof Long)) {
+      throw new BadRequest("assignment: is required, an integer token (was "
+          + render(assignment) + ")");
+    }
+    Object hold = json.getValue(BusWire.RATE_LIMITED_MS);
+    if (!(hold instanceof Integer || hold instanceof Long) || ((Number) hold).longValue() < 0) {
+      throw new BadRequest("rateLimitedMs: must be an integer from 0 (was " + render(hold) + ")");
+    }
+    long holdMs = Math.min(((Number) hold).longValue(),
+        dev.shepherd.runtime.JobRateLimitedException.MAX_HOLD_MS);
+    return new Requests.RateLimited(worker, ((Number) assignment).longValue(), holdMs);
   }
 
   public static Requests.Rebalance rebalance(Object body) {
@@ -234,6 +297,35 @@ public final class RequestDecoder {
     JsonObject json = object(body);
     only(json, Set.of(BusWire.JOB));
     return new Requests.DeadJob(id(json, BusWire.JOB, true));
+  }
+
+  /**
+   * A pause or resume (F5 in docs/rules.md): {@code {"group"?: str}}, the pool when it names no
+   * group.
+   */
+  public static String pauseTarget(Object body) {
+    JsonObject json = body == null ? new JsonObject() : object(body);
+    only(json, Set.of(BusWire.GROUP));
+    return FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, false);
+  }
+
+  /**
+   * A group's settings over the bus (F1, F2, F4, F5 in docs/rules.md): {@code {"group": str,
+   * "concurrency"?, "queueCapacity"?, "weight"?, "rateLimit"?, "paused"?}} ({@link FlowJson}).
+   */
+  public static Requests.SetGroup setGroup(Object body) {
+    JsonObject json = object(body);
+    dev.shepherd.core.GroupSettings change = FlowJson.settings(json, Set.of(BusWire.GROUP));
+    return new Requests.SetGroup(FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, true),
+        change);
+  }
+
+  /** A look at one group: {@code {"group": str}}. */
+  public static Requests.GroupLookup groupLookup(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of(BusWire.GROUP));
+    return new Requests.GroupLookup(
+        FlowJson.group(json.getValue(BusWire.GROUP), BusWire.GROUP, true));
   }
 
   private static long integer(JsonObject json, String field, long absent) {

@@ -15,10 +15,23 @@ public final class Requests {
    * of its heap; whole G1 regions for a large array, see {@link HeapCost}), counted against the
    * pool's {@code backlogMaxBytes}. {@code delayMs} holds the job back that long after its
    * admission (J4 in docs/rules.md; 0 = none; the pool refuses more than its {@code maxDelayMs});
-   * {@code retry} overrides the pool's failure retries (J3; null = the pool's).
+   * {@code retry} overrides the pool's failure retries (J3; null = the pool's). {@code group}
+   * names the job's group (F1 in docs/rules.md; null = none) and {@code priority} orders it
+   * within its group (F3; 0 first, {@link #DEFAULT_PRIORITY} when not given).
    */
   public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
-      long bytes, long delayMs, RetryOverride retry) {
+      long bytes, long delayMs, RetryOverride retry, String group, int priority) {
+
+    /** The priority of a submit that names none (F3 in docs/rules.md). */
+    public static final int DEFAULT_PRIORITY = 5;
+    /** The highest (last served) priority. */
+    public static final int MAX_PRIORITY = 9;
+
+    /** A submit without a group, at the default priority. */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+        long bytes, long delayMs, RetryOverride retry) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, null, DEFAULT_PRIORITY);
+    }
 
     /** A submit to run as soon as it can, with the pool's failure retries. */
     public Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
@@ -33,12 +46,19 @@ public final class Requests {
 
     /** This submit with the job id {@code id}. */
     public Submit withJob(String id) {
-      return new Submit(id, payload, key, replyTo, timeoutMs, bytes, delayMs, retry);
+      return new Submit(id, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group,
+          priority);
     }
   }
 
   /** A completion reported over the bus; {@code error} null means {@code result}. */
   public record Completed(String worker, long assignment, Object result, JobError error) {}
+
+  /**
+   * A worker's answer over the bus that its downstream is rate limited for {@code holdMs} (F4 in
+   * docs/rules.md): {@code {"worker", "assignment", "rateLimitedMs"}}.
+   */
+  public record RateLimited(String worker, long assignment, long holdMs) {}
 
   public record Rebalance(String key, String worker) {}
 
@@ -59,4 +79,20 @@ public final class Requests {
 
   /** One job of the dead-letter set (J5 in docs/rules.md): to read, replay or discard. */
   public record DeadJob(String job) {}
+
+  /** An operator's pause (F5 in docs/rules.md) of {@code group}, or of the pool when null. */
+  public record Pause(String group) {}
+
+  /** An operator's resume (F5 in docs/rules.md) of {@code group}, or of the pool when null. */
+  public record Resume(String group) {}
+
+  /**
+   * An operator's settings for {@code group} (F1, F2, F4, F5 in docs/rules.md): {@code change}
+   * holds the fields the request gave (the others null), merged onto the group's override in
+   * force.
+   */
+  public record SetGroup(String group, dev.shepherd.core.GroupSettings change) {}
+
+  /** A look at one group's limits and load (F1 in docs/rules.md). */
+  public record GroupLookup(String group) {}
 }

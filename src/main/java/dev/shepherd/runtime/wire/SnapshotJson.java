@@ -36,6 +36,8 @@ public final class SnapshotJson {
   static final String DEAD_LETTERS = "deadLetters";
   static final String ENABLED = "enabled";
   static final String FAILED = "failed";
+  static final String GROUPS = "groups";
+  static final String GROUP_COUNT = "groupCount";
   static final String HA = "ha";
   static final String HOST = "host";
   static final String HOSTS = "hosts";
@@ -50,6 +52,8 @@ public final class SnapshotJson {
   static final String NAME = "name";
   static final String NEXT_DUE = "nextDue";
   static final String NODE = "node";
+  static final String PAUSED = FlowJson.PAUSED;
+  static final String PAUSED_SINCE = FlowJson.PAUSED_SINCE;
   static final String PHASE = "phase";
   static final String POISONED = "poisoned";
   static final String REJECTED = "rejected";
@@ -126,6 +130,12 @@ public final class SnapshotJson {
             .put(RESTARTS_IN_WINDOW, s.restartsInWindow())
             .put(MAX_RESTARTS, s.maxRestarts())
             .put(WINDOW_MS, s.windowMs() == Long.MAX_VALUE ? null : s.windowMs()));
+    JsonArray groups = new JsonArray(new ArrayList<>(s.groups().size()));
+    for (PoolSnapshot.GroupStatus g : s.groups()) {
+      groups.add(FlowJson.encode(g));
+    }
+    json.put(PAUSED, s.paused()).put(PAUSED_SINCE, s.pausedSince()).put(GROUPS, groups)
+        .put(GROUP_COUNT, s.groupCount());
     if (s.ha() != null) {
       HaStatus ha = s.ha();
       json.put(HA, new JsonObject().put(ENABLED, ha.enabled())
@@ -181,7 +191,18 @@ public final class SnapshotJson {
         budget.getValue(WINDOW_MS) == null ? Long.MAX_VALUE : number(budget, WINDOW_MS),
         hosts, ha(json), (int) number(backlog, WAITING),
         backlog.getValue(NEXT_DUE) == null ? null : number(backlog, NEXT_DUE),
-        (int) number(json, DEAD_LETTERS));
+        (int) number(json, DEAD_LETTERS), json.getValue(PAUSED) instanceof Boolean b && b,
+        json.getValue(PAUSED_SINCE) == null ? null : number(json, PAUSED_SINCE), groups(json),
+        (int) number(json, GROUP_COUNT));
+  }
+
+  /** The busiest groups (F1 in docs/rules.md); none for a pool of a version without them. */
+  private static List<PoolSnapshot.GroupStatus> groups(JsonObject json) {
+    List<PoolSnapshot.GroupStatus> groups = new ArrayList<>();
+    for (JsonObject g : objects(json, GROUPS)) {
+      groups.add(FlowJson.decodeStatus(g));
+    }
+    return groups;
   }
 
   /** The {@code ha} block (A1 in docs/rules.md), or null for a pool without one. */

@@ -32,6 +32,12 @@ public final class SubmitBody {
     if (request.retry() != null) {
       head.put(BusWire.RETRY, RetryJson.encode(request.retry()));
     }
+    if (request.group() != null) {
+      head.put(BusWire.GROUP, request.group());
+    }
+    if (request.priority() != Requests.Submit.DEFAULT_PRIORITY) {
+      head.put(BusWire.PRIORITY, request.priority());
+    }
     if (replyTo != null) {
       head.put(BusWire.REPLY_TO, replyTo);
     }

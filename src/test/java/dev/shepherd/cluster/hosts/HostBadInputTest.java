@@ -161,7 +161,11 @@ class HostBadInputTest {
         Arguments.of("completed", batch(fact("created").put("incarnation", 0)),
             "items[0].incarnation: "),
         Arguments.of("completed", batch(fact("created").put("cause", "x")), "items[0].cause: "),
-        Arguments.of("completed", batch(done().put("worker", 3)), "items[0].worker: "));
+        Arguments.of("completed", batch(done().put("worker", 3)), "items[0].worker: "),
+        Arguments.of("completed", batch(done().put("runNanos", -1)), "items[0].runNanos: "),
+        Arguments.of("completed", batch(done().put("runNanos", "5")), "items[0].runNanos: "),
+        Arguments.of("completed", batch(done().put("runNanos", 1.5)), "items[0].runNanos: "),
+        Arguments.of("completed", batch(done().putNull("runNanos")), "items[0].runNanos: "));
   }
 
   private static JsonObject registerWithout(String field) {

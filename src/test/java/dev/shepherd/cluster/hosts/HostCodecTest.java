@@ -79,9 +79,12 @@ class HostCodecTest {
       HostReport.Batch batch = new HostReport.Batch("h1", List.of(
           new HostReport.Completion("h1/w-0", TOKEN, new JsonObject().put("echo", "hi"), null),
           new HostReport.Completion("h1/w-0", TOKEN + 1, null, null),
+          new HostReport.Completion("h1/w-0", TOKEN + 2, "timed", null, 1_234_567L),
           new HostReport.Completion("h1/w-1", 12, null, new JobError(503, "busy")),
+          new HostReport.Completion("h1/w-1", 14, null, new JobError(503, "busy"), 0),
           new HostReport.Completion("h1/w-1", 13, null,
               new JobError(500, "thrown", "java.lang.IllegalStateException")),
+          new HostReport.RateLimited("h1/w-1", 14, 2_500),
           new HostReport.Created("h1/w-0", 2),
           new HostReport.CreationFailed("h1/w-1", 3, "start() failed"),
           new HostReport.CreationFailed("h1/w-1", 4, null),
@@ -116,6 +119,9 @@ class HostCodecTest {
     void each_report_becomes_its_core_event() {
       assertThat(new HostReport.Completion("h1/w-0", 9, "r", null).toEvent(100))
           .isEqualTo(new PoolEvent.Completed("h1/w-0", 9, "r", null, 100));
+      assertThat(new HostReport.RateLimited("h1/w-0", 9, 250).toEvent(100))
+          .as("F4: a handler's rate-limited answer, carried to the coordinator")
+          .isEqualTo(new PoolEvent.RateLimited("h1/w-0", 9, 250, 100));
       assertThat(new HostReport.Created("h1/w-0", 2).toEvent(100))
           .isEqualTo(new PoolEvent.WorkerCreated("h1/w-0", 2, 100));
       assertThat(new HostReport.CreationFailed("h1/w-0", 2, "c").toEvent(100))
@@ -220,6 +226,14 @@ class HostCodecTest {
         bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"result\":1,"
             + "\"error\":{\"code\":1,\"message\":\"m\"}}"), "items[0].result/error"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"result\":1}"), "items[0].assignment"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"rateLimitedMs\":-1}"),
+            "items[0].rateLimitedMs"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"rateLimitedMs\":\"1\"}"),
+            "items[0].rateLimitedMs"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"rateLimitedMs\":5,"
+            + "\"result\":1}"), "items[0].result"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"rateLimitedMs\":5}"),
+            "items[0].assignment"),
         bad("reports", report("{\"assignment\":1,\"result\":1}"), "items[0].worker"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"error\":\"boom\"}"),
             "items[0].error"),
