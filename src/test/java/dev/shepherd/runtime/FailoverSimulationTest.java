@@ -267,7 +267,7 @@ public class FailoverSimulationTest {
           && coordinators.stream().noneMatch(c -> c.isolated));
       if (Boolean.getBoolean("shepherd.sim.stats")) {
         System.out.println("seed " + seed + ": ended at " + world.now() + " ms, "
-            + world.executed + " tasks");
+            + world.executed + " tasks, " + config.settings().slots().size() + " local slots");
       }
       Summary summary = check(world, coordinators, hosts, submitters);
       summary.replays = operator.replays;
