@@ -53,8 +53,12 @@ export function renderFlow(snapshot, now) {
   $('groups').replaceChildren(...v.groups.map((g) => {
     const row = el('tr');
     row.dataset.paused = String(g.paused);
-    row.append(el('th', null, g.name), el('td', 'num', String(g.running)), el('td', 'num', String(g.queued)),
-      el('td', null, g.limit), el('td', 'group-state', g.state));
+    const name = el('th', null);
+    name.title = g.name; // a long name is cut to fit the column
+    name.append(el('span', 'group-name', g.name));
+    if (g.state) name.append(el('span', 'group-state', g.state));
+    row.append(name, el('td', 'num', String(g.running)), el('td', 'num', String(g.queued)),
+      el('td', 'group-limit', g.limit));
     return row;
   }));
 }
