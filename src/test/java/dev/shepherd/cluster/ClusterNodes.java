@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.setup.RegistrationGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -116,6 +117,7 @@ final class ClusterNodes implements AfterEachCallback {
     config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
     Vertx vertx = slowly(Vertx.builder().withClusterManager(new HazelcastClusterManager(config))
         .buildClustered(), "joining the cluster");
+    RegistrationGuard.start(vertx);
     members.add(vertx);
     return vertx;
   }
@@ -155,7 +157,9 @@ final class ClusterNodes implements AfterEachCallback {
   private Path directory() {
     if (dir == null) {
       try {
-        dir = Files.createTempDirectory("shepherd-cluster-test");
+        Path logs = Path.of("target", "cluster-nodes");
+        Files.createDirectories(logs);
+        dir = Files.createTempDirectory(logs, "shepherd-cluster-test");
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

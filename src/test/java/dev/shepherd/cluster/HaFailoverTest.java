@@ -114,8 +114,18 @@ class HaFailoverTest {
         .until(() -> paused.output().contains("steps down from term"));
     Thread.sleep(12_000);
     load.stop();
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
+    System.out.printf("A2 timeline: paused %d, replaced %d, resumed %d, stopped %d%n", pausedAt,
+        replacedAt, resumedAt, System.currentTimeMillis());
+    try {
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+          .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.out.println("A2 status: " + ha.status());
+      System.out.println("A2 waiting: " + new java.util.TreeSet<>(load.waiting()));
+      System.out.println("A2 last arrivals: " + load.arrivals().stream()
+          .skip(Math.max(0, load.arrivals().size() - 5)).toList());
+      throw e;
+    }
 
     String pausedName = paused.name();
     List<HaLoad.Arrival> late = load.arrivals().stream()
