@@ -91,12 +91,14 @@ class RegistrationGuardTest {
   private void removeFromTheList(String address) {
     String node = ClusteredVertx.nodeId(guarded);
     MultiMap<String, HazelcastRegistrationInfo> subs = subs();
+    int removed = 0;
     for (HazelcastRegistrationInfo info : subs.get(address)) {
-      if (info.unwrap().nodeId().equals(node)) {
-        subs.remove(address, info);
+      if (info.unwrap().nodeId().equals(node) && subs.remove(address, info)) {
+        removed++;
       }
     }
-    assertThat(listed(address)).isZero();
+    // The guard may list it again at once: what was there is gone, whatever came back.
+    assertThat(removed).isEqualTo(1);
   }
 
   /** How many of the guarded node's consumers of {@code address} the cluster lists. */
