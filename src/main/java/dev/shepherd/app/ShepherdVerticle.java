@@ -3,6 +3,7 @@ package dev.shepherd.app;
 import dev.shepherd.cluster.directory.ClusterPoolDirectory;
 import dev.shepherd.cluster.hosts.HostAgent;
 import dev.shepherd.cluster.hosts.HostConfig;
+import dev.shepherd.cluster.setup.RegistrationGuard;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.runtime.payload.MemoryBudget;
 import dev.shepherd.runtime.access.PoolDirectory;
@@ -24,13 +25,15 @@ import org.slf4j.LoggerFactory;
  * the HTTP server unless {@code http.enabled} is false (owned here, so it keeps answering until
  * every pool has answered every waiting caller). On a clustered Vert.x the server serves every
  * pool of the cluster ({@link ClusterPoolDirectory}, section 8.4 in docs/rules.md), otherwise the
- * pools of this node. Logs one line when all of it is up.
+ * pools of this node, and this node's consumers stay listed in the cluster ({@link
+ * RegistrationGuard}). Logs one line when all of it is up.
  */
 public final class ShepherdVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ShepherdVerticle.class);
   private final Handler<ConfigException> onHostRefused;
   private WebServer web;
   private ClusterPoolDirectory directory;
+  private RegistrationGuard guard;
 
   /** An application whose refused worker hosts only log it (embedding, tests). */
   public ShepherdVerticle() {
@@ -52,6 +55,9 @@ public final class ShepherdVerticle extends VerticleBase {
       config = AppConfig.parse(Launch.effectiveConfig(config()), vertx.isClustered());
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
+    }
+    if (vertx.isClustered()) {
+      guard = RegistrationGuard.start(vertx);
     }
     MemoryBudget.warnings(config.pools(), config.http().maxBodyBytes(),
         Runtime.getRuntime().maxMemory()).forEach(LOG::warn);
@@ -88,6 +94,12 @@ public final class ShepherdVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> closed = web == null ? Future.succeededFuture() : web.close();
+    if (guard != null) {
+      closed = closed.eventually(() -> {
+        guard.close();
+        return Future.succeededFuture();
+      });
+    }
     return directory == null ? closed : closed.eventually(() -> directory.close());
   }
 

@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.setup.RegistrationGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * a block of Hazelcast ports of its own, so tests never join each other's clusters, nodes started
  * through the docker entrypoint, and an optional member in the test's own JVM. After each test,
  * pass or fail, every node is killed and the in-JVM member leaves; a failed test prints what each
- * node wrote. A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
+ * node wrote last (the whole of it stays under {@code target/cluster-nodes}). A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
  */
 final class ClusterNodes implements AfterEachCallback {
   /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */
@@ -116,6 +117,7 @@ final class ClusterNodes implements AfterEachCallback {
     config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
     Vertx vertx = slowly(Vertx.builder().withClusterManager(new HazelcastClusterManager(config))
         .buildClustered(), "joining the cluster");
+    RegistrationGuard.start(vertx);
     members.add(vertx);
     return vertx;
   }
@@ -155,7 +157,9 @@ final class ClusterNodes implements AfterEachCallback {
   private Path directory() {
     if (dir == null) {
       try {
-        dir = Files.createTempDirectory("shepherd-cluster-test");
+        Path logs = Path.of("target", "cluster-nodes");
+        Files.createDirectories(logs);
+        dir = Files.createTempDirectory(logs, "shepherd-cluster-test");
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -166,6 +170,7 @@ final class ClusterNodes implements AfterEachCallback {
   @Override
   public void afterEach(ExtensionContext context) {
     if (context.getExecutionException().isPresent()) {
+      System.out.println("==== the nodes' whole output is in " + dir + " ====");
       for (ClusterNode node : nodes) {
         System.out.println("==== " + node + " of " + context.getDisplayName() + " ====");
         System.out.println(tail(node.output(), 120));

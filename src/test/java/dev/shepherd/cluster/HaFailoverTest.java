@@ -94,6 +94,7 @@ class HaFailoverTest {
 
     String leader = ha.status().getJsonObject("ha").getString("active");
     ClusterNode paused = ha.byNodeId(leader);
+    int members = ClusteredVertx.nodes(ha.member).size();
     boolean master = leader.equals(ha.masterNodeId());
     long pausedAt = System.currentTimeMillis();
     paused.pause();
@@ -104,6 +105,9 @@ class HaFailoverTest {
       return status != null && status.getJsonObject("ha").getLong("term") > termBefore;
     });
     long replacedAt = System.currentTimeMillis();
+    // Out of this member's view too before it resumes, so that its coming back is a merge.
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> !ClusteredVertx.nodes(ha.member).contains(leader));
     System.out.printf("failover: kill -STOP to a newer term serving: %d ms (the paused leader"
         + " was %sHazelcast's master)%n", replacedAt - pausedAt, master ? "" : "not ");
     Thread.sleep(1_000);
@@ -112,10 +116,24 @@ class HaFailoverTest {
     // The resumed JVM finds itself alone, steps down, and merges back within seconds.
     await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
         .until(() -> paused.output().contains("steps down from term"));
-    Thread.sleep(12_000);
+    // The load runs on until the paused node is a member again, with everyone else: whatever it
+    // still had to say would arrive by then.
+    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+        .until(() -> ClusteredVertx.nodes(ha.member).contains(leader)
+            && ClusteredVertx.nodes(ha.member).size() == members);
     load.stop();
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-        .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
+    System.out.printf("A2 timeline: paused %d, replaced %d, resumed %d, stopped %d%n", pausedAt,
+        replacedAt, resumedAt, System.currentTimeMillis());
+    try {
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+          .untilAsserted(() -> assertThat(load.waiting()).as("accepted, not answered").isEmpty());
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      System.out.println("A2 status: " + ha.status());
+      System.out.println("A2 waiting: " + new java.util.TreeSet<>(load.waiting()));
+      System.out.println("A2 last arrivals: " + load.arrivals().stream()
+          .skip(Math.max(0, load.arrivals().size() - 5)).toList());
+      throw e;
+    }
 
     String pausedName = paused.name();
     List<HaLoad.Arrival> late = load.arrivals().stream()
