@@ -163,6 +163,28 @@ final class Backlog {
     all.forEach(sink);
   }
 
+  /**
+   * F6 (docs/rules.md): the live jobs targeted at {@code from}, in order, each retargeted to what
+   * {@code to} says (null: it stays) and kept at its place in the order; returns the moved ones.
+   * The backlog's length and bytes do not change. O(jobs of the lanes involved).
+   */
+  List<Job> retarget(Slot from, java.util.function.Function<Job, Slot> to) {
+    List<Job> all = new ArrayList<>(from.targeted.live + from.suspects.live);
+    from.targeted.drain(all::add);
+    from.suspects.drain(all::add);
+    all.sort((a, b) -> Long.compare(a.order, b.order));
+    List<Job> moved = new ArrayList<>(all.size());
+    for (Job job : all) {
+      Slot target = to.apply(job);
+      if (target != null && target != from) {
+        job.target = target;
+        moved.add(job);
+      }
+      laneOf(job).insert(job);
+    }
+    return moved;
+  }
+
   /** Removes every live job, in backlog order. */
   void drainAll(List<Slot> slots, Consumer<Job> sink) {
     List<Job> all = new ArrayList<>(length);

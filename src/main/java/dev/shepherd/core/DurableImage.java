@@ -8,14 +8,14 @@ import java.util.Objects;
  * accepted, unanswered job with its place (queued at {@code order}, waiting until {@code dueAt}, or
  * running on {@code worker}), every key binding, every worker host with its slots, the highest
  * generated job number accepted, the dead-letter set (J5) and the recent outcomes (J6), both oldest
- * first. {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
+ * first, and the size of its own slots once a resize set it (F6; null: as configured). {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
  * records; {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover}
  * rebuilds a pool from one. Jobs are in backlog order, bindings by key, hosts in registration
  * order.
  */
 public record DurableImage(long term, long generated, List<JobImage> jobs,
     List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
-    List<RecentOutcome> recent) {
+    List<RecentOutcome> recent, PoolSize size) {
 
   public DurableImage {
     jobs = List.copyOf(jobs);
@@ -23,6 +23,13 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
     hosts = List.copyOf(hosts);
     dead = List.copyOf(dead);
     recent = List.copyOf(recent);
+  }
+
+  /** An image of a pool never resized ({@code size} null: the configured size, F6). */
+  public DurableImage(long term, long generated, List<JobImage> jobs,
+      List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
+      List<RecentOutcome> recent) {
+    this(term, generated, jobs, bindings, hosts, dead, recent, null);
   }
 
   /** An image without dead letters or recent outcomes. */

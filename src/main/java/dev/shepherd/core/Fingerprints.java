@@ -34,7 +34,8 @@ final class Fingerprints {
         .append("\nrecent: ").append(d.recent.size()).append('#').append(d.recent.all().hashCode())
         .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")
         .append(d.supervisor.jitterState())
-        .append("\nbacklog: ").append(d.backlog.fingerprint());
+        .append("\nbacklog: ").append(d.backlog.fingerprint())
+        .append("\nlocal: ").append(d.local.fingerprint());
     for (Slot slot : d.slots) {
       out.append("\nslot ").append(slot.id).append(" index=").append(slot.index)
           .append(" life=").append(slot.life).append(" inc=").append(slot.incarnation)
@@ -43,6 +44,7 @@ final class Fingerprints {
           .append(" runningSince=").append(slot.runningSince)
           .append(" failures=").append(slot.consecutiveFailures)
           .append(" restarts=").append(slot.restarts).append(" departed=").append(slot.departed)
+          .append(" draining=").append(slot.draining)
           .append(" probing=").append(slot.probing).append(" failedProbes=")
           .append(slot.failedProbes).append(" suspectsRunning=").append(slot.suspectsRunning)
           .append(" running=[");

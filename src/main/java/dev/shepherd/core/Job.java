@@ -33,8 +33,11 @@ final class Job {
   final long timeoutMs;
   /** What the payload costs while queued (counted against the backlog's byte budget). */
   final long bytes;
-  /** The slot the job must run on (affinity), or null for any slot. */
-  final Slot target;
+  /**
+   * The slot the job must run on (affinity), or null for any slot; it moves only when a resize
+   * takes its slot out (F6 in docs/rules.md).
+   */
+  Slot target;
 
   Place place = Place.QUEUED;
   /** Position in the backlog order: lower runs first among jobs eligible for the same slot. */

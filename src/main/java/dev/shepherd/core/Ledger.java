@@ -22,6 +22,7 @@ public final class Ledger {
   private final LinkedHashMap<String, DurableImage.HostImage> hosts = new LinkedHashMap<>();
   private final LinkedHashMap<String, DeadLetter> dead = new LinkedHashMap<>();
   private final java.util.ArrayDeque<RecentOutcome> recent = new java.util.ArrayDeque<>();
+  private PoolSize size;
 
   /** A ledger holding {@code base}. */
   public Ledger(DurableImage base) {
@@ -31,6 +32,7 @@ public final class Ledger {
     base.hosts().forEach(h -> hosts.put(h.host(), h));
     base.dead().forEach(e -> dead.put(e.job(), e));
     recent.addAll(base.recent());
+    size = base.size();
   }
 
   /** Applies one record. */
@@ -79,6 +81,13 @@ public final class Ledger {
       bindings.remove(u.key());
     } else if (record instanceof DurableRecord.HostKnown h) {
       hosts.put(h.host(), new DurableImage.HostImage(h.host(), h.node(), h.slots()));
+    } else if (record instanceof DurableRecord.Resized r) {
+      size = new PoolSize(r.instances(), r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Retargeted r) {
+      DurableImage.JobImage j = held(r.job());
+      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
+          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), r.target(), j.attempts(), j.worker(),
+          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry()));
     } else {
       throw new AssertionError("unhandled " + record);
     }
@@ -105,7 +114,7 @@ public final class Ledger {
     ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
     return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
         new ArrayList<>(hosts.values()), new ArrayList<>(dead.values()),
-        new ArrayList<>(recent));
+        new ArrayList<>(recent), size);
   }
 
   private DurableImage.JobImage held(String job) {

@@ -23,15 +23,17 @@ public final class Pool {
   private final HostFlow hosts;
   private final Shutdown shutdown;
   private final RecoveryFlow recovery;
+  private final ResizeFlow resize;
   private boolean started;
 
   private Pool(PoolSettings settings) {
     this.d = new PoolData(settings);
     this.shutdown = new Shutdown(d);
     this.jobs = new JobFlow(d, shutdown);
-    this.slots = new SlotFlow(d, shutdown);
+    this.resize = new ResizeFlow(d, shutdown);
+    this.slots = new SlotFlow(d, shutdown, resize);
     this.hosts = new HostFlow(d, slots, shutdown);
-    this.recovery = new RecoveryFlow(d);
+    this.recovery = new RecoveryFlow(d, resize);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2 in docs/rules.md). */
@@ -62,6 +64,7 @@ public final class Pool {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
     }
+    resize.leaveDrained();
     return new Transition.Applied(d.out, d.verdict);
   }
 
@@ -108,6 +111,8 @@ public final class Pool {
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
+    } else if (event instanceof PoolEvent.Resize e) {
+      return resize.resize(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -299,7 +304,7 @@ public final class Pool {
       hosts.add(new DurableImage.HostImage(host.id, host.node, ids));
     }
     return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts,
-        d.dead.all(), d.recent.all());
+        d.dead.all(), d.recent.all(), d.local.resized ? d.local.size() : null);
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */

@@ -52,6 +52,8 @@ final class PoolData implements SlotView {
   final Requeues requeues = new Requeues(this);
   /** The time of the event being applied. */
   long now;
+  /** The pool's own slots and the size a resize set (F6 in docs/rules.md). */
+  final LocalSlots local;
 
   PoolState state = PoolState.RUNNING;
   /**
@@ -115,6 +117,7 @@ final class PoolData implements SlotView {
     for (SlotSpec spec : settings.slots()) {
       addSlot(spec.id(), spec.maxConcurrency() == null ? Slot.UNKNOWN_CAPACITY : spec.maxConcurrency());
     }
+    this.local = new LocalSlots(this);
   }
 
   Slot addSlot(String id, int capacity) {
@@ -420,7 +423,7 @@ final class PoolData implements SlotView {
   @Override
   public boolean selectable(int index) {
     Slot slot = slots.get(index);
-    return !slot.retired() && !slot.departed && slot.life != Slot.Life.LOST;
+    return !slot.retired() && !slot.departed && slot.life != Slot.Life.LOST && !slot.draining;
   }
 
   @Override

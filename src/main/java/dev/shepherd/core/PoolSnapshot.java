@@ -7,7 +7,8 @@ import java.util.List;
  * view's first frame), computed by a pure function of the pool's state. {@code backlogLength}
  * counts every job held in the backlog's bound, of which {@code backlogWaiting} wait for a due
  * time (J3, J4 in docs/rules.md); {@code nextDue} is the earliest of those (null when none waits);
- * {@code deadLetters} is the size of the dead-letter set (J5). Its times are on the events' clock;
+ * {@code deadLetters} is the size of the dead-letter set (J5); {@code size} is the size of the
+ * pool's own slots (F6), null where unknown. Its times are on the events' clock;
  * the runtime hands snapshots out in epoch milliseconds.
  */
 public record PoolSnapshot(
@@ -24,7 +25,17 @@ public record PoolSnapshot(
     HaStatus ha,
     int backlogWaiting,
     Long nextDue,
-    int deadLetters) {
+    int deadLetters,
+    PoolSize size) {
+
+  /** A snapshot without the size of the pool's own slots (F6 in docs/rules.md). */
+  public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
+      List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
+      long windowMs, List<HostStatus> hosts, HaStatus ha, int backlogWaiting, Long nextDue,
+      int deadLetters) {
+    this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
+        maxRestarts, windowMs, hosts, ha, backlogWaiting, nextDue, deadLetters, null);
+  }
 
   /** A snapshot of a pool without high availability ({@code ha} null) or waiting jobs. */
   public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
@@ -38,7 +49,7 @@ public record PoolSnapshot(
   public PoolSnapshot withHa(HaStatus status) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
         restartsInWindow, maxRestarts, windowMs, hosts, status, backlogWaiting, nextDue,
-        deadLetters);
+        deadLetters, size);
   }
 
   /**

@@ -32,7 +32,7 @@ final class Snapshots {
     return new PoolSnapshot(d.settings.name(), d.state, d.held(),
         d.settings.backlogCapacity(), List.copyOf(slots), counters, budget.inWindow(now),
         budget.maxRestarts(), budget.windowMs(), hosts(d), null, d.waiting.size(),
-        nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size());
+        nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size(), d.local.size());
   }
 
   private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {
