@@ -385,6 +385,9 @@ final class PoolData implements SlotView {
 
   void retire(Slot slot, Retirement reason) {
     assert slot.running.isEmpty() : "retiring a slot that holds work: " + slot;
+    if (local.draining > 0) {
+      ResizeFlow.unbindFromRetired(this, slot);
+    }
     slot.moveTo(Slot.Life.RETIRED);
     slot.retirement = reason;
     notRetired--;

@@ -100,16 +100,26 @@ final class ResizeFlow {
     return added;
   }
 
-  /** Drains every live local slot at or past the size that is not draining yet; returns them. */
+  /**
+   * Drains every live local slot at or past the size that is not draining yet, all at once (no key
+   * moves to another one that leaves); returns them.
+   */
   List<String> shrink() {
     LocalSlots local = d.local;
-    List<String> draining = new ArrayList<>();
+    List<Slot> leaving = new ArrayList<>();
     for (int i = local.instances; i < local.slots.size(); i++) {
       Slot slot = local.slots.get(i);
       if (!slot.departed && !slot.draining) {
-        draining.add(slot.id);
-        drain(slot);
+        slot.draining = true;
+        local.draining++;
+        d.refresh(slot);
+        leaving.add(slot);
       }
+    }
+    List<String> draining = new ArrayList<>(leaving.size());
+    for (Slot slot : leaving) {
+      draining.add(slot.id);
+      drain(slot);
     }
     return draining;
   }
@@ -135,9 +145,6 @@ final class ResizeFlow {
    * it leaves now if it runs nothing, else once it does.
    */
   private void drain(Slot slot) {
-    slot.draining = true;
-    d.local.draining++;
-    d.refresh(slot);
     for (String key : d.bindings.keysOf(slot)) {
       String chosen = d.settings.selector().select(key, d);
       Slot to = chosen == null ? null : d.slotsById.get(chosen);
@@ -155,9 +162,14 @@ final class ResizeFlow {
         retarget(job, slot);
       }
     }
-    for (Job job : slot.running) {
-      if (job.place == Job.Place.RUNNING) {
-        retarget(job, slot);
+    // Only a draining slot runs jobs bound elsewhere: their slot drained while they ran.
+    for (Slot other : d.local.slots) {
+      if (other.draining) {
+        for (Job job : other.running) {
+          if (job.place == Job.Place.RUNNING) {
+            retarget(job, slot);
+          }
+        }
       }
     }
     if (slot.running.isEmpty()) {
@@ -167,10 +179,13 @@ final class ResizeFlow {
     }
   }
 
-  /** Where a job bound to a leaving slot goes: its key's slot now, or null (it stays). */
+  /**
+   * Where a job bound to a leaving slot goes: its key's slot now, if that one can take work; else
+   * null (it stays, and is answered if the slot leaves first).
+   */
   private Slot newTarget(Job job) {
     Slot bound = job.key == null ? null : d.bindings.slotOf(job.key);
-    return bound == null || bound == job.target ? null : bound;
+    return bound == null || bound == job.target || !d.selectable(bound.index) ? null : bound;
   }
 
   private void retarget(Job job, Slot from) {
@@ -181,6 +196,24 @@ final class ResizeFlow {
     if (to != null) {
       job.target = to;
       d.record(new DurableRecord.Retargeted(job.id, to.id));
+    }
+  }
+
+  /**
+   * {@code retiring} retires while jobs bound to it still run on draining slots (their keys moved
+   * to it when their own slot began to drain): each is bound to the slot it runs on again, so if
+   * it comes back it waits there and is answered when that slot leaves (P10 holds).
+   */
+  static void unbindFromRetired(PoolData d, Slot retiring) {
+    for (Slot slot : d.local.slots) {
+      if (slot.draining) {
+        for (Job job : slot.running) {
+          if (job.place == Job.Place.RUNNING && job.target == retiring) {
+            job.target = slot;
+            d.record(new DurableRecord.Retargeted(job.id, slot.id));
+          }
+        }
+      }
     }
   }
 

@@ -54,7 +54,8 @@ final class PoolChecker implements SequenceRunner.Harness {
   private static final class Held {
     final String id;
     final Submission submission;
-    final String target;
+    /** F6: moves with its key when a resize takes its slot out. */
+    String target;
     boolean queued = true;
     String worker;
     long token;
@@ -311,6 +312,19 @@ final class PoolChecker implements SequenceRunner.Harness {
           }
         }
       } else if (effect instanceof Effect.Publish publish
+          && publish.notice() instanceof Notice.Resized resized) {
+        retarget(resized.draining());
+      } else if (effect instanceof Effect.Publish publish
+          && publish.notice() instanceof Notice.PhaseChanged changed
+          && changed.phase() == Phase.RETIRED) {
+        // F6: a job bound to a slot that retires while the job runs on a draining slot is bound
+        // to that slot again.
+        running.forEach((worker, jobs) -> jobs.forEach(job -> {
+          if (changed.worker().equals(job.target) && !worker.equals(job.target)) {
+            job.target = worker;
+          }
+        }));
+      } else if (effect instanceof Effect.Publish publish
           && publish.notice() instanceof Notice.RestartDecided decided) {
         Boolean expected = chargeable.get(decided.worker());
         require(expected == null || decided.charged() == expected,
@@ -324,7 +338,9 @@ final class PoolChecker implements SequenceRunner.Harness {
       require(completed.submission.state == State.ANSWERED,
           "P8 a completion answers its job", () -> completed + " not answered by " + event);
     }
-    if (completed != null && retrying) {
+    // F6: a slot that leaves answers what can no longer run (P11, or a key with nowhere to go).
+    boolean slotLeft = !Fixture.notices(effects, Notice.SlotRemoved.class).isEmpty();
+    if (completed != null && retrying && !slotLeft) {
       require(completed.submission.state == State.ACCEPTED,
           "J3 a failed attempt with retries left is not answered", () -> completed + " by "
               + event);
@@ -337,6 +353,24 @@ final class PoolChecker implements SequenceRunner.Harness {
       if (submit.state == State.ACCEPTED) {
         require(after.backlogLength() <= Math.max(backlogBefore, settings.backlogCapacity()),
             "P3 the backlog is bounded", () -> after.backlogLength() + " queued after accepting");
+      }
+    }
+  }
+
+  /** F6: jobs bound to slots that leave go where their keys moved. */
+  private void retarget(List<String> leaving) {
+    List<Held> all = new ArrayList<>(line);
+    all.addAll(waitingJobs);
+    running.values().forEach(all::addAll);
+    for (Held held : all) {
+      String key = held.submission.event.key();
+      String bound = key == null ? null : pool.binding(key);
+      boolean open = bound != null && pool.snapshot(now).slots().stream().anyMatch(slot ->
+          slot.id().equals(bound) && slot.phase() != Phase.RETIRED && slot.phase() != Phase.LOST
+              && slot.phase() != Phase.DRAINING);
+      if (held.target != null && leaving.contains(held.target) && open
+          && !bound.equals(held.target)) {
+        held.target = bound;
       }
     }
   }
@@ -664,7 +698,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     return null;
   }
 
-  /** P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance. */
+  /**
+   * P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance, or
+   * with its slot when a resize drains it (F6).
+   */
   private void bindingsMoveOnlyByRebalance(PoolEvent event, Transition transition,
       List<String> before) {
     List<String> after = bindings();
@@ -687,6 +724,13 @@ final class PoolChecker implements SequenceRunner.Harness {
                 && key.equals(replaying.key()) ? r.replyTo() : null;
         require(replyTo != null && submissions.get(replyTo).state == State.ACCEPTED,
             "P4 only an accepted unseen key is bound", () -> event + " bound " + key);
+      } else if (!Objects.equals(was, now) && transition instanceof Transition.Applied applied
+          && (event instanceof PoolEvent.Resize || event instanceof PoolEvent.Recover)) {
+        // F6: a key moves with its slot when a resize takes the slot out, and only then.
+        require(Fixture.notices(applied.effects(), Notice.Resized.class).stream()
+                .anyMatch(resized -> resized.draining().contains(was)),
+            "F6 a key moves only when its slot leaves",
+            () -> event + " moved " + key + " from " + was + " to " + now);
       } else {
         require(Objects.equals(was, now), "P5 only a rebalance moves a binding",
             () -> event + " moved " + key + " from " + was + " to " + now);

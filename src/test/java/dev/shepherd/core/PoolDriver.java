@@ -25,7 +25,7 @@ final class PoolDriver {
   enum Kind {
     SUBMIT, COMPLETE, COMPLETE_BAD, CREATE, CREATE_FAIL, CREATE_BAD, STOP, STOP_BAD, TICK, CANCEL,
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
-    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD
+    HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD, RESIZE
   }
 
   /** Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. */
@@ -166,7 +166,14 @@ final class PoolDriver {
       case REPLAY -> new PoolEvent.ReplayDead(deadJob(), "rr" + (++serial), now);
       case DISCARD -> new PoolEvent.DiscardDead(deadJob(), now);
       case HOST_HEARD -> new PoolEvent.HostHeard(anyHost(), now);
+      case RESIZE -> resize();
     };
+  }
+
+  /** F6: an operator resizes the pool's own slots: 0 to 7 of capacity 1 to 3. */
+  private PoolEvent resize() {
+    int instances = rnd.nextInt(10) == 0 ? 0 : 1 + rnd.nextInt(7);
+    return new PoolEvent.Resize(instances, 1 + rnd.nextInt(3), now);
   }
 
   /**
@@ -580,6 +587,9 @@ final class PoolDriver {
     if (effect instanceof Effect.Persist e) {
       ledger.apply(e.record());
     } else if (effect instanceof Effect.Deploy e) {
+      // F6: a resize adds slots, or brings back ones it took out.
+      known.add(e.worker());
+      departed.remove(e.worker());
       deploying.put(e.worker(), e.incarnation());
       latest.put(e.worker(), e.incarnation());
     } else if (effect instanceof Effect.Stop e) {
@@ -599,6 +609,9 @@ final class PoolDriver {
       if (timers.observe(effect)) {
         spentTimers.add(((Effect.CancelTimer) effect).timer());
       }
+    } else if (effect instanceof Effect.Publish e
+        && e.notice() instanceof Notice.SlotRemoved removed) {
+      depart(removed.worker());
     } else if (effect instanceof Effect.Publish e
         && e.notice() instanceof Notice.DeadLettered d) {
       dead.add(d.job());
