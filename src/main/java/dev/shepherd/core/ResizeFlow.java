@@ -116,6 +116,9 @@ final class ResizeFlow {
         leaving.add(slot);
       }
     }
+    for (Slot slot : leaving) {
+      moveKeys(slot);
+    }
     List<String> draining = new ArrayList<>(leaving.size());
     for (Slot slot : leaving) {
       draining.add(slot.id);
@@ -140,11 +143,8 @@ final class ResizeFlow {
     d.publishPhase(slot);
   }
 
-  /**
-   * Starts {@code slot}'s drain: its keys and the jobs bound to it move to the selector's choice;
-   * it leaves now if it runs nothing, else once it does.
-   */
-  private void drain(Slot slot) {
+  /** The keys bound to a leaving {@code slot} move to the selector's choice, in key order. */
+  private void moveKeys(Slot slot) {
     for (String key : d.bindings.keysOf(slot)) {
       String chosen = d.settings.selector().select(key, d);
       Slot to = chosen == null ? null : d.slotsById.get(chosen);
@@ -152,6 +152,13 @@ final class ResizeFlow {
         d.bindings.move(key, to);
       }
     }
+  }
+
+  /**
+   * Drains {@code slot}, whose keys moved: the jobs bound to it go where their keys are now; it
+   * leaves now if it runs nothing, else once it does.
+   */
+  private void drain(Slot slot) {
     for (Job job : d.backlog.retarget(slot, this::newTarget)) {
       d.record(new DurableRecord.Retargeted(job.id, job.target.id));
       d.refresh(job.target);

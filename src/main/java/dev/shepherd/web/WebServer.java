@@ -75,6 +75,7 @@ public final class WebServer {
     router.route("/api/*").handler(this::authorize);
     new PoolApi(pools).mount(router);
     new ReviveRoute(pools).mount(router);
+    new SizeRoute(pools).mount(router);
     new JobLookupRoute(pools).mount(router);
     new DeadLetterRoutes(pools).mount(router);
     router.get("/metrics").handler(metrics::handle);

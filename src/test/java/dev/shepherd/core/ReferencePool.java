@@ -1906,6 +1906,9 @@ final class ReferencePool {
         leaving.add(slot);
       }
     }
+    for (RSlot slot : leaving) {
+      moveKeys(slot);
+    }
     List<String> draining = new ArrayList<>();
     for (RSlot slot : leaving) {
       draining.add(slot.id);
@@ -1914,7 +1917,7 @@ final class ReferencePool {
     return draining;
   }
 
-  private void drain(RSlot slot) {
+  private void moveKeys(RSlot slot) {
     List<String> keys = new ArrayList<>();
     for (Binding binding : bindings) {
       if (binding.worker().equals(slot.id)) {
@@ -1936,6 +1939,9 @@ final class ReferencePool {
         }
       }
     }
+  }
+
+  private void drain(RSlot slot) {
     for (RJob job : queuedJobs()) {
       retarget(job, slot);
     }

@@ -124,7 +124,8 @@ public final class DurableLeader {
     }
     DurableImage image = recovered.image();
     Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
-        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent()),
+        image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent(),
+        image.size()),
         coordinator.now()));
     if (t instanceof Transition.Refused refused) {
       throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "

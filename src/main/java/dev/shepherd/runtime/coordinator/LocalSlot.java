@@ -37,12 +37,15 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
    */
   private final Context deployFrom;
 
-  LocalSlot(String id, Coordinator coordinator, PoolConfig config) {
+  private final PoolConfig config;
+
+  /** A local slot whose incarnations run up to {@code maxConcurrency} jobs at once. */
+  LocalSlot(String id, Coordinator coordinator, PoolConfig config, int maxConcurrency) {
     this.id = id;
     this.coordinator = coordinator;
+    this.config = config;
     this.deployFrom = ((VertxInternal) coordinator.vertx()).createEventLoopContext();
-    boolean unordered = WorkerConfig.unordered(config.threading(),
-        config.settings().slots().get(0).maxConcurrency());
+    boolean unordered = WorkerConfig.unordered(config.threading(), maxConcurrency);
     this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(config.handlers(),
         unordered, config.onException(), config.threading(), config.workerConfig()), this);
   }
@@ -77,6 +80,14 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   @Override
   public void cancel(long assignment) {
     runner.cancel(assignment);
+  }
+
+  /**
+   * F6 (docs/rules.md): a resize set the slot's capacity; a WORKER incarnation runs jobs side by
+   * side above 1, one after another at 1, from its next job on.
+   */
+  void capacity(int maxConcurrency) {
+    runner.unordered(WorkerConfig.unordered(config.threading(), maxConcurrency));
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
@@ -132,9 +133,14 @@ public final class DurableJson {
     image.dead().forEach(e -> dead.add(DurableValueJson.encode(e)));
     JsonArray recent = new JsonArray();
     image.recent().forEach(r -> recent.add(DurableValueJson.encode(r)));
-    return new JsonObject().put("term", image.term()).put("generated", image.generated())
-        .put("jobs", jobs).put("bindings", bindings).put("hosts", hosts).put("dead", dead)
-        .put("recent", recent);
+    JsonObject json = new JsonObject().put("term", image.term())
+        .put("generated", image.generated()).put("jobs", jobs).put("bindings", bindings)
+        .put("hosts", hosts).put("dead", dead).put("recent", recent);
+    if (image.size() != null) {
+      json.put("size", new JsonObject().put("instances", image.size().instances())
+          .put("maxConcurrency", image.size().maxConcurrency()));
+    }
+    return json;
   }
 
   static DurableImage decodeImage(JsonObject json) {
@@ -169,8 +175,10 @@ public final class DurableJson {
     for (Object o : json.getJsonArray("recent", new JsonArray())) {
       recent.add(DurableValueJson.decodeRecent((JsonObject) o));
     }
+    JsonObject size = json.getJsonObject("size");
     return new DurableImage(json.getLong("term"), json.getLong("generated"), jobs, bindings,
-        hosts, dead, recent);
+        hosts, dead, recent, size == null ? null
+            : new PoolSize(size.getInteger("instances"), size.getInteger("maxConcurrency")));
   }
 
   // ---- records --------------------------------------------------------------------------------
@@ -224,6 +232,12 @@ public final class DurableJson {
     } else if (record instanceof DurableRecord.HostKnown h) {
       return new JsonObject().put("t", "host").put("host", h.host()).put("node", h.node())
           .put("slots", new JsonArray(new ArrayList<>(h.slots())));
+    } else if (record instanceof DurableRecord.Resized r) {
+      return new JsonObject().put("t", "resized").put("instances", r.instances())
+          .put("maxConcurrency", r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Retargeted r) {
+      return new JsonObject().put("t", "retargeted").put("job", r.job())
+          .put("target", r.target());
     }
     throw new AssertionError("unhandled " + record);
   }
@@ -253,6 +267,10 @@ public final class DurableJson {
       case "unbound" -> new DurableRecord.Unbound(json.getString("key"));
       case "host" -> new DurableRecord.HostKnown(json.getString("host"), json.getString("node"),
           strings(json.getJsonArray("slots")));
+      case "resized" -> new DurableRecord.Resized(json.getInteger("instances"),
+          json.getInteger("maxConcurrency"));
+      case "retargeted" -> new DurableRecord.Retargeted(json.getString("job"),
+          json.getString("target"));
       default -> throw new IllegalArgumentException("not a durable record: " + json.encode());
     };
   }

@@ -104,7 +104,7 @@ public final class JournalTimes {
     List<RecentOutcome> recent = new ArrayList<>(image.recent().size());
     image.recent().forEach(r -> recent.add(WallTimes.recent(r, shift)));
     return new DurableImage(image.term(), image.generated(), jobs, image.bindings(),
-        image.hosts(), dead, recent);
+        image.hosts(), dead, recent, image.size());
   }
 
   /** A due time moved by {@code shift}; one that would not be positive is long past: due now. */

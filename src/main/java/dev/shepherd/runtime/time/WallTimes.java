@@ -48,7 +48,7 @@ public final class WallTimes {
     }
     return new PoolSnapshot(s.name(), s.state(), s.backlogLength(), s.backlogCapacity(), slots,
         s.counters(), s.restartsInWindow(), s.maxRestarts(), s.windowMs(), hosts, s.ha(),
-        s.backlogWaiting(), plus(s.nextDue(), shift), s.deadLetters());
+        s.backlogWaiting(), plus(s.nextDue(), shift), s.deadLetters(), s.size());
   }
 
   /** {@code notice} with its time (a phase's {@code backoffUntil}, the only one) in wall time. */

@@ -4,6 +4,7 @@ import dev.shepherd.core.Counters;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.HostState;
 import dev.shepherd.core.Phase;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.Retirement;
@@ -44,6 +45,9 @@ public final class SnapshotJson {
   static final String IN_FLIGHT = "inFlight";
   static final String INCARNATION = "incarnation";
   static final String INTERRUPTED = "interrupted";
+  static final String INSTANCES = "instances";
+  static final String MAX_CONCURRENCY = "maxConcurrency";
+  static final String SIZE = "size";
   static final String JOB = "job";
   static final String LENGTH = "length";
   static final String MAX_RESTARTS = "maxRestarts";
@@ -126,6 +130,11 @@ public final class SnapshotJson {
             .put(RESTARTS_IN_WINDOW, s.restartsInWindow())
             .put(MAX_RESTARTS, s.maxRestarts())
             .put(WINDOW_MS, s.windowMs() == Long.MAX_VALUE ? null : s.windowMs()));
+    if (s.size() != null) {
+      // F6: the pool's own slots and their capacity, as a resize sets them.
+      json.put(SIZE, new JsonObject().put(INSTANCES, s.size().instances())
+          .put(MAX_CONCURRENCY, s.size().maxConcurrency()));
+    }
     if (s.ha() != null) {
       HaStatus ha = s.ha();
       json.put(HA, new JsonObject().put(ENABLED, ha.enabled())
@@ -181,7 +190,16 @@ public final class SnapshotJson {
         budget.getValue(WINDOW_MS) == null ? Long.MAX_VALUE : number(budget, WINDOW_MS),
         hosts, ha(json), (int) number(backlog, WAITING),
         backlog.getValue(NEXT_DUE) == null ? null : number(backlog, NEXT_DUE),
-        (int) number(json, DEAD_LETTERS));
+        (int) number(json, DEAD_LETTERS), size(json));
+  }
+
+  /** The {@code size} block (F6 in docs/rules.md), or null for a snapshot without one. */
+  private static PoolSize size(JsonObject json) {
+    if (json.getValue(SIZE) == null) {
+      return null;
+    }
+    JsonObject size = object(json, SIZE);
+    return new PoolSize((int) number(size, INSTANCES), (int) number(size, MAX_CONCURRENCY));
   }
 
   /** The {@code ha} block (A1 in docs/rules.md), or null for a pool without one. */
