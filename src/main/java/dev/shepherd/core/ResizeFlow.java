@@ -17,7 +17,8 @@ import java.util.List;
  * the supervisor's strategy. A draining slot that stops (a crash, a hang past its job timeout) is
  * not replaced: its jobs are settled by P9 and it leaves at once. A slot that runs nothing when the
  * resize comes (INSTALLING, BACKING_OFF, RETIRED, or idle) leaves in the same step. A resize while
- * slots drain keeps the ones it wants again (their drain ends) and drains the ones it does not.
+ * slots drain keeps the ones it wants again (their drain ends, and the keyed jobs they run are
+ * bound to them again, for if they run again) and drains the ones it does not.
  *
  * <p>A key for which the selector finds no other slot (none is selectable) stays bound to the
  * leaving slot, and its queued jobs stay with it; when the slot leaves they are answered {@code
@@ -83,6 +84,13 @@ final class ResizeFlow {
       if (slot.draining && i < instances) {
         slot.draining = false;
         local.draining--;
+        // Only a draining slot runs jobs bound elsewhere: the ones it runs are its own again.
+        for (Job job : slot.running) {
+          if (job.place == Job.Place.RUNNING && job.target != null && job.target != slot) {
+            job.target = slot;
+            d.record(new DurableRecord.Retargeted(job.id, slot.id));
+          }
+        }
         d.refresh(slot);
         d.publishPhase(slot);
       } else {
@@ -264,7 +272,11 @@ final class ResizeFlow {
       return;
     }
     for (Slot slot : d.local.slots) {
-      if (slot.draining && slot.running.isEmpty()) {
+      if (slot.draining && slot.departed) {
+        // It left another way (deregistered as a remote worker would be): its drain is over.
+        slot.draining = false;
+        d.local.draining--;
+      } else if (slot.draining && slot.running.isEmpty()) {
         leave(slot, true);
       }
     }

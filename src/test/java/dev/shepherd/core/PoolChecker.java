@@ -261,6 +261,12 @@ final class PoolChecker implements SequenceRunner.Harness {
           FailureRetry retry = completing.submission.event.retry() != null
               ? completing.submission.event.retry() : settings.jobs().retryFailures();
           retrying = stateBefore == PoolState.RUNNING && completing.attempts < retry.maxAttempts();
+          JobView view = pool.lookup(completing.id);
+          if (retrying && !Fixture.notices(effects, Notice.SlotRemoved.class).isEmpty()
+              && (view == null || view.state() == JobView.JobState.ANSWERED)) {
+            // F6: the slot it ran on left, and nothing could take it (P11, or its key's slot).
+            retrying = false;
+          }
           if (retrying) {
             goBack(completing, !retry.backoff().none());
           }
@@ -359,6 +365,17 @@ final class PoolChecker implements SequenceRunner.Harness {
 
   /** F6: jobs bound to slots that leave go where their keys moved. */
   private void retarget(List<String> leaving) {
+    // A slot whose drain ended runs its keyed jobs as its own again.
+    PoolSnapshot after = pool.snapshot(now);
+    running.forEach((worker, jobs) -> {
+      boolean draining = after.slots().stream().anyMatch(slot -> slot.id().equals(worker)
+          && slot.phase() == Phase.DRAINING);
+      for (Held job : jobs) {
+        if (!draining && !job.cancelled && job.target != null && !job.target.equals(worker)) {
+          job.target = worker;
+        }
+      }
+    });
     List<Held> all = new ArrayList<>(line);
     all.addAll(waitingJobs);
     running.values().forEach(all::addAll);

@@ -1883,6 +1883,12 @@ final class ReferencePool {
       slot.capacity = capacity;
       if (slot.draining && i < wanted) {
         slot.draining = false;
+        for (RJob job : slot.running) {
+          if (!job.cancelled && job.target != null && !job.target.equals(slot.id)) {
+            job.target = slot.id;
+            record(new DurableRecord.Retargeted(job.id, slot.id));
+          }
+        }
         publishPhase(slot);
       }
     }
@@ -2014,7 +2020,9 @@ final class ReferencePool {
     }
     for (String id : local) {
       RSlot slot = slot(id);
-      if (slot.draining && slot.running.isEmpty()) {
+      if (slot.draining && slot.departed) {
+        slot.draining = false;
+      } else if (slot.draining && slot.running.isEmpty()) {
         leave(slot, true);
       }
     }
