@@ -90,8 +90,9 @@ class SizeHttpTest {
           .isEqualTo(2);
 
       // The pool still serves, and a grow brings w-1 back with its next incarnation.
-      assertThat(Http.submit(app, "elastic", new JsonObject().put("payload",
-          new JsonObject().put("echo", "after"))).getString("type")).isEqualTo("completed");
+      assertThat(Http.post(app.url("/api/pools/elastic/jobs"), new JsonObject().put("payload",
+          new JsonObject().put("echo", "after")).encode()).json().getString("type"))
+          .isEqualTo("completed");
       assertThat(put(app, "elastic", "{\"instances\": 2}").status()).isEqualTo(200);
       await().atMost(10, SECONDS).until(() -> slots(status(app, "elastic"), "IDLE")
           .equals(List.of("w-0", "w-1")));
