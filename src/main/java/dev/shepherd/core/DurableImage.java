@@ -8,9 +8,10 @@ import java.util.Objects;
  * accepted, unanswered job with its place (queued at {@code order}, waiting until {@code dueAt}, or
  * running on {@code worker}), every key binding, every worker host with its slots, the highest
  * generated job number accepted, the dead-letter set (J5) and the recent outcomes (J6), both oldest
- * first, and the size of its own slots once a resize set it (F6; null: as configured). {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
- * records; {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover}
- * rebuilds a pool from one. Jobs are in backlog order, bindings by key, hosts in registration
+ * first, and the size of its own slots once a resize set it (F6; null: as configured). {@code
+ * term} is the term of the pool that wrote it. A {@link Ledger} builds one from records; {@link
+ * Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover} rebuilds a pool
+ * from one. Jobs are in backlog order, bindings by key, hosts in registration
  * order.
  */
 public record DurableImage(long term, long generated, List<JobImage> jobs,
@@ -25,7 +26,7 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
     recent = List.copyOf(recent);
   }
 
-  /** An image of a pool never resized ({@code size} null: the configured size, F6). */
+  /** An image of a pool never resized ({@code size} null: as configured, F6 in docs/rules.md). */
   public DurableImage(long term, long generated, List<JobImage> jobs,
       List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
       List<RecentOutcome> recent) {

@@ -215,9 +215,9 @@ final class ResizeFlow {
   }
 
   /**
-   * {@code retiring} retires while jobs bound to it still run on draining slots (their keys moved
-   * to it when their own slot began to drain): each is bound to the slot it runs on again, so if
-   * it comes back it waits there and is answered when that slot leaves (P10 holds).
+   * {@code retiring} retires (P10 in docs/rules.md) while jobs bound to it still run on draining
+   * slots (their keys moved to it when their own slot began to drain): each is bound to the slot
+   * it runs on again, so if it comes back it waits there and is answered when that slot leaves.
    */
   static void unbindFromRetired(PoolData d, Slot retiring) {
     for (Slot slot : d.local.slots) {
@@ -233,9 +233,10 @@ final class ResizeFlow {
   }
 
   /**
-   * A draining slot leaves: jobs still bound to it (no other slot could be chosen) are answered
-   * {@code interrupted(NO_RECOVERABLE_WORKERS)}, its incarnation is stopped unless {@code stop} is
-   * false (it stopped by itself), and it is hidden from the status. P11 holds after it.
+   * A draining slot leaves (F6 in docs/rules.md): jobs still bound to it (no other slot could be
+   * chosen) are answered {@code interrupted(NO_RECOVERABLE_WORKERS)}, its incarnation is stopped
+   * unless {@code stop} is false (it stopped by itself), and it is hidden from the status. P11
+   * holds after it.
    */
   private void leave(Slot slot, boolean stop) {
     Interruption none = new Interruption.NoRecoverableWorkers();
@@ -283,9 +284,9 @@ final class ResizeFlow {
   }
 
   /**
-   * A draining slot's incarnation stopped (crash, hang, or exit): P9 settles what it ran, the
-   * supervisor is not asked and the budget not charged, and the slot leaves at once. J2 still
-   * counts the stop against the jobs it was running.
+   * A draining slot's incarnation stopped (crash, hang, or exit): P9 (docs/rules.md) settles
+   * what it ran, the supervisor is not asked and the budget not charged, and the slot leaves at
+   * once. J2 still counts the stop against the jobs it was running.
    */
   void stopped(Slot slot, Exit exit, String cause, long now) {
     d.out.add(new Effect.Stop(slot.id, slot.incarnation, exit));

@@ -75,7 +75,10 @@ public final class IncarnationVerticle extends VerticleBase implements WorkerCon
   private final IncarnationOwner owner;
   private final int number;
   private final Supplier<? extends JobHandler> handlers;
-  /** Whether jobs run side by side on the worker pool; a resize may change it (F6). */
+  /**
+   * Whether jobs run side by side on the worker pool; a resize may change it (F6 in
+   * docs/rules.md).
+   */
   private volatile boolean unordered;
   private final OnException onException;
   private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
