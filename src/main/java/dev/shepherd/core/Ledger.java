@@ -119,7 +119,8 @@ public final class Ledger {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), r.target(), j.attempts(), j.worker(),
-          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry()));
+          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry(), j.group(),
+          j.priority()));
     } else {
       throw new AssertionError("unhandled " + record);
     }

@@ -62,14 +62,14 @@ public final class Pool {
     d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
-    if (error == null) {
-      d.groups.sweep();
-    }
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
     }
+    // Draining slots that run nothing now leave (F6) before idle groups are forgotten (F1): a
+    // slot that leaves may answer the last jobs of a group.
     resize.leaveDrained();
+    d.groups.sweep();
     return new Transition.Applied(d.out, d.verdict);
   }
 
