@@ -300,6 +300,19 @@ public final class Pool {
     return group(name, d.now);
   }
 
+  /**
+   * F1 (docs/rules.md): the override in force for group {@code name}: the operator's run-time one
+   * ({@link PoolEvent.SetGroup}), else the configured one, else null (the group has the pool's
+   * group defaults). For merging a partial change onto it before a {@code SetGroup}.
+   */
+  public GroupSettings groupOverride(String name) {
+    FlowGroup group = name == null ? null : d.groups.find(name);
+    if (group != null) {
+      return group.override();
+    }
+    return name == null ? null : d.settings.flow().groups().get(name);
+  }
+
   /** The status at {@code now} (budget use depends on the time). */
   public PoolSnapshot snapshot(long now) {
     return Snapshots.of(d, now);

@@ -142,4 +142,18 @@ class GroupsTest {
     assertThat(snapshot.groups()).extracting(PoolSnapshot.GroupStatus::name)
         .containsExactly("c", "b");
   }
+
+  @Test
+  void F1_the_override_in_force_is_the_run_time_one_else_the_configured_one() {
+    Fixture fx = Fixture.pool(1).flow(groups(Map.of("a", concurrency(1)))).running();
+    assertThat(fx.pool.groupOverride("a")).isEqualTo(concurrency(1));
+    assertThat(fx.pool.groupOverride("nobody")).isNull();
+    assertThat(fx.group("nobody")).isNull();
+    fx.setGroup("a", concurrency(4));
+    assertThat(fx.pool.groupOverride("a")).isEqualTo(concurrency(4));
+    assertThat(fx.group("a").concurrency()).isEqualTo(4);
+    fx.setGroup("a", null);
+    assertThat(fx.pool.groupOverride("a")).isEqualTo(concurrency(1));
+    assertThat(fx.group("a")).as("a configured group is always known").isNotNull();
+  }
 }
