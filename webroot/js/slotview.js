@@ -5,7 +5,7 @@ import { lostWords, retirementWords } from './reasons.js';
 
 export const PHASE_TEXT = {
   INSTALLING: 'INSTALLING', IDLE: 'IDLE', ASSIGNED: 'ASSIGNED', BACKING_OFF: 'BACKING OFF',
-  RETIRED: 'RETIRED', LOST: 'LOST',
+  RETIRED: 'RETIRED', LOST: 'LOST', DRAINING: 'DRAINING',
 };
 
 /**

@@ -3,6 +3,7 @@ package dev.shepherd.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The bounded backlog of jobs ready to run, kept for O(1) dispatch (P7 in docs/rules.md) and
@@ -275,6 +276,60 @@ final class Backlog {
       queue.ring.remove(queue);
     }
     queue.group.dropIfEmpty(queue);
+  }
+
+  /**
+   * F6 (docs/rules.md): the live jobs targeted at {@code from}, in order, each retargeted to what
+   * {@code to} says (null: it stays) and put back in its group's queue for its slot at its place
+   * in the order (its level and order are kept, so FIFO within a group holds, F2, F3); returns the
+   * moved ones. The backlog's length, bytes and every group's held count do not change; the
+   * queues of {@code from} are let go and the moved jobs' queues join their slots' rings (or wait
+   * with their blocked group). O(jobs bound to {@code from}, times a lane's length at worst).
+   */
+  List<Job> retarget(Slot from, Function<Job, Slot> to) {
+    List<Job> all = new ArrayList<>(from.queuedLive);
+    for (GroupQueue queue : new ArrayList<>(from.queues)) {
+      empty(queue, all);
+    }
+    all.sort((a, b) -> Long.compare(a.order, b.order));
+    List<Job> moved = new ArrayList<>(all.size());
+    for (Job job : all) {
+      Slot target = to.apply(job);
+      if (target != null && target != from) {
+        job.target = target;
+        moved.add(job);
+      }
+      reenqueue(job);
+    }
+    d.refresh(from);
+    return moved;
+  }
+
+  /**
+   * Puts back a job {@link #empty} took out, at its own order among its queue's jobs (F6 in
+   * docs/rules.md); its group still counts it as held.
+   */
+  private void reenqueue(Job job) {
+    GroupQueue queue = job.group.queueFor(job.target, d.groups);
+    queue.insert(job);
+    length++;
+    bytes += job.bytes;
+    if (job.target == null) {
+      if (job.lane == GroupQueue.SUSPECTS) {
+        suspects++;
+      }
+    } else {
+      job.target.queuedLive++;
+      if (job.lane == GroupQueue.SUSPECTS) {
+        job.target.suspectsLive++;
+      }
+    }
+    if (queue.ring == null && !queue.parked) {
+      ringOf(queue).add(queue);
+      if (queue.target != null) {
+        d.refresh(queue.target);
+      }
+    }
   }
 
   /** Removes every live job, in backlog order. */

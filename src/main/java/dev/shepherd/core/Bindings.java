@@ -154,6 +154,29 @@ final class Bindings {
     }
   }
 
+  /** F6 (docs/rules.md): the keys bound to {@code slot}, in key order. O(bindings). */
+  java.util.List<String> keysOf(Slot slot) {
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (Binding b : byKey.values()) {
+      if (b.slot == slot) {
+        keys.add(b.key);
+      }
+    }
+    keys.sort(null);
+    return keys;
+  }
+
+  /**
+   * F6 (docs/rules.md): the bound {@code key} moves to {@code slot} because its slot leaves the
+   * pool, as a rebalance moves it, keeping its kind (chosen by the selector or by an operator) and
+   * its place among the idle.
+   */
+  void move(String key, Slot slot) {
+    Binding b = byKey.get(key);
+    b.slot = slot;
+    recorder.bound(key, slot, b.rebalanced);
+  }
+
   /** The binding of {@code key}, made (to {@code slot}) if unseen, taken off any idle list. */
   private Binding inUse(String key, Slot slot) {
     Binding b = byKey.get(key);

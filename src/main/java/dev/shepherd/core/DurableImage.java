@@ -8,16 +8,17 @@ import java.util.Objects;
  * accepted, unanswered job with its place (queued at {@code order}, waiting until {@code dueAt}, or
  * running on {@code worker}), every key binding, every worker host with its slots, the highest
  * generated job number accepted, the dead-letter set (J5) and the recent outcomes (J6), both oldest
- * first. {@code term} is the term of the pool that wrote it. A {@link Ledger} builds one from
- * records; {@link Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover}
- * rebuilds a pool from one. Jobs are in backlog order, bindings by key, hosts in registration
- * order. For flow control (section 11): {@code groups}, the run-time group overrides and paused
- * groups by name, and {@code pausedSince}, when the pool was paused (null: it is not), so a new
- * leader enforces the same limits (F1, F5).
+ * first, and the size of its own slots once a resize set it (F6; null: as configured). {@code
+ * term} is the term of the pool that wrote it. A {@link Ledger} builds one from records; {@link
+ * Pool#durableImage()} computes one from a pool's state; {@link PoolEvent.Recover} rebuilds a pool
+ * from one. Jobs are in backlog order, bindings by key, hosts in registration order. For flow
+ * control (section 11): {@code groups}, the run-time group overrides and paused groups by name,
+ * and {@code pausedSince}, when the pool was paused (null: it is not), so a new leader enforces
+ * the same limits (F1, F5).
  */
 public record DurableImage(long term, long generated, List<JobImage> jobs,
     List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
-    List<RecentOutcome> recent, List<GroupImage> groups, Long pausedSince) {
+    List<RecentOutcome> recent, List<GroupImage> groups, Long pausedSince, PoolSize size) {
 
   public DurableImage {
     jobs = List.copyOf(jobs);
@@ -28,11 +29,20 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
     groups = groups == null ? List.of() : List.copyOf(groups);
   }
 
-  /** An image of a pool without run-time group state. */
+  /**
+   * An image of a pool never resized ({@code size} null: as configured, F6 in docs/rules.md).
+   */
+  public DurableImage(long term, long generated, List<JobImage> jobs,
+      List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
+      List<RecentOutcome> recent, List<GroupImage> groups, Long pausedSince) {
+    this(term, generated, jobs, bindings, hosts, dead, recent, groups, pausedSince, null);
+  }
+
+  /** An image of a pool without run-time group state, never resized. */
   public DurableImage(long term, long generated, List<JobImage> jobs,
       List<BindingImage> bindings, List<HostImage> hosts, List<DeadLetter> dead,
       List<RecentOutcome> recent) {
-    this(term, generated, jobs, bindings, hosts, dead, recent, List.of(), null);
+    this(term, generated, jobs, bindings, hosts, dead, recent, List.of(), null, null);
   }
 
   /** An image without dead letters or recent outcomes. */

@@ -169,4 +169,25 @@ public sealed interface DurableRecord {
 
   /** F5 (docs/rules.md): {@code group} (null: the pool) was resumed. */
   record Resumed(String group) implements DurableRecord {}
+
+  /**
+   * F6 (docs/rules.md): a resize set the pool's own slots to {@code instances}, each of capacity
+   * {@code maxConcurrency}; a new coordinator rebuilds that size.
+   */
+  record Resized(int instances, int maxConcurrency) implements DurableRecord {
+    public Resized {
+      new PoolSize(instances, maxConcurrency);
+    }
+  }
+
+  /**
+   * F6 (docs/rules.md): the held job {@code job} must now run on {@code target}, because the slot
+   * it was bound to leaves the pool and its key moved there.
+   */
+  record Retargeted(String job, String target) implements DurableRecord {
+    public Retargeted {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(target, "target");
+    }
+  }
 }

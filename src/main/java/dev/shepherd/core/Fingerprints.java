@@ -34,6 +34,7 @@ final class Fingerprints {
         .append("\nbudget=").append(d.supervisor.budget()).append(" jitter=")
         .append(d.supervisor.jitterState())
         .append("\nbacklog: ").append(d.backlog.fingerprint())
+        .append("\nlocal: ").append(d.local.fingerprint())
         .append("\nflow: pausedSince=").append(d.groups.poolPausedSince).append(" heldUntil=")
         .append(d.groups.poolHeldUntil).append(" readyAt=").append(d.groups.poolReadyAt)
         .append(" bucket=").append(d.groups.poolBucket == null ? null
@@ -52,6 +53,7 @@ final class Fingerprints {
           .append(" runningSince=").append(slot.runningSince)
           .append(" failures=").append(slot.consecutiveFailures)
           .append(" restarts=").append(slot.restarts).append(" departed=").append(slot.departed)
+          .append(" draining=").append(slot.draining)
           .append(" probing=").append(slot.probing).append(" failedProbes=")
           .append(slot.failedProbes).append(" suspectsRunning=").append(slot.suspectsRunning)
           .append(" running=[");

@@ -56,6 +56,23 @@ final class GroupQueue {
   }
 
   /**
+   * Puts {@code job}, moved from another slot's queue (F6 in docs/rules.md), in its lane at its
+   * own order, so the lane stays sorted.
+   */
+  void insert(Job job) {
+    int index = laneIndex(job);
+    Lane lane = lanes[index];
+    if (lane == null) {
+      lane = lanes[index] = new Lane();
+    }
+    lane.insert(job);
+    job.queue = this;
+    job.lane = index;
+    mask |= 1 << index;
+    live++;
+  }
+
+  /**
    * The job it starts next at {@code now}: the lowest effective priority level (F3 in
    * docs/rules.md: a job waiting {@code agingMs} is lifted one level, from its acceptance), then
    * the earliest order; suspects compete at their own level. O(levels).

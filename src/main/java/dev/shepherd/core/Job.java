@@ -33,8 +33,11 @@ final class Job {
   final long timeoutMs;
   /** What the payload costs while queued (counted against the backlog's byte budget). */
   final long bytes;
-  /** The slot the job must run on (affinity), or null for any slot. */
-  final Slot target;
+  /**
+   * The slot the job must run on (affinity), or null for any slot; it moves only when a resize
+   * takes its slot out (F6 in docs/rules.md), and only through the backlog while it is queued.
+   */
+  Slot target;
   /** Its group (F1 in docs/rules.md): the pool's default group for a job without one. */
   final FlowGroup group;
   /** Its priority level, 0 first (F3 in docs/rules.md). */

@@ -319,6 +319,9 @@ final class JobFlow {
     if (slot.retired()) {
       return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
     }
+    if (slot.draining) {
+      return new PoolError.WorkerLeaving(e.worker());
+    }
     d.bindings.rebalance(e.key(), slot);
     return null;
   }

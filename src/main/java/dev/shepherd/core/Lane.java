@@ -22,6 +22,29 @@ final class Lane {
     live++;
   }
 
+  /**
+   * Puts {@code job} in its place by order (a job moved from another lane, F6 in docs/rules.md):
+   * O(1) at either end, O(lane) in the middle.
+   */
+  void insert(Job job) {
+    Job last = jobs.peekLast();
+    if (last == null || last.order < job.order) {
+      jobs.addLast(job);
+    } else if (jobs.peekFirst().order > job.order) {
+      jobs.addFirst(job);
+    } else {
+      java.util.List<Job> all = new java.util.ArrayList<>(jobs);
+      int at = 0;
+      while (at < all.size() && all.get(at).order < job.order) {
+        at++;
+      }
+      all.add(at, job);
+      jobs.clear();
+      jobs.addAll(all);
+    }
+    live++;
+  }
+
   /** The earliest live job, dropping tombstones on the way; null when there is none. */
   Job head() {
     Job job;

@@ -24,6 +24,7 @@ public final class Ledger {
   private final java.util.ArrayDeque<RecentOutcome> recent = new java.util.ArrayDeque<>();
   private final TreeMap<String, DurableImage.GroupImage> groups = new TreeMap<>();
   private Long pausedSince;
+  private PoolSize size;
 
   /** A ledger holding {@code base}. */
   public Ledger(DurableImage base) {
@@ -35,6 +36,7 @@ public final class Ledger {
     recent.addAll(base.recent());
     base.groups().forEach(g -> groups.put(g.group(), g));
     pausedSince = base.pausedSince();
+    size = base.size();
   }
 
   /** Applies one record. */
@@ -111,6 +113,14 @@ public final class Ledger {
       bindings.remove(u.key());
     } else if (record instanceof DurableRecord.HostKnown h) {
       hosts.put(h.host(), new DurableImage.HostImage(h.host(), h.node(), h.slots()));
+    } else if (record instanceof DurableRecord.Resized r) {
+      size = new PoolSize(r.instances(), r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Retargeted r) {
+      DurableImage.JobImage j = held(r.job());
+      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
+          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), r.target(), j.attempts(), j.worker(),
+          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry(), j.group(),
+          j.priority()));
     } else {
       throw new AssertionError("unhandled " + record);
     }
@@ -137,7 +147,7 @@ public final class Ledger {
     ordered.sort(Comparator.comparingLong(DurableImage.JobImage::order));
     return new DurableImage(term, generated, ordered, new ArrayList<>(bindings.values()),
         new ArrayList<>(hosts.values()), new ArrayList<>(dead.values()),
-        new ArrayList<>(recent), new ArrayList<>(groups.values()), pausedSince);
+        new ArrayList<>(recent), new ArrayList<>(groups.values()), pausedSince, size);
   }
 
   private DurableImage.JobImage held(String job) {

@@ -100,4 +100,22 @@ public sealed interface Notice {
 
   /** The pool's lifecycle state changed. */
   record PoolStateChanged(PoolState state) implements Notice {}
+
+  /**
+   * F6 (docs/rules.md): the pool's own slots were resized to {@code instances} of capacity {@code
+   * maxConcurrency}: {@code added} joined (INSTALLING), {@code draining} are leaving (slot order).
+   */
+  record Resized(int instances, int maxConcurrency, List<String> added, List<String> draining)
+      implements Notice {
+    public Resized {
+      added = List.copyOf(added);
+      draining = List.copyOf(draining);
+    }
+  }
+
+  /**
+   * F6 (docs/rules.md): the local slot {@code worker}, drained by a resize, left the pool (its
+   * incarnation {@code incarnation} is stopped); it is gone from the status. Not a retirement.
+   */
+  record SlotRemoved(String worker, int incarnation) implements Notice {}
 }

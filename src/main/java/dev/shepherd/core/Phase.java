@@ -16,5 +16,10 @@ public enum Phase {
    * Its host left the cluster or stopped sending heartbeats (H5 in docs/rules.md): not
    * dispatchable, not retired, not charged to the restart budget; keyed jobs bound to it wait (H6).
    */
-  LOST
+  LOST,
+  /**
+   * A local slot leaving the pool after a resize (F6 in docs/rules.md): nothing new is dispatched
+   * to it; its running jobs finish, then it is gone from the status.
+   */
+  DRAINING
 }

@@ -24,15 +24,17 @@ public final class Pool {
   private final Shutdown shutdown;
   private final RecoveryFlow recovery;
   private final FlowControl flow;
+  private final ResizeFlow resize;
   private boolean started;
 
   private Pool(PoolSettings settings) {
     this.d = new PoolData(settings);
     this.shutdown = new Shutdown(d);
     this.jobs = new JobFlow(d, shutdown);
-    this.slots = new SlotFlow(d, shutdown);
+    this.resize = new ResizeFlow(d, shutdown);
+    this.slots = new SlotFlow(d, shutdown, resize);
     this.hosts = new HostFlow(d, slots, shutdown);
-    this.recovery = new RecoveryFlow(d);
+    this.recovery = new RecoveryFlow(d, resize);
     this.flow = new FlowControl(d);
   }
 
@@ -60,13 +62,14 @@ public final class Pool {
     d.verdict = Transition.Verdict.NONE;
     d.now = event.now();
     PoolError error = route(event);
-    if (error == null) {
-      d.groups.sweep();
-    }
     if (error != null) {
       assert d.out.isEmpty() : "a refused event produced effects: " + d.out;
       return new Transition.Refused(error);
     }
+    // Draining slots that run nothing now leave (F6) before idle groups are forgotten (F1): a
+    // slot that leaves may answer the last jobs of a group.
+    resize.leaveDrained();
+    d.groups.sweep();
     return new Transition.Applied(d.out, d.verdict);
   }
 
@@ -121,6 +124,8 @@ public final class Pool {
     } else if (event instanceof PoolEvent.StopRequested e) {
       shutdown.requested(e);
       return null;
+    } else if (event instanceof PoolEvent.Resize e) {
+      return resize.resize(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -341,7 +346,7 @@ public final class Pool {
     }
     return new DurableImage(d.settings.term(), d.generatedAccepted, jobs, bindings, hosts,
         d.dead.all(), d.recent.all(), new ArrayList<>(d.groups.journaled.values()),
-        d.groups.poolPausedSince);
+        d.groups.poolPausedSince, d.local.resized ? d.local.size() : null);
   }
 
   /** A deterministic dump of the whole state (see {@link Fingerprints}); for tests. */

@@ -52,6 +52,8 @@ final class PoolData implements SlotView {
   final Requeues requeues = new Requeues(this);
   /** The time of the event being applied. */
   long now;
+  /** The pool's own slots and the size a resize set (F6 in docs/rules.md). */
+  final LocalSlots local;
 
   PoolState state = PoolState.RUNNING;
   /**
@@ -116,6 +118,7 @@ final class PoolData implements SlotView {
     for (SlotSpec spec : settings.slots()) {
       addSlot(spec.id(), spec.maxConcurrency() == null ? Slot.UNKNOWN_CAPACITY : spec.maxConcurrency());
     }
+    this.local = new LocalSlots(this);
   }
 
   Slot addSlot(String id, int capacity) {
@@ -394,6 +397,9 @@ final class PoolData implements SlotView {
 
   void retire(Slot slot, Retirement reason) {
     assert slot.running.isEmpty() : "retiring a slot that holds work: " + slot;
+    if (local.draining > 0) {
+      ResizeFlow.unbindFromRetired(this, slot);
+    }
     slot.moveTo(Slot.Life.RETIRED);
     slot.retirement = reason;
     notRetired--;
@@ -432,7 +438,7 @@ final class PoolData implements SlotView {
   @Override
   public boolean selectable(int index) {
     Slot slot = slots.get(index);
-    return !slot.retired() && !slot.departed && slot.life != Slot.Life.LOST;
+    return !slot.retired() && !slot.departed && slot.life != Slot.Life.LOST && !slot.draining;
   }
 
   @Override

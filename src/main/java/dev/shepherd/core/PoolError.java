@@ -218,4 +218,36 @@ public sealed interface PoolError {
       return "no job '" + job + "' " + where;
     }
   }
+
+  /**
+   * F6 (docs/rules.md): a resize that cannot apply: {@code field} ({@code instances} or {@code
+   * maxConcurrency}) is wrong for this pool, or, with {@code field} null, the pool is stopping.
+   */
+  record ResizeRefused(String field, String reason) implements PoolError {
+    @Override
+    public String name() {
+      return "RESIZE_REFUSED";
+    }
+
+    @Override
+    public String message() {
+      return (field == null ? "" : field + ": ") + reason;
+    }
+  }
+
+  /**
+   * F6 (docs/rules.md): a rebalance named a slot a resize is taking out of the pool (it is
+   * DRAINING).
+   */
+  record WorkerLeaving(String worker) implements PoolError {
+    @Override
+    public String name() {
+      return "WORKER_LEAVING";
+    }
+
+    @Override
+    public String message() {
+      return "worker '" + worker + "' is draining: a resize takes it out of the pool";
+    }
+  }
 }

@@ -318,4 +318,19 @@ public sealed interface PoolEvent {
    * ones.
    */
   record StopRequested(long now) implements PoolEvent {}
+
+  /**
+   * F6 (docs/rules.md): an operator resizes the pool's own slots at run time: {@code instances}
+   * local slots ({@code w-0 …}), each running up to {@code maxConcurrency} assignments. Growing
+   * adds slots (INSTALLING, then serving); shrinking drains the highest ones (nothing new is
+   * dispatched to them, their jobs finish, then they leave: not a retirement, not charged to the
+   * budget), and keys bound to them move to the selector's choice. A worker host's slots are not
+   * touched. Out-of-range values throw a {@link ConfigException} naming the field ({@link
+   * PoolSize}).
+   */
+  record Resize(int instances, int maxConcurrency, long now) implements PoolEvent {
+    public Resize {
+      new PoolSize(instances, maxConcurrency);
+    }
+  }
 }

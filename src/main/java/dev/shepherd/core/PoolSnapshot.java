@@ -10,8 +10,8 @@ import java.util.List;
  * {@code deadLetters} is the size of the dead-letter set (J5). {@code paused} and {@code
  * pausedSince} say whether and since when an operator paused the pool (F5); {@code groups} lists
  * the busiest groups by running + queued jobs (at most {@link FlowSettings#busiest()}, busiest
- * first, then by name) of the {@code groupCount} groups the pool knows (F1). Its times are on the
- * events' clock;
+ * first, then by name) of the {@code groupCount} groups the pool knows (F1); {@code size} is the
+ * size of the pool's own slots (F6), null where unknown. Its times are on the events' clock;
  * the runtime hands snapshots out in epoch milliseconds.
  */
 public record PoolSnapshot(
@@ -32,20 +32,32 @@ public record PoolSnapshot(
     boolean paused,
     Long pausedSince,
     List<GroupStatus> groups,
-    int groupCount) {
+    int groupCount,
+    PoolSize size) {
 
   public PoolSnapshot {
     groups = groups == null ? List.of() : List.copyOf(groups);
   }
 
-  /** A snapshot of a pool that is not paused and knows no groups. */
+  /** A snapshot without the size of the pool's own slots (F6 in docs/rules.md). */
+  public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
+      List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
+      long windowMs, List<HostStatus> hosts, HaStatus ha, int backlogWaiting, Long nextDue,
+      int deadLetters, boolean paused, Long pausedSince, List<GroupStatus> groups,
+      int groupCount) {
+    this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
+        maxRestarts, windowMs, hosts, ha, backlogWaiting, nextDue, deadLetters, paused,
+        pausedSince, groups, groupCount, null);
+  }
+
+  /** A snapshot of a pool that is not paused, knows no groups, and has no known size. */
   public PoolSnapshot(String name, PoolState state, int backlogLength, int backlogCapacity,
       List<SlotStatus> slots, Counters counters, int restartsInWindow, int maxRestarts,
       long windowMs, List<HostStatus> hosts, HaStatus ha, int backlogWaiting, Long nextDue,
       int deadLetters) {
     this(name, state, backlogLength, backlogCapacity, slots, counters, restartsInWindow,
         maxRestarts, windowMs, hosts, ha, backlogWaiting, nextDue, deadLetters, false, null,
-        List.of(), 0);
+        List.of(), 0, null);
   }
 
   /** A snapshot of a pool without high availability ({@code ha} null) or waiting jobs. */
@@ -60,7 +72,7 @@ public record PoolSnapshot(
   public PoolSnapshot withHa(HaStatus status) {
     return new PoolSnapshot(name, state, backlogLength, backlogCapacity, slots, counters,
         restartsInWindow, maxRestarts, windowMs, hosts, status, backlogWaiting, nextDue,
-        deadLetters, paused, pausedSince, groups, groupCount);
+        deadLetters, paused, pausedSince, groups, groupCount, size);
   }
 
   /**

@@ -18,13 +18,17 @@ import java.util.Set;
  * to the front in their original order, within {@code maxAttempts}; FAIL: answered; not a fault
  * of theirs, so they do not wait a retry delay, J3); waiting jobs wait on for their due time
  * (one already past runs at once); the dead-letter set and the recent outcomes are as they were;
- * generated ids continue past the recovered ones.
+ * generated ids continue past the recovered ones. The size of the pool's own slots a resize set
+ * (F6) comes back too: slots it added are added first, and configured ones past it leave (their
+ * keys and jobs move) once the jobs are back.
  */
 final class RecoveryFlow {
   private final PoolData d;
+  private final ResizeFlow resize;
 
-  RecoveryFlow(PoolData data) {
+  RecoveryFlow(PoolData data, ResizeFlow resize) {
     this.d = data;
+    this.resize = resize;
   }
 
   PoolError recover(PoolEvent.Recover e) {
@@ -37,6 +41,9 @@ final class RecoveryFlow {
     d.recovered = true;
     String cause = "the coordinator of term " + image.term() + " was replaced (term "
         + d.settings.term() + ")";
+    // F6: the size a resize set comes back first, so the slots it added are the pool's own.
+    List<String> added = image.size() == null ? List.of()
+        : resize.grow(image.size().instances(), image.size().maxConcurrency());
     List<Host> lost = new ArrayList<>(image.hosts().size());
     for (DurableImage.HostImage h : image.hosts()) {
       Host host = new Host(h.host(), h.node(), now);
@@ -80,6 +87,10 @@ final class RecoveryFlow {
     }
     d.requeues.settle(interrupted);
     d.requeues.armDue();
+    if (image.size() != null) {
+      List<String> draining = resize.shrink();
+      d.publish(new Notice.Resized(d.local.instances, d.local.maxConcurrency, added, draining));
+    }
     for (Slot slot : orphans) {
       slot.departed = true;
       d.visible--;

@@ -49,6 +49,11 @@ final class Slot {
    * A deregistered remote worker: benign for late facts (C4 in docs/rules.md), hidden from status.
    */
   boolean departed;
+  /**
+   * A local slot a resize is taking out (F6 in docs/rules.md): RUNNING, it takes nothing new and
+   * leaves once its running jobs end.
+   */
+  boolean draining;
 
   /**
    * Revive probes in a row that retired again before the slot completed a job (J7 in
@@ -91,7 +96,7 @@ final class Slot {
    */
   boolean hasFreeCapacity() {
     return life == Life.RUNNING && capacity != UNKNOWN_CAPACITY && running.size() < capacity
-        && suspectsRunning == 0;
+        && suspectsRunning == 0 && !draining;
   }
 
   /** Queued jobs targeted at it, suspects included. */
@@ -106,7 +111,7 @@ final class Slot {
   Phase phase() {
     return switch (life) {
       case INSTALLING -> Phase.INSTALLING;
-      case RUNNING -> running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
+      case RUNNING -> draining ? Phase.DRAINING : running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
       case BACKING_OFF -> Phase.BACKING_OFF;
       case RETIRED -> Phase.RETIRED;
       case LOST -> Phase.LOST;

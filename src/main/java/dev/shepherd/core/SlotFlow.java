@@ -11,10 +11,12 @@ import java.util.List;
 final class SlotFlow {
   private final PoolData d;
   private final Shutdown shutdown;
+  private final ResizeFlow resize;
 
-  SlotFlow(PoolData data, Shutdown shutdown) {
+  SlotFlow(PoolData data, Shutdown shutdown, ResizeFlow resize) {
     this.d = data;
     this.shutdown = shutdown;
+    this.resize = resize;
   }
 
   // ---- creation ------------------------------------------------------------------------------
@@ -99,6 +101,11 @@ final class SlotFlow {
    * nearer to poison; a stop while a suspect was running is not charged to the budget.
    */
   void stop(Slot dead, Exit exit, String cause, long now) {
+    if (dead.draining) {
+      // F6: a slot a resize is taking out is not replaced.
+      resize.stopped(dead, exit, cause, now);
+      return;
+    }
     d.out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
     boolean judged = d.settings.jobs().judgesJobs();
     boolean suspectRan = judged && dead.suspectsRunning > 0;

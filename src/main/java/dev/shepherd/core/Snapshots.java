@@ -34,7 +34,7 @@ final class Snapshots {
         budget.maxRestarts(), budget.windowMs(), hosts(d), null, d.waiting.size(),
         nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size(),
         d.groups.poolPausedSince != null, d.groups.poolPausedSince, busiest(d, now),
-        d.groups.count());
+        d.groups.count(), d.local.size());
   }
 
   private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {

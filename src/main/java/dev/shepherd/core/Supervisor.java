@@ -59,7 +59,7 @@ final class Supervisor {
     List<Slot> alive = new ArrayList<>();
     for (int i = from; i < slots.size(); i++) {
       Slot slot = slots.get(i);
-      if (!slot.retired() && slot.life != Slot.Life.LOST) {
+      if (!slot.retired() && slot.life != Slot.Life.LOST && !slot.draining) {
         alive.add(slot);
       }
     }

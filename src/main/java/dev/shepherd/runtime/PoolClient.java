@@ -5,6 +5,7 @@ import dev.shepherd.core.GroupSettings;
 import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.PoolSnapshot;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.runtime.access.BusPoolHandle;
 import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.access.PoolHandle;
@@ -252,6 +253,34 @@ public final class PoolClient {
       return Future.failedFuture(e);
     }
     return handle().revive(worker);
+  }
+
+  /**
+   * Resizes the pool's own slots at run time (F6 in docs/rules.md) and succeeds with the size now:
+   * {@code instances} local slots, each running up to {@code maxConcurrency} jobs at once; a null
+   * argument keeps the pool's. Growing adds slots, which install and then serve; shrinking drains
+   * the highest ones (nothing new goes to them, their running jobs finish, then they leave the
+   * status; not a retirement, not charged to the restart budget), and keys bound to them move to
+   * the selector's choice. A worker host's slots are not touched. Fails with {@link BadRequest}
+   * naming {@code instances} or {@code maxConcurrency} for a value out of range (0 to 10,000 slots,
+   * 0 only for a pool that runs on worker hosts alone; 1 to 1,000,000 each) or when both are null,
+   * and with {@link PoolErrorException} {@code RESIZE_REFUSED} while the pool stops; a refusal
+   * changes nothing. Completes on the caller's context.
+   */
+  public Future<PoolSize> resize(Integer instances, Integer maxConcurrency) {
+    try {
+      JsonObject body = new JsonObject();
+      if (instances != null) {
+        body.put("instances", instances);
+      }
+      if (maxConcurrency != null) {
+        body.put("maxConcurrency", maxConcurrency);
+      }
+      RequestDecoder.resize(body);
+    } catch (BadRequest e) {
+      return Future.failedFuture(e);
+    }
+    return handle().resize(instances, maxConcurrency);
   }
 
   /**

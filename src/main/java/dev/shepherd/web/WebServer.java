@@ -83,6 +83,7 @@ public final class WebServer {
     new PoolApi(pools).mount(router);
     new ReviveRoute(pools).mount(router);
     new FlowRoutes(pools).mount(router);
+    new SizeRoute(pools).mount(router);
     new JobLookupRoute(pools).mount(router);
     new DeadLetterRoutes(pools).mount(router);
     router.get("/metrics").handler(metrics::handle);

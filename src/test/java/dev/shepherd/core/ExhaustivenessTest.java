@@ -84,6 +84,7 @@ class ExhaustivenessTest {
       samples.put(PoolEvent.Resume.class, fx -> new PoolEvent.Resume("g", 0));
       samples.put(PoolEvent.RateLimited.class,
           fx -> new PoolEvent.RateLimited("w-0", fx.token("j1"), 100, 0));
+      samples.put(PoolEvent.Resize.class, fx -> new PoolEvent.Resize(1, 2, 0));
     }
 
     @Test
@@ -226,6 +227,20 @@ class ExhaustivenessTest {
       fx.rateLimited("a", 0);
     }
 
+    /** F6: a durable pool grows, drains a keyed slot, refuses a rebalance to it and a bad size. */
+    private void resizes() {
+      Fixture fx = run(Fixture.pool(2).durable().selector(ResizeTest.PREFIX_OR_FIRST));
+      fx.created("w-0");
+      fx.created("w-1");
+      fx.submit("a", "w-1/k");
+      fx.submit("b", "w-1/k");
+      fx.apply(new PoolEvent.Resize(3, 1, 0));
+      fx.apply(new PoolEvent.Resize(1, 1, 0));
+      fx.refuse(new PoolEvent.Rebalance("k", "w-1", 0));
+      fx.refuse(new PoolEvent.Resize(0, 1, 0));
+      fx.complete("a");
+    }
+
     private <T> Set<Class<?>> produced(Function<Fixture, List<T>> items) {
       Set<Class<?>> classes = new HashSet<>();
       for (Fixture fx : runs) {
@@ -257,6 +272,7 @@ class ExhaustivenessTest {
       recovery();
       jobRules();
       flow();
+      resizes();
       assertThat(produced(fx -> {
         List<Effect> all = new ArrayList<>(fx.startEffects());
         all.addAll(fx.log());

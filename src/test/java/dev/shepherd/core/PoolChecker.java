@@ -56,7 +56,8 @@ final class PoolChecker implements SequenceRunner.Harness {
   private static final class Held {
     final String id;
     final Submission submission;
-    final String target;
+    /** F6: moves with its key when a resize takes its slot out. */
+    String target;
     boolean queued = true;
     String worker;
     long token;
@@ -262,6 +263,12 @@ final class PoolChecker implements SequenceRunner.Harness {
           FailureRetry retry = completing.submission.event.retry() != null
               ? completing.submission.event.retry() : settings.jobs().retryFailures();
           retrying = stateBefore == PoolState.RUNNING && completing.attempts < retry.maxAttempts();
+          JobView view = pool.lookup(completing.id);
+          if (retrying && !Fixture.notices(effects, Notice.SlotRemoved.class).isEmpty()
+              && (view == null || view.state() == JobView.JobState.ANSWERED)) {
+            // F6: the slot it ran on left, and nothing could take it (P11, or its key's slot).
+            retrying = false;
+          }
           if (retrying) {
             goBack(completing, !retry.backoff().none());
           }
@@ -333,6 +340,19 @@ final class PoolChecker implements SequenceRunner.Harness {
           }
         }
       } else if (effect instanceof Effect.Publish publish
+          && publish.notice() instanceof Notice.Resized resized) {
+        retarget(resized.draining());
+      } else if (effect instanceof Effect.Publish publish
+          && publish.notice() instanceof Notice.PhaseChanged changed
+          && changed.phase() == Phase.RETIRED) {
+        // F6: a job bound to a slot that retires while the job runs on a draining slot is bound
+        // to that slot again.
+        running.forEach((worker, jobs) -> jobs.forEach(job -> {
+          if (changed.worker().equals(job.target) && !worker.equals(job.target)) {
+            job.target = worker;
+          }
+        }));
+      } else if (effect instanceof Effect.Publish publish
           && publish.notice() instanceof Notice.RestartDecided decided) {
         Boolean expected = chargeable.get(decided.worker());
         require(expected == null || decided.charged() == expected,
@@ -346,7 +366,9 @@ final class PoolChecker implements SequenceRunner.Harness {
       require(completed.submission.state == State.ANSWERED,
           "P8 a completion answers its job", () -> completed + " not answered by " + event);
     }
-    if (completed != null && retrying) {
+    // F6: a slot that leaves answers what can no longer run (P11, or a key with nowhere to go).
+    boolean slotLeft = !Fixture.notices(effects, Notice.SlotRemoved.class).isEmpty();
+    if (completed != null && retrying && !slotLeft) {
       require(completed.submission.state == State.ACCEPTED,
           "J3 a failed attempt with retries left is not answered", () -> completed + " by "
               + event);
@@ -359,6 +381,35 @@ final class PoolChecker implements SequenceRunner.Harness {
       if (submit.state == State.ACCEPTED) {
         require(after.backlogLength() <= Math.max(backlogBefore, settings.backlogCapacity()),
             "P3 the backlog is bounded", () -> after.backlogLength() + " queued after accepting");
+      }
+    }
+  }
+
+  /** F6: jobs bound to slots that leave go where their keys moved. */
+  private void retarget(List<String> leaving) {
+    // A slot whose drain ended runs its keyed jobs as its own again.
+    PoolSnapshot after = pool.snapshot(now);
+    running.forEach((worker, jobs) -> {
+      boolean draining = after.slots().stream().anyMatch(slot -> slot.id().equals(worker)
+          && slot.phase() == Phase.DRAINING);
+      for (Held job : jobs) {
+        if (!draining && !job.cancelled && job.target != null && !job.target.equals(worker)) {
+          job.target = worker;
+        }
+      }
+    });
+    List<Held> all = new ArrayList<>(line);
+    all.addAll(waitingJobs);
+    running.values().forEach(all::addAll);
+    for (Held held : all) {
+      String key = held.submission.event.key();
+      String bound = key == null ? null : pool.binding(key);
+      boolean open = bound != null && pool.snapshot(now).slots().stream().anyMatch(slot ->
+          slot.id().equals(bound) && slot.phase() != Phase.RETIRED && slot.phase() != Phase.LOST
+              && slot.phase() != Phase.DRAINING);
+      if (held.target != null && leaving.contains(held.target) && open
+          && !bound.equals(held.target)) {
+        held.target = bound;
       }
     }
   }
@@ -697,7 +748,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     return null;
   }
 
-  /** P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance. */
+  /**
+   * P4, P5: a binding appears only with an accepted unseen key and moves only by Rebalance, or
+   * with its slot when a resize drains it (F6).
+   */
   private void bindingsMoveOnlyByRebalance(PoolEvent event, Transition transition,
       List<String> before) {
     List<String> after = bindings();
@@ -720,6 +774,13 @@ final class PoolChecker implements SequenceRunner.Harness {
                 && key.equals(replaying.key()) ? r.replyTo() : null;
         require(replyTo != null && submissions.get(replyTo).state == State.ACCEPTED,
             "P4 only an accepted unseen key is bound", () -> event + " bound " + key);
+      } else if (!Objects.equals(was, now) && transition instanceof Transition.Applied applied
+          && (event instanceof PoolEvent.Resize || event instanceof PoolEvent.Recover)) {
+        // F6: a key moves with its slot when a resize takes the slot out, and only then.
+        require(Fixture.notices(applied.effects(), Notice.Resized.class).stream()
+                .anyMatch(resized -> resized.draining().contains(was)),
+            "F6 a key moves only when its slot leaves",
+            () -> event + " moved " + key + " from " + was + " to " + now);
       } else {
         require(Objects.equals(was, now), "P5 only a rebalance moves a binding",
             () -> event + " moved " + key + " from " + was + " to " + now);

@@ -27,7 +27,9 @@ final class PoolDriver {
     REBALANCE, CAPACITY, REGISTER, DEREGISTER, STOP_REQUESTED, HOST_REGISTER, HOST_LOST,
     HOST_DEREGISTER, REVIVE, FAILOVER, RECOVER_BAD, REPLAY, DISCARD, HOST_HEARD,
     /** Section 11 (F1-F5): group overrides, pauses of a group or the pool, 429 answers. */
-    SET_GROUP, PAUSE, RESUME, RATE_LIMITED
+    SET_GROUP, PAUSE, RESUME, RATE_LIMITED,
+    /** F6: resizes of the pool's own slots. */
+    RESIZE
   }
 
   /** Groups a flow profile's submits use (and one more, now and then, never configured). */
@@ -35,7 +37,7 @@ final class PoolDriver {
 
   /**
    * Event weights (per {@link Kind}, in declaration order) and the share of keyed submits. A
-   * profile that weighs any flow kind ({@link Kind#SET_GROUP} on) also gives its submits groups
+   * profile that weighs any flow kind ({@link Kind#SET_GROUP} to {@link Kind#RATE_LIMITED}) also gives its submits groups
    * and priorities.
    */
   record Profile(String name, int[] weights, int keyedPercent) {
@@ -46,7 +48,7 @@ final class PoolDriver {
     }
 
     boolean flow() {
-      for (int i = Kind.SET_GROUP.ordinal(); i < weights.length; i++) {
+      for (int i = Kind.SET_GROUP.ordinal(); i <= Kind.RATE_LIMITED.ordinal(); i++) {
         if (weights[i] > 0) {
           return true;
         }
@@ -188,7 +190,14 @@ final class PoolDriver {
       case PAUSE -> new PoolEvent.Pause(rnd.nextInt(3) == 0 ? null : group(), now);
       case RESUME -> new PoolEvent.Resume(rnd.nextInt(3) == 0 ? null : group(), now);
       case RATE_LIMITED -> rateLimited();
+      case RESIZE -> resize();
     };
+  }
+
+  /** F6: an operator resizes the pool's own slots: 0 to 7 of capacity 1 to 3. */
+  private PoolEvent resize() {
+    int instances = rnd.nextInt(10) == 0 ? 0 : 1 + rnd.nextInt(7);
+    return new PoolEvent.Resize(instances, 1 + rnd.nextInt(3), now);
   }
 
   /**
@@ -647,6 +656,9 @@ final class PoolDriver {
     if (effect instanceof Effect.Persist e) {
       ledger.apply(e.record());
     } else if (effect instanceof Effect.Deploy e) {
+      // F6: a resize adds slots, or brings back ones it took out.
+      known.add(e.worker());
+      departed.remove(e.worker());
       deploying.put(e.worker(), e.incarnation());
       latest.put(e.worker(), e.incarnation());
     } else if (effect instanceof Effect.Stop e) {
@@ -666,6 +678,9 @@ final class PoolDriver {
       if (timers.observe(effect)) {
         spentTimers.add(((Effect.CancelTimer) effect).timer());
       }
+    } else if (effect instanceof Effect.Publish e
+        && e.notice() instanceof Notice.SlotRemoved removed) {
+      depart(removed.worker());
     } else if (effect instanceof Effect.Publish e
         && e.notice() instanceof Notice.DeadLettered d) {
       dead.add(d.job());

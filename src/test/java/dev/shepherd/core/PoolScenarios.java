@@ -12,37 +12,38 @@ final class PoolScenarios {
   //   SUBMIT COMPLETE COMPLETE_BAD CREATE CREATE_FAIL CREATE_BAD STOP STOP_BAD TICK CANCEL
   //   REBALANCE CAPACITY REGISTER DEREGISTER STOP_REQUESTED HOST_REGISTER HOST_LOST
   //   HOST_DEREGISTER REVIVE FAILOVER RECOVER_BAD REPLAY DISCARD HOST_HEARD
-  //   SET_GROUP PAUSE RESUME RATE_LIMITED
+  //   SET_GROUP PAUSE RESUME RATE_LIMITED RESIZE
   static final PoolDriver.Profile MIXED = profile("mixed",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0, 8, 4, 10, 0, 0, 0, 0}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0, 8, 4, 10, 0, 0, 0, 0, 12}, 30);
   static final PoolDriver.Profile KEYED = profile("keyed",
-      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0}, 85);
+      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 85);
   static final PoolDriver.Profile SUPERVISION = profile("supervision",
-      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0, 8, 4, 0, 0, 0, 0, 0}, 30);
+      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 30);
   static final PoolDriver.Profile CAPACITY = profile("capacity",
-      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0}, 40);
+      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 40);
   static final PoolDriver.Profile SHUTDOWN = profile("shutdown",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0, 8, 4, 10, 0, 0, 0, 0}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0, 8, 4, 10, 0, 0, 0, 0, 10}, 30);
   /** Worker hosts coming, being lost, coming back and leaving, with keyed and unkeyed work. */
   static final PoolDriver.Profile HOSTS = profile("hosts",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0, 8, 4, 80, 0, 0, 0, 0}, 50);
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0, 8, 4, 80, 0, 0, 0, 0, 10}, 50);
 
   /**
    * A durable pool (A3) whose coordinator is replaced now and then: jobs queued, running and
    * keyed, hosts coming and going, taken over by the next term from the records.
    */
   static final PoolDriver.Profile DURABLE = profile("durable",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3, 8, 4, 40, 0, 0, 0, 0},
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3, 8, 4, 40, 0, 0, 0, 0, 12},
       50);
 
   /**
    * Section 11 (F1-F5): submits in a few groups at random priorities, keyed and not, under random
    * group defaults, overrides, rate limits and aging; operators set groups, pause and resume the
-   * pool or a group; handlers answer "rate limited"; durable pools fail over now and then.
+   * pool or a group; handlers answer "rate limited"; durable pools fail over now and then; the
+   * pool's own slots are resized (F6) under all of it.
    */
   static final PoolDriver.Profile FLOW = profile("flow",
       new int[] {300, 110, 20, 80, 4, 15, 30, 15, 150, 25, 20, 15, 5, 3, 2, 0, 0, 0, 3, 8, 0, 6, 3,
-          0, 30, 25, 35, 40}, 35);
+          0, 30, 25, 35, 40, 12}, 35);
 
   private static PoolDriver.Profile profile(String name, int[] weights, int keyed) {
     return new PoolDriver.Profile(name, weights, keyed);

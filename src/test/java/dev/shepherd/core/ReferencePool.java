@@ -45,6 +45,8 @@ final class ReferencePool {
     int failures;
     int restarts;
     boolean departed;
+    /** F6: a local slot a resize is taking out. */
+    boolean draining;
     boolean probing;
     int failedProbes;
     /** Live assignments in assignment order, cancelled ones included. */
@@ -63,7 +65,8 @@ final class ReferencePool {
     final String key;
     final long timeoutMs;
     final long bytes;
-    final String target;
+    /** F6: moves when a resize takes its slot out. */
+    String target;
     /** The N of a generated id job-N, or 0. */
     final long generated;
     /** The backlog position a durable pool records: appends count up, requeues count down. */
@@ -166,6 +169,11 @@ final class ReferencePool {
   private long nextFront = -1;
   private List<Effect> out;
   private Transition.Verdict verdict;
+  /** F6: the pool's own slot ids by position, and the size the last resize set. */
+  private final List<String> local = new ArrayList<>();
+  private int instances;
+  private int maxConcurrency;
+  private boolean resized;
 
   ReferencePool(PoolSettings settings) {
     this.settings = settings;
@@ -175,7 +183,11 @@ final class ReferencePool {
     this.retryJitter = settings.jobs().seed();
     for (SlotSpec spec : settings.slots()) {
       slots.add(new RSlot(spec.id(), spec.maxConcurrency() == null ? -1 : spec.maxConcurrency()));
+      local.add(spec.id());
     }
+    instances = local.size();
+    Integer first = settings.slots().isEmpty() ? null : settings.slots().get(0).maxConcurrency();
+    maxConcurrency = first == null ? 1 : first;
   }
 
   List<Effect> start() {
@@ -191,6 +203,9 @@ final class ReferencePool {
     verdict = Transition.Verdict.NONE;
     now = event.now();
     PoolError error = route(event);
+    if (error == null) {
+      leaveDrained();
+    }
     return error != null ? new Transition.Refused(error) : new Transition.Applied(out, verdict);
   }
 
@@ -239,6 +254,8 @@ final class ReferencePool {
     } else if (event instanceof PoolEvent.StopRequested e) {
       stopRequested(e.now());
       return null;
+    } else if (event instanceof PoolEvent.Resize e) {
+      return resize(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -493,6 +510,9 @@ final class ReferencePool {
     if (slot.life == Life.RETIRED) {
       return new PoolError.RebalanceToRetiredWorker(e.worker(), slot.retirement);
     }
+    if (slot.draining) {
+      return new PoolError.WorkerLeaving(e.worker());
+    }
     boolean found = false;
     for (int i = 0; i < bindings.size(); i++) {
       if (bindings.get(i).key().equals(e.key())) {
@@ -583,6 +603,10 @@ final class ReferencePool {
   }
 
   private void stop(RSlot dead, Exit exit, String cause, long now) {
+    if (dead.draining) {
+      drainingStopped(dead, exit, cause, now);
+      return;
+    }
     out.add(new Effect.Stop(dead.id, dead.incarnation, exit));
     boolean judged = settings.jobs().poisonAfter() > 0;
     boolean charged = !(judged && dead.running.stream().anyMatch(job -> job.stops > 0));
@@ -615,8 +639,8 @@ final class ReferencePool {
     for (RSlot slot : slots) {
       boolean chosen = switch (supervision.strategy()) {
         case ONE_FOR_ONE -> slot == dead;
-        case ONE_FOR_ALL -> slot.life != Life.RETIRED && slot.life != Life.LOST;
-        case REST_FOR_ONE -> slot.life != Life.RETIRED && slot.life != Life.LOST
+        case ONE_FOR_ALL -> slot.life != Life.RETIRED && slot.life != Life.LOST && !slot.draining;
+        case REST_FOR_ONE -> slot.life != Life.RETIRED && slot.life != Life.LOST && !slot.draining
             && slots.indexOf(slot) >= slots.indexOf(dead);
       };
       if (chosen) {
@@ -779,6 +803,17 @@ final class ReferencePool {
 
   /** P10, P11: a retired slot's queued jobs are answered, and all of them if none is left. */
   private void retire(RSlot slot, Retirement reason) {
+    for (String id : local) {
+      RSlot draining = slot(id);
+      if (draining.draining) {
+        for (RJob job : draining.running) {
+          if (!job.cancelled && slot.id.equals(job.target)) {
+            job.target = draining.id;
+            record(new DurableRecord.Retargeted(job.id, draining.id));
+          }
+        }
+      }
+    }
     slot.life = Life.RETIRED;
     slot.retirement = reason;
     publishPhase(slot);
@@ -1141,7 +1176,7 @@ final class ReferencePool {
 
   /** C2: running, capacity known, fewer assignments than it, no suspect running (J2). */
   private static boolean free(RSlot slot) {
-    return slot.life == Life.RUNNING && !slot.departed && slot.capacity != -1
+    return slot.life == Life.RUNNING && !slot.departed && !slot.draining && slot.capacity != -1
         && slot.running.size() < slot.capacity
         && slot.running.stream().noneMatch(job -> job.stops > 0);
   }
@@ -1357,7 +1392,8 @@ final class ReferencePool {
   private static Phase phase(RSlot slot) {
     return switch (slot.life) {
       case INSTALLING -> Phase.INSTALLING;
-      case RUNNING -> slot.running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
+      case RUNNING -> slot.draining ? Phase.DRAINING
+          : slot.running.isEmpty() ? Phase.IDLE : Phase.ASSIGNED;
       case BACKING_OFF -> Phase.BACKING_OFF;
       case RETIRED -> Phase.RETIRED;
       case LOST -> Phase.LOST;
@@ -1685,6 +1721,8 @@ final class ReferencePool {
     recovered = true;
     String cause = "the coordinator of term " + image.term() + " was replaced (term "
         + settings.term() + ")";
+    List<String> added = image.size() == null ? List.of()
+        : grow(image.size().instances(), image.size().maxConcurrency());
     List<RHost> lost = new ArrayList<>();
     for (DurableImage.HostImage h : image.hosts()) {
       RHost host = new RHost(h.host());
@@ -1771,6 +1809,10 @@ final class ReferencePool {
     }
     settle(held);
     armDue();
+    if (image.size() != null) {
+      List<String> draining = shrink();
+      out.add(new Effect.Publish(new Notice.Resized(instances, maxConcurrency, added, draining)));
+    }
     for (RSlot slot : orphans) {
       slot.departed = true;
       retire(slot, Retirement.REPLACEMENT_UNAVAILABLE);
@@ -1789,6 +1831,221 @@ final class ReferencePool {
 
   private static PoolError refused(String reason) {
     return new PoolError.RecoveryRefused(reason);
+  }
+
+  // ---- resize (F6) -----------------------------------------------------------------------------
+
+  private PoolError resize(PoolEvent.Resize e) {
+    if (state != PoolState.RUNNING) {
+      return new PoolError.ResizeRefused(null, "the pool is " + state);
+    }
+    if (e.instances() == 0 && !settings.hosts().hostsOnly()) {
+      return new PoolError.ResizeRefused("instances", "must be at least 1: this pool does not"
+          + " run on worker hosts alone (was 0)");
+    }
+    for (int i = local.size(); i < e.instances(); i++) {
+      if (slot("w-" + i) != null) {
+        return new PoolError.ResizeRefused("instances", "slot id 'w-" + i
+            + "' belongs to a worker that is not the pool's own (was " + e.instances() + ")");
+      }
+    }
+    record(new DurableRecord.Resized(e.instances(), e.maxConcurrency()));
+    List<String> added = grow(e.instances(), e.maxConcurrency());
+    List<String> draining = shrink();
+    out.add(new Effect.Publish(new Notice.Resized(instances, maxConcurrency, added, draining)));
+    dispatch(e.now());
+    return null;
+  }
+
+  private List<String> grow(int wanted, int capacity) {
+    resized = true;
+    instances = wanted;
+    maxConcurrency = capacity;
+    List<String> added = new ArrayList<>();
+    for (int i = 0; i < local.size(); i++) {
+      RSlot slot = slot(local.get(i));
+      if (slot.departed) {
+        if (i < wanted) {
+          slot.departed = false;
+          slot.incarnation++;
+          slot.capacity = capacity;
+          slot.failures = 0;
+          slot.probing = false;
+          slot.failedProbes = 0;
+          slot.life = Life.INSTALLING;
+          slot.retirement = null;
+          out.add(new Effect.Deploy(slot.id, slot.incarnation));
+          publishPhase(slot);
+          added.add(slot.id);
+        }
+        continue;
+      }
+      slot.capacity = capacity;
+      if (slot.draining && i < wanted) {
+        slot.draining = false;
+        for (RJob job : slot.running) {
+          if (!job.cancelled && job.target != null && !job.target.equals(slot.id)) {
+            job.target = slot.id;
+            record(new DurableRecord.Retargeted(job.id, slot.id));
+          }
+        }
+        publishPhase(slot);
+      }
+    }
+    for (int i = local.size(); i < wanted; i++) {
+      RSlot slot = new RSlot("w-" + i, capacity);
+      slots.add(slot);
+      local.add(slot.id);
+      out.add(new Effect.Deploy(slot.id, slot.incarnation));
+      publishPhase(slot);
+      added.add(slot.id);
+    }
+    return added;
+  }
+
+  private List<String> shrink() {
+    List<RSlot> leaving = new ArrayList<>();
+    for (int i = instances; i < local.size(); i++) {
+      RSlot slot = slot(local.get(i));
+      if (!slot.departed && !slot.draining) {
+        slot.draining = true;
+        leaving.add(slot);
+      }
+    }
+    for (RSlot slot : leaving) {
+      moveKeys(slot);
+    }
+    List<String> draining = new ArrayList<>();
+    for (RSlot slot : leaving) {
+      draining.add(slot.id);
+      drain(slot);
+    }
+    return draining;
+  }
+
+  private void moveKeys(RSlot slot) {
+    List<String> keys = new ArrayList<>();
+    for (Binding binding : bindings) {
+      if (binding.worker().equals(slot.id)) {
+        keys.add(binding.key());
+      }
+    }
+    keys.sort(null);
+    View view = new View();
+    for (String key : keys) {
+      String chosen = settings.selector().select(key, view);
+      RSlot to = chosen == null ? null : slot(chosen);
+      if (to != null && to != slot && view.selectable(slots.indexOf(to))) {
+        for (int i = 0; i < bindings.size(); i++) {
+          Binding b = bindings.get(i);
+          if (b.key().equals(key)) {
+            bindings.set(i, new Binding(key, to.id, b.rebalanced()));
+            record(new DurableRecord.Bound(key, to.id, b.rebalanced()));
+          }
+        }
+      }
+    }
+  }
+
+  private void drain(RSlot slot) {
+    for (RJob job : queuedJobs()) {
+      retarget(job, slot);
+    }
+    for (RJob job : waitingInDueOrder()) {
+      retarget(job, slot);
+    }
+    for (String id : local) {
+      RSlot other = slot(id);
+      if (other.draining) {
+        for (RJob job : other.running) {
+          if (!job.cancelled) {
+            retarget(job, slot);
+          }
+        }
+      }
+    }
+    if (slot.running.isEmpty()) {
+      leave(slot, true);
+    } else {
+      publishPhase(slot);
+    }
+  }
+
+  private void retarget(RJob job, RSlot from) {
+    if (!from.id.equals(job.target)) {
+      return;
+    }
+    String bound = job.key == null ? null : boundWorker(job.key);
+    if (bound != null && !bound.equals(job.target)
+        && new View().selectable(slots.indexOf(slot(bound)))) {
+      job.target = bound;
+      record(new DurableRecord.Retargeted(job.id, bound));
+    }
+  }
+
+  private void leave(RSlot slot, boolean stop) {
+    Interruption none = new Interruption.NoRecoverableWorkers();
+    for (RJob job : queuedJobs()) {
+      if (slot.id.equals(job.target)) {
+        answerInterrupted(job, carried(job, none));
+      }
+    }
+    for (RJob job : waitingInDueOrder()) {
+      if (slot.id.equals(job.target)) {
+        waitingJobs.remove(job);
+        answerInterrupted(job, carried(job, none));
+      }
+    }
+    if (stop && (slot.life == Life.RUNNING || slot.life == Life.INSTALLING)) {
+      out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
+    }
+    slot.draining = false;
+    slot.life = Life.RETIRED;
+    slot.departed = true;
+    out.add(new Effect.Publish(new Notice.SlotRemoved(slot.id, slot.incarnation)));
+    if (noRecoverableWorkers()) {
+      for (RJob job : queuedJobs()) {
+        answerInterrupted(job, carried(job, none));
+      }
+      for (RJob job : waitingInDueOrder()) {
+        waitingJobs.remove(job);
+        answerInterrupted(job, carried(job, none));
+      }
+    }
+  }
+
+  private void leaveDrained() {
+    if (state == PoolState.STOPPED) {
+      return;
+    }
+    for (String id : local) {
+      RSlot slot = slot(id);
+      if (slot.draining && slot.departed) {
+        slot.draining = false;
+      } else if (slot.draining && slot.running.isEmpty()) {
+        leave(slot, true);
+      }
+    }
+  }
+
+  private void drainingStopped(RSlot slot, Exit exit, String cause, long now) {
+    out.add(new Effect.Stop(slot.id, slot.incarnation, exit));
+    boolean judged = settings.jobs().poisonAfter() > 0;
+    List<RJob> held = takeRunning(slot, new Interruption.WorkerStopped(slot.id, exit, cause));
+    if (judged && (exit == Exit.CRASH || exit == Exit.TIMEOUT)) {
+      for (RJob job : held) {
+        job.stops++;
+        job.ownStop = true;
+      }
+    }
+    if (state == PoolState.DRAINING) {
+      settleWhileDraining(held);
+    } else {
+      settle(held);
+    }
+    leave(slot, false);
+    dispatch(now);
+    finishDrainIfIdle(now);
   }
 
   // ---- status ----------------------------------------------------------------------------------
@@ -1838,7 +2095,8 @@ final class ReferencePool {
     }
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
-        List.copyOf(hostStatuses), null, waitingJobs.size(), nextDue, deadLetters.size());
+        List.copyOf(hostStatuses), null, waitingJobs.size(), nextDue, deadLetters.size(), false,
+        null, List.of(), 0, new PoolSize(instances, maxConcurrency));
   }
 
   /** What an {@link AffinitySelector} sees: the slots in slot order. */
@@ -1861,7 +2119,8 @@ final class ReferencePool {
     @Override
     public boolean selectable(int index) {
       RSlot slot = slots.get(index);
-      return slot.life != Life.RETIRED && !slot.departed && slot.life != Life.LOST;
+      return slot.life != Life.RETIRED && !slot.departed && slot.life != Life.LOST
+          && !slot.draining;
     }
 
     @Override

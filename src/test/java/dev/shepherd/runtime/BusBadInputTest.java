@@ -56,6 +56,7 @@ class BusBadInputTest {
     Function<Addresses, String> cancel = Addresses::cancel;
     Function<Addresses, String> status = Addresses::status;
     Function<Addresses, String> revive = Addresses::revive;
+    Function<Addresses, String> size = Addresses::size;
     Function<Addresses, String> history = Addresses::history;
     String id257 = "x".repeat(257);
     return Stream.of(
@@ -173,6 +174,33 @@ class BusBadInputTest {
         bad("status unknown field", status, new JsonObject().put("verbose", true), 400, "verbose"),
         bad("status text", status, "please", 400, "body"),
         bad("status array", status, new JsonArray().add("x"), 400, "body"),
+        // .size (F6)
+        bad("size no body", size, null, 400, "body"),
+        bad("size text", size, "six", 400, "body"),
+        bad("size array", size, new JsonArray().add(3), 400, "body"),
+        bad("size empty object", size, new JsonObject(), 400, "instances"),
+        bad("size both null", size, new JsonObject().putNull("instances")
+            .putNull("maxConcurrency"), 400, "instances"),
+        bad("size instances text", size, new JsonObject().put("instances", "3"), 400,
+            "instances"),
+        bad("size instances fractional", size, new JsonObject().put("instances", 2.5), 400,
+            "instances"),
+        bad("size instances negative", size, new JsonObject().put("instances", -1), 400,
+            "instances"),
+        bad("size instances too many", size, new JsonObject().put("instances", 10_001), 400,
+            "instances"),
+        bad("size instances zero without hosts", size, new JsonObject().put("instances", 0), 400,
+            "instances"),
+        bad("size instances huge", size, new JsonObject().put("instances", 1L << 40), 400,
+            "instances"),
+        bad("size maxConcurrency zero", size, new JsonObject().put("maxConcurrency", 0), 400,
+            "maxConcurrency"),
+        bad("size maxConcurrency boolean", size, new JsonObject().put("maxConcurrency", true),
+            400, "maxConcurrency"),
+        bad("size maxConcurrency too high", size,
+            new JsonObject().put("maxConcurrency", 1_000_001), 400, "maxConcurrency"),
+        bad("size unknown field", size, new JsonObject().put("instances", 2).put("slots", 2),
+            400, "slots"),
         // .revive
         bad("revive empty object", revive, new JsonObject(), 400, "worker"),
         bad("revive no body", revive, null, 400, "body"),

@@ -74,6 +74,10 @@ final class SimDeployments implements Deployments {
       return number;
     }
 
+    /** The simulation's behaviours run one job at a time whatever the capacity. */
+    @Override
+    public void unordered(boolean sideBySide) {}
+
     @Override
     public void deliver(Job job) {
       SimWorld world = node.world;

@@ -73,6 +73,7 @@ public final class BusEndpoints {
         coordinator.flow().setGroup(RequestDecoder.groupLookup(message.body()).group(), null)));
     route(routes, a.group(), message -> message.reply(
         coordinator.flow().group(RequestDecoder.groupLookup(message.body()).group())));
+    route(routes, a.size(), this::resize);
     route(routes, a.history(), this::history);
     route(routes, a.job(), this::job);
     route(routes, a.deadLetters(), this::deadLetters);
@@ -159,6 +160,21 @@ public final class BusEndpoints {
       if (ar.succeeded()) {
         message.reply(new JsonObject().put(BusWire.WORKER, request.worker())
             .put(BusWire.INCARNATION, ar.result()));
+      } else {
+        Refusals.fail(message, (PoolErrorException) ar.cause());
+      }
+    });
+  }
+
+  /** F6 (docs/rules.md): {@code .size}; the reply is the size now. */
+  private void resize(Message<Object> message) {
+    Requests.Resize request = RequestDecoder.resize(message.body());
+    coordinator.resize(request).onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(new JsonObject().put(BusWire.INSTANCES, ar.result().instances())
+            .put(BusWire.MAX_CONCURRENCY, ar.result().maxConcurrency()));
+      } else if (ar.cause() instanceof BadRequest bad) {
+        message.fail(400, bad.getMessage());
       } else {
         Refusals.fail(message, (PoolErrorException) ar.cause());
       }

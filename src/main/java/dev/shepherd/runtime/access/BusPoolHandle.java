@@ -21,6 +21,7 @@ import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SnapshotJson;
 import dev.shepherd.runtime.wire.SubmitBody;
+import dev.shepherd.core.PoolSize;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -243,6 +244,23 @@ public final class BusPoolHandle implements PoolHandle {
 
   private static JsonObject groupBody(String group) {
     return group == null ? new JsonObject() : new JsonObject().put(BusWire.GROUP, group);
+  }
+
+  @Override
+  public Future<PoolSize> resize(Integer instances, Integer maxConcurrency) {
+    JsonObject body = new JsonObject();
+    if (instances != null) {
+      body.put(BusWire.INSTANCES, instances);
+    }
+    if (maxConcurrency != null) {
+      body.put(BusWire.MAX_CONCURRENCY, maxConcurrency);
+    }
+    return control(addresses.size(), body, leaderWaitMs)
+        .compose(reply -> reply.getValue(BusWire.INSTANCES) instanceof Integer count
+            && reply.getValue(BusWire.MAX_CONCURRENCY) instanceof Integer each
+            ? Future.succeededFuture(new PoolSize(count, each))
+            : Future.failedFuture(new IllegalStateException("pool " + name
+                + " answered a resize without its size")));
   }
 
   @Override

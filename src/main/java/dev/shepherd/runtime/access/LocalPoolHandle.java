@@ -21,6 +21,7 @@ import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SnapshotJson;
 import io.vertx.core.Context;
+import dev.shepherd.core.PoolSize;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -135,6 +136,14 @@ public final class LocalPoolHandle implements PoolHandle {
   private <T> Future<T> onPool(java.util.function.Supplier<Future<T>> step) {
     Promise<T> promise = onCaller();
     coordinator.execute(() -> step.get().onComplete(promise));
+    return promise.future();
+  }
+
+  @Override
+  public Future<PoolSize> resize(Integer instances, Integer maxConcurrency) {
+    Promise<PoolSize> promise = onCaller();
+    coordinator.execute(() -> coordinator.resize(new Requests.Resize(instances, maxConcurrency))
+        .onComplete(promise));
     return promise.future();
   }
 

@@ -12,6 +12,7 @@ import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.Requests;
+import dev.shepherd.core.PoolSize;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -116,6 +117,14 @@ public interface PoolHandle {
    * "heldUntil"}}, the pool's defaults for a group it holds nothing of.
    */
   Future<JsonObject> group(String group);
+
+  /**
+   * F6 (docs/rules.md): resizes the pool's own slots ({@code null} keeps what it has) and succeeds
+   * with the size now; fails with {@link dev.shepherd.runtime.payload.BadRequest} naming {@code
+   * instances} or {@code maxConcurrency}, or {@link PoolErrorException} {@code RESIZE_REFUSED}
+   * while the pool stops, changing nothing. The values' ranges are checked by the caller.
+   */
+  Future<PoolSize> resize(Integer instances, Integer maxConcurrency);
 
   /**
    * Where {@code job} is (J6 in docs/rules.md): queued, waiting, running, answered or

@@ -8,6 +8,7 @@ import dev.shepherd.core.Pool;
 import dev.shepherd.core.PoolError;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.PoolInvariants;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.Transition;
@@ -16,7 +17,9 @@ import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.LogText;
+import dev.shepherd.runtime.slot.Deployments;
 import dev.shepherd.runtime.slot.ResultCheck;
 import dev.shepherd.runtime.time.RuntimeClock;
 import dev.shepherd.runtime.time.Scheduler;
@@ -38,6 +41,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +69,8 @@ public final class Coordinator {
   private final Executor turns;
   private final Sender sender;
   private final PoolConfig config;
+  /** Makes the {@link Deployments} of each local slot, at start and when a resize adds one. */
+  private final Supplier<Deployments> deployments;
   private final Pool pool;
   private final Inbox inbox;
   private final Outbox outbox;
@@ -106,11 +112,14 @@ public final class Coordinator {
     this.turns = ports.turns();
     this.sender = ports.sender();
     this.config = config;
+    this.deployments = ports.deployments();
     this.pool = Pool.create(config.settings());
     this.outbox = new Outbox(turns);
     this.inbox = new Inbox(turns, outbox::flush);
+    int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
     for (String id : pool.slotIds()) {
-      slots.put(id, new LocalSlot(id, this, config, ports.deployments().get()));
+      slots.put(id, new LocalSlot(id, this, config, ports.deployments().get(),
+          maxConcurrency));
     }
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);
@@ -430,6 +439,66 @@ public final class Coordinator {
       return Future.succeededFuture(revived.incarnation());
     }
     throw new IllegalStateException("a revive of " + request.worker() + " revived nothing");
+  }
+
+  /**
+   * F6 (docs/rules.md): an operator resizes the pool's own slots, on the coordinator's context: the
+   * size now, or a failed future that changed nothing: {@link BadRequest} naming {@code
+   * instances} (0 for a pool that does not run on worker hosts alone), {@link
+   * PoolErrorException} {@code RESIZE_REFUSED} (the pool is stopping). A null field keeps the
+   * pool's. New slots get their handles before the event that deploys them; a slot that leaves
+   * gives its handle back once its incarnation is undeployed ({@link #slotLeft}). A worker host's
+   * slots are not touched.
+   */
+  public Future<PoolSize> resize(Requests.Resize request) {
+    PoolSize size = pool.snapshot(now()).size();
+    int instances = request.instances() == null ? size.instances() : request.instances();
+    int maxConcurrency = request.maxConcurrency() == null ? size.maxConcurrency()
+        : request.maxConcurrency();
+    List<LocalSlot> added = new ArrayList<>();
+    for (int i = 0; i < instances; i++) {
+      String id = "w-" + i;
+      if (!slots.containsKey(id)) {
+        LocalSlot slot = new LocalSlot(id, this, config, deployments.get(), maxConcurrency);
+        slots.put(id, slot);
+        added.add(slot);
+      }
+    }
+    Transition t;
+    try {
+      t = apply(new PoolEvent.Resize(instances, maxConcurrency, now()));
+    } catch (dev.shepherd.core.ConfigException e) {
+      added.forEach(this::removeSlot);
+      return Future.failedFuture(new BadRequest(e.getMessage()));
+    }
+    if (t instanceof Transition.Refused refused) {
+      added.forEach(this::removeSlot);
+      if (refused.error() instanceof PoolError.ResizeRefused r && r.field() != null) {
+        return Future.failedFuture(new BadRequest(r.message()));
+      }
+      return Future.failedFuture(new PoolErrorException(refused.error()));
+    }
+    for (SlotHandle slot : slots.values()) {
+      if (slot instanceof LocalSlot local) {
+        local.capacity(maxConcurrency);
+      }
+    }
+    return Future.succeededFuture(new PoolSize(instances, maxConcurrency));
+  }
+
+  /**
+   * F6 (docs/rules.md): the local slot {@code worker} left the pool; its handle goes once its
+   * incarnation is undeployed, unless a resize brought the slot back meanwhile.
+   */
+  void slotLeft(String worker) {
+    SlotHandle handle = slots.get(worker);
+    if (handle instanceof LocalSlot) {
+      handle.undeployed().onComplete(ar -> execute(() -> {
+        if (!pool.slotIds().contains(worker)) {
+          slots.remove(worker, handle);
+        }
+      }));
+    }
   }
 
   /** The pool's status as people read it: its times in wall time ({@link WallTimes}). */

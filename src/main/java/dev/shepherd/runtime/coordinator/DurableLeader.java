@@ -126,7 +126,7 @@ public final class DurableLeader {
     // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
     Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
         image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent(),
-        image.groups(), image.pausedSince()), coordinator.now()));
+        image.groups(), image.pausedSince(), image.size()), coordinator.now()));
     if (t instanceof Transition.Refused refused) {
       throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
           + refused.error().message());

@@ -60,6 +60,8 @@ final class EffectInterpreter {
       if (notice instanceof Notice.PoolStateChanged changed
           && changed.state() == PoolState.STOPPED) {
         coordinator.onStopped();
+      } else if (notice instanceof Notice.SlotRemoved removed) {
+        coordinator.slotLeft(removed.worker());
       }
     } else {
       throw new AssertionError("unhandled " + effect);

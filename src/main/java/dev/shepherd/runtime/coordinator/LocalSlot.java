@@ -28,12 +28,18 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   private final Coordinator coordinator;
   private final IncarnationRunner runner;
 
-  /** Slot {@code id} of {@code coordinator}'s pool, its incarnations deployed by {@code deployments}. */
-  LocalSlot(String id, Coordinator coordinator, PoolConfig config, Deployments deployments) {
+  private final PoolConfig config;
+
+  /**
+   * Slot {@code id} of {@code coordinator}'s pool, its incarnations deployed by {@code
+   * deployments}, each running up to {@code maxConcurrency} jobs at once.
+   */
+  LocalSlot(String id, Coordinator coordinator, PoolConfig config, Deployments deployments,
+      int maxConcurrency) {
     this.id = id;
     this.coordinator = coordinator;
-    boolean unordered = WorkerConfig.unordered(config.threading(),
-        config.settings().slots().get(0).maxConcurrency());
+    this.config = config;
+    boolean unordered = WorkerConfig.unordered(config.threading(), maxConcurrency);
     this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(config.handlers(),
         unordered, config.onException(), config.threading(), config.workerConfig()), deployments,
         this);
@@ -69,6 +75,14 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
   @Override
   public void cancel(long assignment) {
     runner.cancel(assignment);
+  }
+
+  /**
+   * F6 (docs/rules.md): a resize set the slot's capacity; a WORKER incarnation runs jobs side by
+   * side above 1, one after another at 1, from its next job on.
+   */
+  void capacity(int maxConcurrency) {
+    runner.unordered(WorkerConfig.unordered(config.threading(), maxConcurrency));
   }
 
   @Override

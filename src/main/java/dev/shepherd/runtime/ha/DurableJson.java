@@ -7,6 +7,7 @@ import dev.shepherd.core.GroupSettings;
 import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
@@ -163,6 +164,10 @@ public final class DurableJson {
     if (image.pausedSince() != null) {
       json.put("pausedSince", image.pausedSince());
     }
+    if (image.size() != null) {
+      json.put("size", new JsonObject().put("instances", image.size().instances())
+          .put("maxConcurrency", image.size().maxConcurrency()));
+    }
     return json;
   }
 
@@ -205,8 +210,10 @@ public final class DurableJson {
       groups.add(new DurableImage.GroupImage(g.getString("group"),
           decodeGroup(g.getJsonObject("settings")), g.getLong("pausedSince")));
     }
+    JsonObject size = json.getJsonObject("size");
     return new DurableImage(json.getLong("term"), json.getLong("generated"), jobs, bindings,
-        hosts, dead, recent, groups, json.getLong("pausedSince"));
+        hosts, dead, recent, groups, json.getLong("pausedSince"), size == null ? null
+            : new PoolSize(size.getInteger("instances"), size.getInteger("maxConcurrency")));
   }
 
   // ---- records --------------------------------------------------------------------------------
@@ -274,6 +281,12 @@ public final class DurableJson {
       return new JsonObject().put("t", "paused").put("group", p.group()).put("since", p.since());
     } else if (record instanceof DurableRecord.Resumed r) {
       return new JsonObject().put("t", "resumed").put("group", r.group());
+    } else if (record instanceof DurableRecord.Resized r) {
+      return new JsonObject().put("t", "resized").put("instances", r.instances())
+          .put("maxConcurrency", r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Retargeted r) {
+      return new JsonObject().put("t", "retargeted").put("job", r.job())
+          .put("target", r.target());
     }
     throw new AssertionError("unhandled " + record);
   }
@@ -310,6 +323,10 @@ public final class DurableJson {
           decodeGroup(json.getJsonObject("settings")));
       case "paused" -> new DurableRecord.Paused(json.getString("group"), json.getLong("since"));
       case "resumed" -> new DurableRecord.Resumed(json.getString("group"));
+      case "resized" -> new DurableRecord.Resized(json.getInteger("instances"),
+          json.getInteger("maxConcurrency"));
+      case "retargeted" -> new DurableRecord.Retargeted(json.getString("job"),
+          json.getString("target"));
       default -> throw new IllegalArgumentException("not a durable record: " + json.encode());
     };
   }

@@ -114,7 +114,7 @@ public final class JournalTimes {
     }
     return new DurableImage(image.term(), image.generated(), jobs, image.bindings(),
         image.hosts(), dead, recent, groups,
-        image.pausedSince() == null ? null : image.pausedSince() + shift);
+        image.pausedSince() == null ? null : image.pausedSince() + shift, image.size());
   }
 
   /** A due time moved by {@code shift}; one that would not be positive is long past: due now. */

@@ -124,6 +124,12 @@ public final class PoolLog implements PoolObserver {
     } else if (notice instanceof Notice.Recovered r) {
       LOG.info("pool {}: took over in term {} from term {}: {} jobs, {} of them interrupted",
           pool, r.term(), r.previousTerm(), r.jobs(), r.interrupted());
+    } else if (notice instanceof Notice.Resized r) {
+      LOG.info("pool {}: resized to {} local slots of maxConcurrency {}; added {}, draining {}",
+          pool, r.instances(), r.maxConcurrency(), r.added(), r.draining());
+    } else if (notice instanceof Notice.SlotRemoved r) {
+      LOG.info("pool {}: {} drained and left the pool (incarnation {} stopped)", pool,
+          r.worker(), r.incarnation());
     }
   }
 

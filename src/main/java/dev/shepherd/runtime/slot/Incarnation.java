@@ -34,6 +34,12 @@ public interface Incarnation {
 
   boolean stoppedBySlot();
 
+  /**
+   * F6 (docs/rules.md): from its next job on, runs jobs side by side ({@code true}: a WORKER
+   * incarnation whose capacity a resize raised above 1) or one after another.
+   */
+  void unordered(boolean sideBySide);
+
   /** It deployed as {@code deploymentId}. */
   void deployed(String deploymentId);
 

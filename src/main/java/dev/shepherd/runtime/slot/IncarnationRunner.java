@@ -91,7 +91,7 @@ public final class IncarnationRunner implements IncarnationOwner {
   private record Ended(Exit exit, String cause) {}
 
   private final String id;
-  private final Recipe recipe;
+  private Recipe recipe;
   private final Deployments deployments;
   private final Port port;
   private State state = State.EMPTY;
@@ -260,6 +260,21 @@ public final class IncarnationRunner implements IncarnationOwner {
   private void track(Future<Void> undeploy) {
     undeploys.removeIf(Future::isComplete);
     undeploys.add(undeploy);
+  }
+
+  /**
+   * F6 (docs/rules.md): the slot's capacity changed: later incarnations, and the current one from
+   * its next job, run jobs side by side ({@code unordered}) or one after another.
+   */
+  public void unordered(boolean unordered) {
+    if (recipe.unordered() == unordered) {
+      return;
+    }
+    recipe = new Recipe(recipe.handlers(), unordered, recipe.onException(), recipe.threading(),
+        recipe.config());
+    if (current != null) {
+      current.unordered(unordered);
+    }
   }
 
   /** Hands {@code job} to the current incarnation (the caller checked it may run it). */

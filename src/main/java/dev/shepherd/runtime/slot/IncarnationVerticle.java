@@ -77,7 +77,11 @@ public final class IncarnationVerticle extends VerticleBase
   private final IncarnationOwner owner;
   private final int number;
   private final Supplier<? extends JobHandler> handlers;
-  private final boolean unordered;
+  /**
+   * Whether jobs run side by side on the worker pool; a resize may change it (F6 in
+   * docs/rules.md).
+   */
+  private volatile boolean unordered;
   private final OnException onException;
   private final AtomicReference<Life> life = new AtomicReference<>(Life.RUNNING);
   /**
@@ -121,6 +125,15 @@ public final class IncarnationVerticle extends VerticleBase
   @Override
   public int incarnation() {
     return number;
+  }
+
+  /**
+   * F6 (docs/rules.md): from the next job on, runs each on the worker pool ({@code true}: a
+   * WORKER incarnation whose capacity a resize raised above 1) or one after another.
+   */
+  @Override
+  public void unordered(boolean sideBySide) {
+    this.unordered = sideBySide;
   }
 
   /** The one place the life changes; false when {@code next} is not legal from where it is. */

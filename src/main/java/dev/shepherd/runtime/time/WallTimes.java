@@ -54,7 +54,7 @@ public final class WallTimes {
     return new PoolSnapshot(s.name(), s.state(), s.backlogLength(), s.backlogCapacity(), slots,
         s.counters(), s.restartsInWindow(), s.maxRestarts(), s.windowMs(), hosts, s.ha(),
         s.backlogWaiting(), plus(s.nextDue(), shift), s.deadLetters(), s.paused(),
-        plus(s.pausedSince(), shift), groups, s.groupCount());
+        plus(s.pausedSince(), shift), groups, s.groupCount(), s.size());
   }
 
   /** A group's {@code pausedSince} and {@code heldUntil} (F4, F5 in docs/rules.md) in wall time. */

@@ -66,6 +66,14 @@ public record Addresses(String prefix) {
   }
 
   /**
+   * Operators resize the pool's own slots here (F6 in docs/rules.md): {@code {"instances"?,
+   * "maxConcurrency"?}}; the reply is the size now.
+   */
+  public String size() {
+    return prefix + ".size";
+  }
+
+  /**
    * Where a job is (J6 in docs/rules.md): {@code {"job", "wait"?, "timeoutMs"?}}; the job's view,
    * or with {@code wait} its terminal outcome.
    */

@@ -33,6 +33,8 @@ public final class BusWire {
   public static final String RATE_LIMITED_MS = "rateLimitedMs";
   /** A slot's id. */
   public static final String WORKER = "worker";
+  public static final String INSTANCES = "instances";
+  public static final String MAX_CONCURRENCY = "maxConcurrency";
   /** An assignment's token. */
   public static final String ASSIGNMENT = "assignment";
   /** A completion's result. */

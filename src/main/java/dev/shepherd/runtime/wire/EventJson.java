@@ -9,8 +9,9 @@ import io.vertx.core.json.JsonObject;
 /**
  * The JSON form of what a pool publishes on {@code <prefix>.events}: {@code phase}, {@code
  * restart}, {@code retired}, {@code budget}, {@code revive}, {@code host}, {@code state}, {@code
- * job}, {@code flow} (an operator's pause, resume or group change) and {@code stats}, each with
- * the pool's name and the time ({@code at}, epoch ms).
+ * job}, {@code flow} (an operator's pause, resume or group change), {@code resized} and {@code
+ * removed} (F6 in docs/rules.md) and {@code stats}, each with the pool's name and the time
+ * ({@code at}, epoch ms).
  *
  * <p>Every event is small and can always be encoded, whatever the jobs carry: an event goes to
  * every live-view client and bridge subscriber, so a megabyte (or a value that cannot be written)
@@ -74,6 +75,13 @@ public final class EventJson {
       return json.put("type", "recovered").put("term", r.term())
           .put("previousTerm", r.previousTerm()).put("jobs", r.jobs())
           .put("interrupted", r.interrupted());
+    } else if (notice instanceof Notice.Resized r) {
+      return json.put("type", "resized").put("instances", r.instances())
+          .put("maxConcurrency", r.maxConcurrency()).put("added", new JsonArray(r.added()))
+          .put("draining", new JsonArray(r.draining()));
+    } else if (notice instanceof Notice.SlotRemoved r) {
+      return json.put("type", "removed").put("worker", r.worker())
+          .put("incarnation", r.incarnation());
     }
     throw new AssertionError("unhandled " + notice);
   }

@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.wire;
 
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.JobError;
 import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolConfig;
@@ -337,6 +338,37 @@ public final class RequestDecoder {
       throw new BadRequest(field + ": must be an integer (was " + render(value) + ")");
     }
     return ((Number) value).longValue();
+  }
+
+  /**
+   * F6 (docs/rules.md): a resize, {@code {"instances"?: int, "maxConcurrency"?: int}}, at least one
+   * of them: {@code instances} 0 to {@link PoolSize#MAX_INSTANCES} (0 only for a pool that runs on
+   * worker hosts alone, which the pool checks), {@code maxConcurrency} 1 to {@link
+   * PoolSize#MAX_CONCURRENCY}; {@code null} is absent.
+   */
+  public static Requests.Resize resize(Object body) {
+    JsonObject json = object(body);
+    only(json, Set.of(BusWire.INSTANCES, BusWire.MAX_CONCURRENCY));
+    Integer instances = bounded(json, BusWire.INSTANCES, 0, PoolSize.MAX_INSTANCES);
+    Integer maxConcurrency = bounded(json, BusWire.MAX_CONCURRENCY, 1, PoolSize.MAX_CONCURRENCY);
+    if (instances == null && maxConcurrency == null) {
+      throw new BadRequest("instances: give instances, maxConcurrency or both (was neither)");
+    }
+    return new Requests.Resize(instances, maxConcurrency);
+  }
+
+  /** An optional whole number from {@code min} to {@code max}, or null when absent. */
+  private static Integer bounded(JsonObject json, String field, int min, int max) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Integer || value instanceof Long)
+        || ((Number) value).longValue() < min || ((Number) value).longValue() > max) {
+      throw new BadRequest(field + ": must be a whole number from " + min + " to " + max
+          + " (was " + render(value) + ")");
+    }
+    return ((Number) value).intValue();
   }
 
   /** A status request: an empty object (or no body). */

@@ -68,6 +68,12 @@ public final class Requests {
   public record Revive(String worker) {}
 
   /**
+   * F6 (docs/rules.md): an operator resizes the pool's own slots; a null field keeps what the pool
+   * has. At least one is given, each within the configuration's limits.
+   */
+  public record Resize(Integer instances, Integer maxConcurrency) {}
+
+  /**
    * Where {@code job} is (J6 in docs/rules.md); with {@code waits}, its terminal outcome once it
    * has one, waiting at most {@code timeoutMs} (always positive: the default is filled in when
    * decoded).

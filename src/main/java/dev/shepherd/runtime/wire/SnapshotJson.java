@@ -4,6 +4,7 @@ import dev.shepherd.core.Counters;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.HostState;
 import dev.shepherd.core.Phase;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
 import dev.shepherd.core.Retirement;
@@ -46,6 +47,9 @@ public final class SnapshotJson {
   static final String IN_FLIGHT = "inFlight";
   static final String INCARNATION = "incarnation";
   static final String INTERRUPTED = "interrupted";
+  static final String INSTANCES = "instances";
+  static final String MAX_CONCURRENCY = "maxConcurrency";
+  static final String SIZE = "size";
   static final String JOB = "job";
   static final String LENGTH = "length";
   static final String MAX_RESTARTS = "maxRestarts";
@@ -136,6 +140,11 @@ public final class SnapshotJson {
     }
     json.put(PAUSED, s.paused()).put(PAUSED_SINCE, s.pausedSince()).put(GROUPS, groups)
         .put(GROUP_COUNT, s.groupCount());
+    if (s.size() != null) {
+      // F6: the pool's own slots and their capacity, as a resize sets them.
+      json.put(SIZE, new JsonObject().put(INSTANCES, s.size().instances())
+          .put(MAX_CONCURRENCY, s.size().maxConcurrency()));
+    }
     if (s.ha() != null) {
       HaStatus ha = s.ha();
       json.put(HA, new JsonObject().put(ENABLED, ha.enabled())
@@ -193,7 +202,7 @@ public final class SnapshotJson {
         backlog.getValue(NEXT_DUE) == null ? null : number(backlog, NEXT_DUE),
         (int) number(json, DEAD_LETTERS), json.getValue(PAUSED) instanceof Boolean b && b,
         json.getValue(PAUSED_SINCE) == null ? null : number(json, PAUSED_SINCE), groups(json),
-        (int) number(json, GROUP_COUNT));
+        (int) number(json, GROUP_COUNT), size(json));
   }
 
   /** The busiest groups (F1 in docs/rules.md); none for a pool of a version without them. */
@@ -203,6 +212,15 @@ public final class SnapshotJson {
       groups.add(FlowJson.decodeStatus(g));
     }
     return groups;
+  }
+
+  /** The {@code size} block (F6 in docs/rules.md), or null for a snapshot without one. */
+  private static PoolSize size(JsonObject json) {
+    if (json.getValue(SIZE) == null) {
+      return null;
+    }
+    JsonObject size = object(json, SIZE);
+    return new PoolSize((int) number(size, INSTANCES), (int) number(size, MAX_CONCURRENCY));
   }
 
   /** The {@code ha} block (A1 in docs/rules.md), or null for a pool without one. */

@@ -123,7 +123,9 @@ class DurableJsonTest {
         new DurableRecord.Paused("tenant-1", 77),
         new DurableRecord.Paused(null, 78),
         new DurableRecord.Resumed("tenant-1"),
-        new DurableRecord.Resumed(null));
+        new DurableRecord.Resumed(null),
+        new DurableRecord.Resized(6, 2),
+        new DurableRecord.Retargeted("job-3", "w-0"));
   }
 
   @Nested
@@ -227,6 +229,18 @@ class DurableJsonTest {
       Outcome.Interrupted answer = (Outcome.Interrupted) read.undelivered().get(0).outcome();
       assertThat(answer.reason()).isEqualTo(new Interruption.AttemptsExhausted(3, LOST));
       assertThat(JsonValues.toJson(answer.payload())).isEqualTo(new JsonObject().put("p", 1));
+    }
+
+    @Test
+    void F6_an_image_keeps_the_size_a_resize_set_and_one_without_reads_without() {
+      DurableImage sized = new DurableImage(3, 0, List.of(), List.of(), List.of(), List.of(),
+          List.of(), List.of(), null, new dev.shepherd.core.PoolSize(6, 2));
+      DurableImage plain = DurableImage.empty(3);
+
+      assertThat(DurableJson.decodeBase(DurableJson.encode(new DurableLog.Base(sized, List.of())))
+          .image()).isEqualTo(sized);
+      assertThat(DurableJson.decodeBase(DurableJson.encode(new DurableLog.Base(plain, List.of())))
+          .image().size()).isNull();
     }
 
     @Test
