@@ -24,6 +24,11 @@ import java.util.List;
  * a suspect runs alone, and a slot whose first eligible job is a suspect takes nothing until it
  * is idle; the dead-letter set and the recent outcomes are lists, oldest first.
  *
+ * <p>Section 11 (F1-F5 in docs/rules.md) lives in {@link ReferenceGroups}: jobs carry their group
+ * and priority, admission asks it about pauses and group bounds, and dispatch asks it which job a
+ * free slot starts next (the fair choice), every count a scan of these lists. A rate-limited
+ * answer puts its job back at the front of the line with its start not counted.
+ *
  * <p>It is longer than a test class should be because it is one state machine written out in one
  * place, in the order of the rules (P, S, C); split, its parts would share mutable state, which
  * is what the model exists to avoid.
