@@ -38,7 +38,8 @@ final class FlowControl {
 
   /**
    * F5 (docs/rules.md): nothing new is dispatched from the pool or the group; running jobs
-   * finish.
+   * finish. A group's pause runs dispatch: a slot that waited to be idle for the group's suspect
+   * (J2), say one whose key a resize moved there (F6), may take another group's job now.
    */
   PoolError pause(PoolEvent.Pause e) {
     if (e.group() == null) {
@@ -49,7 +50,10 @@ final class FlowControl {
       return null;
     }
     FlowGroup group = d.groups.of(e.group());
-    pauseGroup(group, e.now());
+    if (group.pausedSince == null) {
+      pauseGroup(group, e.now());
+      d.dispatch(e.now());
+    }
     return null;
   }
 
