@@ -1905,6 +1905,8 @@ final class ReferencePool {
     if (group.pausedSince == null) {
       group.pausedSince = e.now();
       record(new DurableRecord.Paused(group.name, e.now()));
+      // A slot that waited to be idle for this group's suspect (J2) may take another's job now.
+      dispatch(e.now());
     }
   }
 
