@@ -39,7 +39,7 @@ final class FlowControl {
   /**
    * F5 (docs/rules.md): nothing new is dispatched from the pool or the group; running jobs
    * finish. A group's pause runs dispatch: a slot that waited to be idle for the group's suspect
-   * (J2), say one whose key a resize moved there (F6), may take another group's job now.
+   * (J2 in docs/rules.md) may take another group's job now.
    */
   PoolError pause(PoolEvent.Pause e) {
     if (e.group() == null) {
