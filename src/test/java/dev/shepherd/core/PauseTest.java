@@ -55,6 +55,21 @@ class PauseTest {
   }
 
   @Test
+  void F5_pausing_the_group_of_a_suspect_a_busy_slot_waits_for_lets_another_group_start_at_once() {
+    Fixture fx = Fixture.pool(2).capacity(2).jobs(PoisonTest.AT_ONCE).retry(5).running();
+    fx.pause("b");
+    fx.submitIn("b1", "b", "w-1/k2", 5);
+    assertThat(placed(fx.submitIn("s", "a", "w-1/k", 5))).containsExactly("s@w-1");
+    fx.crash("w-1");
+    fx.resume("b");
+    assertThat(placed(fx.created("w-1"))).as("b's older queue first; then the suspect waits")
+        .containsExactly("b1@w-1");
+    assertThat(placed(fx.submitIn("b2", "b", "w-1/k2", 5))).isEmpty();
+    assertThat(placed(fx.pause("a"))).as("a paused suspect holds back no other group (F1, F5)")
+        .containsExactly("b2@w-1");
+  }
+
+  @Test
   void F5_set_group_pauses_and_resumes_with_its_paused_field() {
     Fixture fx = Fixture.pool(1).running();
     fx.setGroup("a", new GroupSettings(null, null, null, null, true));

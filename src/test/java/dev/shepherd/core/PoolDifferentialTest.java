@@ -46,6 +46,11 @@ class PoolDifferentialTest {
     check("differential-shutdown", PoolScenarios.SHUTDOWN);
   }
 
+  @Test
+  void F1_F5_core_matches_the_reference_model_with_groups_priorities_limits_and_pauses() {
+    check("differential-flow", PoolScenarios.FLOW);
+  }
+
   private static void check(String property, PoolDriver.Profile profile) {
     long started = System.nanoTime();
     SequenceRunner.Summary summary = SequenceRunner.check(property, profile, Twins::new);

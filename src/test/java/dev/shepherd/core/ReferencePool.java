@@ -24,6 +24,11 @@ import java.util.List;
  * a suspect runs alone, and a slot whose first eligible job is a suspect takes nothing until it
  * is idle; the dead-letter set and the recent outcomes are lists, oldest first.
  *
+ * <p>Section 11 (F1-F5 in docs/rules.md) lives in {@link ReferenceGroups}: jobs carry their group
+ * and priority, admission asks it about pauses and group bounds, and dispatch asks it which job a
+ * free slot starts next (the fair choice), every count a scan of these lists. A rate-limited
+ * answer puts its job back at the front of the line with its start not counted.
+ *
  * <p>It is longer than a test class should be because it is one state machine written out in one
  * place, in the order of the rules (P, S, C); split, its parts would share mutable state, which
  * is what the model exists to avoid.
@@ -58,8 +63,14 @@ final class ReferencePool {
     }
   }
 
-  private static final class RJob {
+  static final class RJob {
     final String id;
+    /** Its group (F1), null for none. */
+    String group;
+    /** Its priority level (F3). */
+    int priority = PoolEvent.Submit.DEFAULT_PRIORITY;
+    /** When it was accepted or recovered: where aging counts from (F3). */
+    long acceptedAt;
     final Object payload;
     final Object replyTo;
     final String key;
@@ -91,6 +102,9 @@ final class ReferencePool {
     RJob(PoolEvent.Submit e, String id, long generated, String target) {
       this(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), e.bytes(), target);
       this.retry = e.retry();
+      this.group = e.group();
+      this.priority = e.priority();
+      this.acceptedAt = e.now();
     }
 
     RJob(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
@@ -174,6 +188,8 @@ final class ReferencePool {
   private int instances;
   private int maxConcurrency;
   private boolean resized;
+  /** Section 11 (F1-F5): groups, pauses, holds, buckets and the fair choice. */
+  private final ReferenceGroups groups;
 
   ReferencePool(PoolSettings settings) {
     this.settings = settings;
@@ -181,6 +197,7 @@ final class ReferencePool {
     BackoffSettings backoff = settings.supervision().backoff();
     this.jitter = backoff == null ? 0 : backoff.seed();
     this.retryJitter = settings.jobs().seed();
+    this.groups = new ReferenceGroups(settings.flow(), new FlowView());
     for (SlotSpec spec : settings.slots()) {
       slots.add(new RSlot(spec.id(), spec.maxConcurrency() == null ? -1 : spec.maxConcurrency()));
       local.add(spec.id());
@@ -205,6 +222,9 @@ final class ReferencePool {
     PoolError error = route(event);
     if (error == null) {
       leaveDrained();
+    }
+    if (error == null) {
+      groups.sweep();
     }
     return error != null ? new Transition.Refused(error) : new Transition.Applied(out, verdict);
   }
@@ -256,6 +276,17 @@ final class ReferencePool {
       return null;
     } else if (event instanceof PoolEvent.Resize e) {
       return resize(e);
+    } else if (event instanceof PoolEvent.SetGroup e) {
+      setGroup(e);
+      return null;
+    } else if (event instanceof PoolEvent.Pause e) {
+      pause(e);
+      return null;
+    } else if (event instanceof PoolEvent.Resume e) {
+      resume(e);
+      return null;
+    } else if (event instanceof PoolEvent.RateLimited e) {
+      return rateLimited(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -284,6 +315,14 @@ final class ReferencePool {
           "job '" + id + "' is already accepted and not yet answered");
       return false;
     }
+    ReferenceGroups.RGroup known = groups.find(e.group());
+    if (groups.settings().rejectWhenPaused()
+        && (groups.poolPausedSince != null || (known != null && known.pausedSince != null))) {
+      reject(e, id, RejectionReason.PAUSED, (groups.poolPausedSince != null ? "the pool"
+          : "group '" + e.group() + "'") + " is paused and the pool rejects submits while paused");
+      return false;
+    }
+    boolean startsNow;
     long delay = Math.min(e.delayMs(), settings.jobs().maxDelayMs());
     boolean waits = delay > 0;
     RSlot target = null;
@@ -307,19 +346,29 @@ final class ReferencePool {
             "key '" + e.key() + "' is bound to retired worker '" + target.id + "'");
         return false;
       }
-      String full = !waits && takesNow(target) ? null : noRoom(e.bytes());
+      startsNow = !waits && takesNow(target, known);
+      String full = startsNow ? null : noRoom(e.bytes());
       if (full != null) {
         reject(e, id, RejectionReason.BACKLOG_FULL, "worker '" + target.id
             + "' cannot take it now and " + full);
         return false;
       }
-    } else if ((waits || slots.stream().noneMatch(this::takesNow))
-        && noRoom(e.bytes()) != null) {
-      reject(e, id, RejectionReason.BACKLOG_FULL,
-          (waits ? "a delayed job waits in the backlog and " : "no worker can take it now (busy, starting or backing off) and ")
-              + noRoom(e.bytes()));
+    } else {
+      startsNow = !waits && slots.stream().anyMatch(slot -> takesNow(slot, known));
+      if (!startsNow && noRoom(e.bytes()) != null) {
+        reject(e, id, RejectionReason.BACKLOG_FULL,
+            (waits ? "a delayed job waits in the backlog and " : "no worker can take it now (busy, starting or backing off) and ")
+                + noRoom(e.bytes()));
+        return false;
+      }
+    }
+    if (!startsNow && known != null && known.queueCapacity > 0
+        && groupHeld(e.group()) >= known.queueCapacity) {
+      reject(e, id, RejectionReason.GROUP_FULL, "group '" + e.group() + "' holds "
+          + groupHeld(e.group()) + " jobs, its queueCapacity, and cannot start this one now");
       return false;
     }
+    groups.of(e.group());
     RJob job = new RJob(e, id, generated, target == null ? null : target.id);
     job.order = nextBack++;
     long due = waits ? e.now() + delay : 0;
@@ -327,6 +376,7 @@ final class ReferencePool {
       startWaiting(job, due, false);
     } else {
       line.add(job);
+      groups.enqueued(job);
     }
     if (unseen) {
       bindings.add(new Binding(e.key(), target.id, false));
@@ -339,7 +389,7 @@ final class ReferencePool {
     accepted++;
     generatedAccepted = Math.max(generatedAccepted, generated);
     record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(), e.replyTo(),
-        e.timeoutMs(), e.bytes(), job.target, due, e.retry()));
+        e.timeoutMs(), e.bytes(), job.target, due, e.retry(), e.group(), e.priority()));
     out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
     if (waits) {
       armDue();
@@ -348,19 +398,18 @@ final class ReferencePool {
     return true;
   }
 
-  /** Whether a job for {@code slot} would run there at once: it is free and nothing comes first. */
-  private boolean takesNow(RSlot slot) {
-    return free(slot) && firstEligible(slot) == null;
-  }
-
-  /** The first queued job in line that {@code slot} may run (targeted at it or at none). */
-  private RJob firstEligible(RSlot slot) {
-    for (RJob job : line) {
-      if (job.queued && (job.target == null || job.target.equals(slot.id))) {
-        return job;
+  /**
+   * Whether a job of {@code group} (null: not known yet) for {@code slot} would run there at once:
+   * it is free, no queued suspect may come first (J2; any other eligible job would have started),
+   * and the pool and the group may start (F1, F4, F5).
+   */
+  private boolean takesNow(RSlot slot, ReferenceGroups.RGroup group) {
+    for (RJob job : queuedJobs()) {
+      if (job.stops > 0 && (job.target == null || job.target.equals(slot.id))) {
+        return false;
       }
     }
-    return null;
+    return free(slot) && groups.poolRunnable() && (group == null || groups.runnable(group));
   }
 
   /** Why a job of {@code bytes} cannot wait in the backlog, or null (P3 by count and bytes). */
@@ -448,6 +497,7 @@ final class ReferencePool {
         line.add(0, job);
         job.order = nextFront--;
         job.queued = true;
+        groups.enqueued(job);
         record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops,
             job.failures, 0));
       } else {
@@ -486,6 +536,9 @@ final class ReferencePool {
     boolean waiting = waitingJobs.remove(job);
     boolean running = !job.queued && !waiting;
     line.remove(job);
+    if (!running && !waiting) {
+      groups.cancelled(job);
+    }
     job.cancelled = true;
     cancelled++;
     conclude(job, new Outcome.Cancelled(job.id), 0);
@@ -775,6 +828,8 @@ final class ReferencePool {
     line.addAll(0, again);
     for (int i = again.size() - 1; i >= 0; i--) {
       again.get(i).order = nextFront--;
+      again.get(i).queued = true;
+      groups.enqueued(again.get(i));
     }
     for (RJob job : again) {
       job.queued = true;
@@ -822,6 +877,7 @@ final class ReferencePool {
         answerInterrupted(job, carried(job, new Interruption.AffinityRetired(slot.id, reason)));
       }
     }
+    groups.drained(slot.id, false);
     for (RJob job : waitingInDueOrder()) {
       if (slot.id.equals(job.target)) {
         waitingJobs.remove(job);
@@ -832,6 +888,7 @@ final class ReferencePool {
       for (RJob job : queuedJobs()) {
         answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
       }
+      groups.drained(null, true);
       for (RJob job : waitingInDueOrder()) {
         waitingJobs.remove(job);
         answerInterrupted(job, carried(job, new Interruption.NoRecoverableWorkers()));
@@ -933,10 +990,12 @@ final class ReferencePool {
       line.addAll(0, front);
       for (int i = front.size() - 1; i >= 0; i--) {
         front.get(i).order = nextFront--;
+        groups.enqueued(front.get(i));
       }
       for (RJob job : back) {
         line.add(job);
         job.order = nextBack++;
+        groups.enqueued(job);
       }
       for (List<RJob> list : List.of(front, back)) {
         for (RJob job : list) {
@@ -946,6 +1005,8 @@ final class ReferencePool {
       }
       armDue();
       dispatch(now);
+    } else if (timer instanceof Timer.GroupReady t) {
+      groupReady(t);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -1061,6 +1122,7 @@ final class ReferencePool {
     for (RJob job : queuedJobs()) {
       answerInterrupted(job, new Interruption.PoolStopped());
     }
+    groups.drained(null, true);
     for (RJob job : waitingInDueOrder()) {
       waitingJobs.remove(job);
       answerInterrupted(job, new Interruption.PoolStopped());
@@ -1139,11 +1201,15 @@ final class ReferencePool {
     while (progress) {
       progress = false;
       for (RSlot slot : slots) {
-        if (!free(slot)) {
+        if (!free(slot) || (groups.ringEmpty(null) && groups.ringEmpty(slot.id))) {
           continue;
         }
-        RJob job = firstEligible(slot);
-        if (job != null && (job.stops == 0 || slot.running.isEmpty())) {
+        // F4, F5: a paused, held or empty-bucket pool starts nothing (its timer is armed).
+        if (!groups.poolMayStart()) {
+          return;
+        }
+        RJob job = groups.takeFor(slot.id, slot.running.isEmpty());
+        if (job != null) {
           assign(slot, job, now);
           progress = true;
         }
@@ -1152,6 +1218,7 @@ final class ReferencePool {
   }
 
   private void assign(RSlot slot, RJob job, long now) {
+    groups.started(job);
     job.queued = false;
     job.token = nextToken++;
     job.attempts++;
@@ -1169,6 +1236,7 @@ final class ReferencePool {
 
   /** An assignment ended: its job timeout no longer applies. */
   private void ended(RSlot slot, RJob job) {
+    groups.ended(job);
     if (job.deadline != Long.MAX_VALUE) {
       out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
     }
@@ -1752,6 +1820,13 @@ final class ReferencePool {
       bindingsMade++;
     }
     generatedAccepted = image.generated();
+    groups.poolPausedSince = image.pausedSince();
+    for (DurableImage.GroupImage g : image.groups()) {
+      ReferenceGroups.RGroup group = groups.of(g.group());
+      group.runtime = g.settings();
+      groups.configure(group, now);
+      group.pausedSince = g.pausedSince();
+    }
     List<RJob> held = new ArrayList<>();
     for (DurableImage.JobImage j : image.jobs()) {
       RJob job = new RJob(j.job(), j.generated(), j.payload(), j.replyTo(), j.key(),
@@ -1762,6 +1837,10 @@ final class ReferencePool {
       job.retry = j.retry();
       job.stops = j.stops();
       job.failures = j.failures();
+      job.group = j.group();
+      job.priority = j.priority();
+      job.acceptedAt = now;
+      groups.of(j.group());
       generatedAccepted = Math.max(generatedAccepted, j.generated());
       if (job.key != null && boundWorker(job.key) == null) {
         bindings.add(new Binding(job.key, job.target, false));
@@ -1776,6 +1855,7 @@ final class ReferencePool {
       }
       line.add(job);
       if (j.worker() == null) {
+        groups.enqueued(job);
         nextBack = Math.max(nextBack, j.order() + 1);
         nextFront = Math.min(nextFront, j.order() - 1);
       } else {
@@ -1949,8 +2029,11 @@ final class ReferencePool {
 
   private void drain(RSlot slot) {
     for (RJob job : queuedJobs()) {
-      retarget(job, slot);
+      if (retarget(job, slot)) {
+        groups.enqueued(job);
+      }
     }
+    groups.drained(slot.id, false);
     for (RJob job : waitingInDueOrder()) {
       retarget(job, slot);
     }
@@ -1971,16 +2054,19 @@ final class ReferencePool {
     }
   }
 
-  private void retarget(RJob job, RSlot from) {
+  /** Moves {@code job} off {@code from} to its key's slot when that one may take it. */
+  private boolean retarget(RJob job, RSlot from) {
     if (!from.id.equals(job.target)) {
-      return;
+      return false;
     }
     String bound = job.key == null ? null : boundWorker(job.key);
     if (bound != null && !bound.equals(job.target)
         && new View().selectable(slots.indexOf(slot(bound)))) {
       job.target = bound;
       record(new DurableRecord.Retargeted(job.id, bound));
+      return true;
     }
+    return false;
   }
 
   private void leave(RSlot slot, boolean stop) {
@@ -1990,6 +2076,7 @@ final class ReferencePool {
         answerInterrupted(job, carried(job, none));
       }
     }
+    groups.drained(slot.id, false);
     for (RJob job : waitingInDueOrder()) {
       if (slot.id.equals(job.target)) {
         waitingJobs.remove(job);
@@ -2007,6 +2094,7 @@ final class ReferencePool {
       for (RJob job : queuedJobs()) {
         answerInterrupted(job, carried(job, none));
       }
+      groups.drained(null, true);
       for (RJob job : waitingInDueOrder()) {
         waitingJobs.remove(job);
         answerInterrupted(job, carried(job, none));
@@ -2046,6 +2134,188 @@ final class ReferencePool {
     leave(slot, false);
     dispatch(now);
     finishDrainIfIdle(now);
+  }
+
+  // ---- flow control (F1, F4, F5) -------------------------------------------------------------
+
+  /** F1: the run-time override replaces the previous one; its {@code paused} pauses or resumes. */
+  private void setGroup(PoolEvent.SetGroup e) {
+    ReferenceGroups.RGroup group = groups.of(e.group());
+    group.runtime = e.settings();
+    groups.configure(group, e.now());
+    groups.disarm(group);
+    record(new DurableRecord.GroupSet(e.group(), e.settings()));
+    Boolean paused = e.settings() == null ? null : e.settings().paused();
+    if (Boolean.TRUE.equals(paused) && group.pausedSince == null) {
+      group.pausedSince = e.now();
+      record(new DurableRecord.Paused(group.name, e.now()));
+    } else if (Boolean.FALSE.equals(paused) && group.pausedSince != null) {
+      group.pausedSince = null;
+      record(new DurableRecord.Resumed(group.name));
+    }
+    groups.unpark(group.name);
+    dispatch(e.now());
+  }
+
+  /** F5: nothing new is dispatched from the pool or the group; idempotent. */
+  private void pause(PoolEvent.Pause e) {
+    if (e.group() == null) {
+      if (groups.poolPausedSince == null) {
+        groups.poolPausedSince = e.now();
+        record(new DurableRecord.Paused(null, e.now()));
+      }
+      return;
+    }
+    ReferenceGroups.RGroup group = groups.of(e.group());
+    if (group.pausedSince == null) {
+      group.pausedSince = e.now();
+      record(new DurableRecord.Paused(group.name, e.now()));
+      // A slot that waited to be idle for this group's suspect (J2) may take another's job now.
+      dispatch(e.now());
+    }
+  }
+
+  /** F5: resume dispatches at once; resuming what is not paused changes nothing. */
+  private void resume(PoolEvent.Resume e) {
+    if (e.group() == null) {
+      if (groups.poolPausedSince != null) {
+        groups.poolPausedSince = null;
+        record(new DurableRecord.Resumed(null));
+        dispatch(e.now());
+      }
+      return;
+    }
+    ReferenceGroups.RGroup group = groups.find(e.group());
+    if (group != null && group.pausedSince != null) {
+      group.pausedSince = null;
+      record(new DurableRecord.Resumed(group.name));
+      groups.unpark(group.name);
+      dispatch(e.now());
+    }
+  }
+
+  /** F4: a token refilled or a hold ended; a timer of the past is ignored and counted. */
+  private void groupReady(Timer.GroupReady t) {
+    if (t.group() == null) {
+      if (groups.poolReadyAt != t.at()) {
+        ignoredFacts++;
+        return;
+      }
+      groups.poolReadyAt = Long.MAX_VALUE;
+      dispatch(now);
+      return;
+    }
+    ReferenceGroups.RGroup group = groups.find(t.group());
+    if (group == null || group.readyAt != t.at()) {
+      ignoredFacts++;
+      return;
+    }
+    group.readyAt = Long.MAX_VALUE;
+    groups.unpark(group.name);
+    dispatch(now);
+  }
+
+  /**
+   * F4: "rate limited for holdMs", fenced like a completion: the job goes back to the front with
+   * its start not counted, and its group (the pool, without one) is held; a stopping pool answers
+   * it interrupted.
+   */
+  private PoolError rateLimited(PoolEvent.RateLimited e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    if (slot.departed) {
+      ignoredFacts++;
+      return null;
+    }
+    RJob job = null;
+    List<Long> tokens = new ArrayList<>();
+    for (RJob held : slot.running) {
+      tokens.add(held.token);
+      if (held.token == e.assignment()) {
+        job = held;
+      }
+    }
+    if (job == null) {
+      staleCompletions++;
+      return tokens.isEmpty()
+          ? new PoolError.CompletionForUnavailableWorker(e.worker(), phase(slot))
+          : new PoolError.StaleCompletion(e.worker(), tokens, e.assignment());
+    }
+    slot.running.remove(job);
+    ended(slot, job);
+    slot.probing = false;
+    slot.failedProbes = 0;
+    if (job.cancelled) {
+      left(job);
+    } else if (state != PoolState.RUNNING) {
+      answerInterrupted(job, new Interruption.PoolStopped());
+    } else {
+      job.attempts--;
+      line.remove(job);
+      line.add(0, job);
+      job.order = nextFront--;
+      job.queued = true;
+      groups.enqueued(job);
+      record(new DurableRecord.Returned(job.id, job.order, job.attempts));
+      groups.hold(job.group, e.now() + e.holdMs());
+    }
+    dispatch(e.now());
+    finishDrainIfIdle(e.now());
+    return null;
+  }
+
+  /** Jobs of {@code group} held in the bound: queued and waiting. */
+  private int groupHeld(String group) {
+    int count = 0;
+    for (RJob job : queuedJobs()) {
+      if (java.util.Objects.equals(group, job.group)) {
+        count++;
+      }
+    }
+    for (RJob job : waitingJobs) {
+      if (java.util.Objects.equals(group, job.group)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** What the groups see of the model's jobs. */
+  private final class FlowView implements ReferenceGroups.Jobs {
+    @Override
+    public List<RJob> queued() {
+      return queuedJobs();
+    }
+
+    @Override
+    public int running(String group) {
+      int count = 0;
+      for (RSlot slot : slots) {
+        for (RJob job : slot.running) {
+          if (java.util.Objects.equals(group, job.group)) {
+            count++;
+          }
+        }
+      }
+      return count;
+    }
+
+    @Override
+    public int held(String group) {
+      return groupHeld(group);
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void effect(Effect effect) {
+      out.add(effect);
+    }
   }
 
   // ---- status ----------------------------------------------------------------------------------
@@ -2095,8 +2365,9 @@ final class ReferencePool {
     }
     return new PoolSnapshot(settings.name(), state, backlogLength(), settings.backlogCapacity(),
         List.copyOf(statuses), counters, inWindow, settings.supervision().maxRestarts(), window,
-        List.copyOf(hostStatuses), null, waitingJobs.size(), nextDue, deadLetters.size(), false,
-        null, List.of(), 0, new PoolSize(instances, maxConcurrency));
+        List.copyOf(hostStatuses), null, waitingJobs.size(), nextDue, deadLetters.size(),
+        groups.poolPausedSince != null, groups.poolPausedSince, groups.busiest(now),
+        groups.count(), new PoolSize(instances, maxConcurrency));
   }
 
   /** What an {@link AffinitySelector} sees: the slots in slot order. */
