@@ -22,6 +22,8 @@ class RestartBudgetTest {
   @Test
   void S2_the_budget_allows_up_to_maxRestarts_and_refuses_one_more() {
     RestartBudget budget = new RestartBudget(3, 10_000);
+    assertThat(budget.maxRestarts()).isEqualTo(3);
+    assertThat(budget.windowMs()).isEqualTo(10_000);
     assertThat(budget.allows(3)).isTrue();
     assertThat(budget.allows(4)).isFalse();
     budget.record(2, 5);
