@@ -67,6 +67,16 @@ class JobTableEdgesTest {
   }
 
   @Test
+  void P15_a_full_ring_lists_each_job_once() {
+    JobTable table = new JobTable();
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      jobs.add(generated(table));
+    }
+    assertThat(table.values()).hasSize(16).containsExactlyInAnyOrderElementsOf(jobs);
+  }
+
+  @Test
   void A3_generated_numbers_count_from_one_and_continue_after_a_recovered_one() {
     JobTable table = new JobTable();
     assertThat(table.generatedSoFar()).isZero();

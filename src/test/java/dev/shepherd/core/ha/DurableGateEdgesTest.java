@@ -104,6 +104,22 @@ class DurableGateEdgesTest {
   }
 
   @Test
+  void A3_an_effect_after_a_record_waits_for_its_own_batch_not_the_one_in_flight() {
+    DurableGate gate = gate(0);
+    gate.offer(accepted(0, 1));
+    gate.pump(1);
+    assertThat(written).hasSize(1);
+    Effect answer = new Effect.Respond("r", new Outcome.Accepted("j1"));
+    gate.offer(List.of(accepted(1, 1).get(0), answer));
+    gate.pump(2);
+    gate.written(1, 3);
+    assertThat(released).as("batch 2 holds j1's record and is not written yet").isEmpty();
+    assertThat(written).hasSize(2);
+    gate.written(2, 4);
+    assertThat(released).containsExactly(answer);
+  }
+
+  @Test
   void A3_resent_answers_leave_after_the_records_before_them_and_are_reported_delivered() {
     DurableGate gate = gate(0);
     DurableRecord.Answered old = new DurableRecord.Answered("a", "r-a", new Outcome.Cancelled("a"));
