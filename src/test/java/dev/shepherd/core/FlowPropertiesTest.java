@@ -35,7 +35,7 @@ class FlowPropertiesTest {
 
   @Test
   void F1_F3_F4_F5_groups_never_exceed_their_concurrency_stay_fifo_and_every_job_is_answered_once() {
-    for (long seed : seeds("flow-limits", 60)) {
+    for (long seed : seeds("flow-limits", Math.min(60, SequenceRunner.runs()))) {
       try {
         limitsRun(seed);
       } catch (AssertionError | RuntimeException e) {
@@ -130,7 +130,7 @@ class FlowPropertiesTest {
 
   @Test
   void F2_starts_follow_the_weights_whenever_every_group_has_work() {
-    for (long seed : seeds("flow-fairness", 20)) {
+    for (long seed : seeds("flow-fairness", Math.min(20, SequenceRunner.runs()))) {
       try {
         fairnessRun(seed);
       } catch (AssertionError | RuntimeException e) {

@@ -1,0 +1,46 @@
+package dev.shepherd.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replaying the durable log (A3 in docs/rules.md): records apply in order, an answered job is no
+ * longer held, and answers are forgotten oldest first, so a log that forgets any other is corrupt.
+ */
+class LedgerTest {
+
+  private static DurableRecord.Accepted accepted(String job) {
+    return new DurableRecord.Accepted(job, 0, 0, "p", null, "r", 0, 0, null);
+  }
+
+  private static DurableRecord.Answered answered(String job, long at) {
+    Outcome outcome = new Outcome.Cancelled(job);
+    return new DurableRecord.Answered(job, "r", outcome, new RecentOutcome(job, outcome, at, 0));
+  }
+
+  @Test
+  void A3_a_replayed_log_holds_what_was_accepted_and_not_answered() {
+    Ledger ledger = new Ledger(DurableImage.empty(1));
+    ledger.applyAll(List.of(accepted("a"), accepted("b"), answered("a", 5)));
+    assertThat(ledger.holds("a")).isFalse();
+    assertThat(ledger.holds("b")).isTrue();
+    assertThat(ledger.jobCount()).isEqualTo(1);
+    assertThat(ledger.image(1).recent()).extracting(RecentOutcome::job).containsExactly("a");
+  }
+
+  @Test
+  void A3_answers_are_forgotten_oldest_first_and_a_log_forgetting_another_is_corrupt() {
+    Ledger ledger = new Ledger(DurableImage.empty(1));
+    ledger.applyAll(List.of(accepted("a"), accepted("b"), answered("a", 5), answered("b", 6)));
+    assertThatThrownBy(() -> ledger.apply(new DurableRecord.Forgotten("b")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("'a'");
+    ledger.apply(new DurableRecord.Forgotten("a"));
+    assertThat(ledger.image(1).recent()).extracting(RecentOutcome::job).containsExactly("b");
+    ledger.apply(new DurableRecord.Forgotten("b"));
+    assertThatThrownBy(() -> ledger.apply(new DurableRecord.Forgotten("b")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("none");
+  }
+}
