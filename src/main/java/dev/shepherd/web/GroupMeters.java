@@ -13,9 +13,10 @@ import java.util.Map;
  * One pool's per-group meters (F1 in docs/rules.md): {@code shepherd.group.running} and {@code
  * shepherd.group.queued}, labelled {@code group}, with a bounded label set however many groups the
  * pool has (a group per tenant must not become a series per tenant): the groups the status lists
- * (the busiest, at most the pool's {@code groups.busiest}) each have their own series, and every
- * other job, in a group or not, is summed under {@code group="other"}. A group that leaves the
- * list loses its series at the next update, so at most {@code busiest + 1} of each exist at once.
+ * (the busiest, at most the pool's {@code groups.busiest}) and, on the node that coordinates the
+ * pool, the groups its configuration names each have their own series, and every other job, in a
+ * group or not, is summed under {@code group="other"}. A group that leaves the list loses its
+ * series at the next update, so at most {@code busiest + configured + 1} of each exist at once.
  */
 final class GroupMeters {
   static final String OTHER = "other";
@@ -36,14 +37,24 @@ final class GroupMeters {
 
   /** Reads the groups of {@code s}: their series, and "other" for the rest. */
   synchronized void update(PoolSnapshot s) {
+    update(s, List.of());
+  }
+
+  /**
+   * Reads the groups of {@code s} and the configured groups it does not list ({@code
+   * configured}): a series each, and "other" for the rest.
+   */
+  synchronized void update(PoolSnapshot s, List<PoolSnapshot.GroupStatus> configured) {
     Map<String, Load> next = new HashMap<>();
     int running = 0;
     for (PoolSnapshot.SlotStatus slot : s.slots()) {
       running += slot.inFlight();
     }
     int queued = s.backlogLength();
-    for (PoolSnapshot.GroupStatus g : s.groups()) {
-      if (!g.name().equals(OTHER)) {
+    List<PoolSnapshot.GroupStatus> all = new java.util.ArrayList<>(s.groups());
+    all.addAll(configured);
+    for (PoolSnapshot.GroupStatus g : all) {
+      if (!g.name().equals(OTHER) && !next.containsKey(g.name())) {
         next.put(g.name(), new Load(g.running(), g.queued()));
         running -= g.running();
         queued -= g.queued();

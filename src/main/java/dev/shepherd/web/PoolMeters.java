@@ -50,6 +50,11 @@ final class PoolMeters implements PoolObserver {
   /** Coordinator context only: when each job waiting for its first assignment was admitted. */
   private final Map<String, Long> admittedAt = new HashMap<>();
   private volatile PoolSnapshot latest;
+  /**
+   * The configured groups the latest snapshot does not list (F1 in docs/rules.md), on the node
+   * that coordinates the pool.
+   */
+  private volatile List<PoolSnapshot.GroupStatus> configured = List.of();
   private final RevivesMeter revives;
   private final GroupMeters groups;
 
@@ -173,9 +178,14 @@ final class PoolMeters implements PoolObserver {
   }
 
   @Override
+  public void onConfiguredGroups(List<PoolSnapshot.GroupStatus> unlisted) {
+    configured = unlisted;
+  }
+
+  @Override
   public void onStats(PoolSnapshot snapshot) {
     latest = snapshot;
-    groups.update(snapshot);
+    groups.update(snapshot, configured);
   }
 
   /** A submission's first answer: {@code accepted} or {@code rejected} (T3 in docs/rules.md). */

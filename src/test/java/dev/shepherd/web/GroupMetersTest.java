@@ -77,4 +77,29 @@ class GroupMetersTest {
     assertThat(labels(registry, "shepherd.group.running")).containsExactly(GroupMeters.OTHER);
     assertThat(registry.get("shepherd.group.running").gauge().value()).isEqualTo(3);
   }
+
+  @Test
+  void F1_a_configured_group_outside_the_busiest_keeps_its_own_series() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    GroupMeters meters = new GroupMeters(registry, "p", PoolMeters.HERE);
+    List<PoolSnapshot.GroupStatus> busiest = List.of(new PoolSnapshot.GroupStatus("tenant-1", 3, 4,
+        0, 0, 1, null, false, null, null));
+    List<PoolSnapshot.GroupStatus> configured = List.of(new PoolSnapshot.GroupStatus("billing", 1,
+        2, 2, 0, 1, null, false, null, null));
+
+    meters.update(snapshot(busiest, 5, 10, 3), configured);
+
+    assertThat(labels(registry, "shepherd.group.running"))
+        .containsExactly("billing", GroupMeters.OTHER, "tenant-1");
+    assertThat(registry.get("shepherd.group.running").tag("group", "billing").gauge().value())
+        .isEqualTo(1);
+    assertThat(registry.get("shepherd.group.queued").tag("group", GroupMeters.OTHER).gauge()
+        .value()).as("other: 10 queued less tenant-1's 4 and billing's 2").isEqualTo(4);
+    assertThat(registry.get("shepherd.group.running").tag("group", GroupMeters.OTHER).gauge()
+        .value()).isEqualTo(1);
+
+    meters.update(snapshot(busiest, 3, 4, 2), List.of());
+    assertThat(labels(registry, "shepherd.group.running")).containsExactly(GroupMeters.OTHER,
+        "tenant-1");
+  }
 }

@@ -323,8 +323,30 @@ public final class Coordinator {
     run(pool.start());
     statsTimer = scheduler.every(500, () -> {
       PoolSnapshot snapshot = snapshot();
-      observers.forEach(o -> o.onStats(snapshot));
+      List<PoolSnapshot.GroupStatus> configured = configuredGroups(snapshot);
+      observers.forEach(o -> {
+        o.onConfiguredGroups(configured);
+        o.onStats(snapshot);
+      });
     });
+  }
+
+  /** The configured groups (F1 in docs/rules.md) that {@code snapshot} does not list. */
+  private List<PoolSnapshot.GroupStatus> configuredGroups(PoolSnapshot snapshot) {
+    java.util.Set<String> names = config.settings().flow().groups().keySet();
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    snapshot.groups().forEach(g -> listed.add(g.name()));
+    List<PoolSnapshot.GroupStatus> unlisted = new java.util.ArrayList<>();
+    for (String name : names) {
+      PoolSnapshot.GroupStatus group = listed.contains(name) ? null : pool.group(name);
+      if (group != null) {
+        unlisted.add(group);
+      }
+    }
+    return unlisted;
   }
 
   /**

@@ -40,6 +40,14 @@ public interface PoolObserver {
   default void onStats(PoolSnapshot snapshot) {}
 
   /**
+   * F1 (docs/rules.md): the load of the configured groups that the next {@link #onStats}
+   * snapshot does not list (it lists the busiest), so that metrics can give every configured
+   * group its own series; called just before each {@code onStats}, with an empty list when every
+   * configured group is listed.
+   */
+  default void onConfiguredGroups(java.util.List<PoolSnapshot.GroupStatus> groups) {}
+
+  /**
    * An operator changed the pool's flow (F1, F5 in docs/rules.md): {@code change} is {@code
    * paused}, {@code resumed}, {@code group} (settings set) or {@code groupReset}; {@code group}
    * is null for the pool; {@code state} is what it is now, as the operator's answer says it.
