@@ -51,6 +51,7 @@ class BackoffDelayTest {
     assertThatThrownBy(() -> Backoff.of("retryBackoff", 1, 1.0, 5, 1.01))
         .hasMessageContaining("retryBackoff.jitter");
     assertThat(Backoff.of("retryBackoff", 1, 1.0, 5, 1.0)).isEqualTo(new Backoff(1, 1.0, 5, 1.0));
+    assertThatThrownBy(() -> new Backoff(-1, 1.0, 5, 0.0)).hasMessageContaining("backoff.initialMs");
   }
 
   @Test
