@@ -52,7 +52,7 @@ final class PoolMeters implements PoolObserver {
   private volatile PoolSnapshot latest;
   /**
    * The configured groups the latest snapshot does not list (F1 in docs/rules.md), on the node
-   * that coordinates the pool.
+   * that coordinates the pool: from its last stats, at most half a second old.
    */
   private volatile List<PoolSnapshot.GroupStatus> configured = List.of();
   private final RevivesMeter revives;
@@ -133,7 +133,7 @@ final class PoolMeters implements PoolObserver {
     }
     return pool.snapshot().onSuccess(s -> {
       latest = s;
-      groups.update(s);
+      groups.update(s, configured);
     }).mapEmpty();
   }
 
