@@ -54,7 +54,10 @@ class RefusalsTest {
         new PoolError.ReviveRefused("w-1", "it is IDLE"),
         new PoolError.InvalidCapacity("w-1", 0),
         new PoolError.RecoveryRefused("the pool is not fresh"),
-        new PoolError.UnknownJob("j-1", "in the dead-letter set"));
+        new PoolError.UnknownJob("j-1", "in the dead-letter set"),
+        new PoolError.ResizeRefused("instances", "must be at least 1 (was 0)"),
+        new PoolError.ResizeRefused(null, "the pool is DRAINING"),
+        new PoolError.WorkerLeaving("w-3"));
   }
 
   @Test
