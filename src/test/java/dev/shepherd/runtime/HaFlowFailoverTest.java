@@ -84,6 +84,17 @@ class HaFlowFailoverTest {
       join(successor.on(() -> successor.coordinator.flow().resume("tenant")));
       await().atMost(PoolFixture.STEP).pollInterval(Duration.ofMillis(10)).until(() ->
           successor.lookup("tenant-job").state() == JobView.JobState.ANSWERED);
+
+      join(successor.on(() -> successor.coordinator.flow().setGroup("tenant",
+          new GroupSettings(null, null, 5, null, null))));
+      PoolSnapshot.GroupStatus changed = successor.on(() -> successor.coordinator.pool()
+          .group("tenant"));
+      assertThat(changed.weight()).isEqualTo(5);
+      assertThat(changed.concurrency()).as("a partial change keeps what the old leader set")
+          .isEqualTo(1);
+      assertThat(changed.queueCapacity()).isEqualTo(50);
+      assertThat(changed.rateLimit()).isEqualTo(new RateLimit(4, 1000));
+      assertThat(changed.paused()).as("a change does not repeat an earlier pause").isFalse();
     }
   }
 }

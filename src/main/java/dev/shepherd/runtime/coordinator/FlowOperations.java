@@ -9,8 +9,6 @@ import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.wire.FlowJson;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * An operator's flow controls on one pool (section 11, F1-F5 in docs/rules.md), on the
@@ -27,8 +25,6 @@ public final class FlowOperations {
   public static final String GROUP_RESET = "groupReset";
 
   private final Coordinator coordinator;
-  /** The run-time overrides set through this coordinator, by group. */
-  private final Map<String, GroupSettings> overrides = new HashMap<>();
 
   FlowOperations(Coordinator coordinator) {
     this.coordinator = coordinator;
@@ -51,22 +47,17 @@ public final class FlowOperations {
   public Future<JsonObject> setGroup(String group, GroupSettings change) {
     GroupSettings settings = null;
     if (change != null) {
-      GroupSettings current = overrides.containsKey(group) ? overrides.get(group)
-          : coordinator.config().settings().flow().groups().get(group);
+      // The override in force (an operator's, journaled, so it survives a failover; else the
+      // configured one), without its pause: a pause is an action, not a setting to repeat.
+      GroupSettings current = coordinator.pool().groupOverride(group);
+      if (current != null) {
+        current = new GroupSettings(current.concurrency(), current.queueCapacity(),
+            current.weight(), current.rateLimit(), null);
+      }
       settings = FlowJson.merge(current, change);
     }
-    Future<JsonObject> answer = step(new PoolEvent.SetGroup(group, settings, coordinator.now()),
-        group, settings == null ? GROUP_RESET : GROUP);
-    if (answer.succeeded()) {
-      if (settings == null) {
-        overrides.remove(group);
-      } else {
-        // The pause is an action, not a setting to repeat on the next change.
-        overrides.put(group, new GroupSettings(settings.concurrency(), settings.queueCapacity(),
-            settings.weight(), settings.rateLimit(), null));
-      }
-    }
-    return answer;
+    return step(new PoolEvent.SetGroup(group, settings, coordinator.now()), group,
+        settings == null ? GROUP_RESET : GROUP);
   }
 
   /** {@code group}'s limits and load; the pool's defaults for a group it knows nothing of. */
