@@ -149,21 +149,9 @@ final class JobFlow {
     int at = slot.runningIndex(e.assignment());
     if (at < 0) {
       // Refused, and counted: the one statistic a refusal moves (it changes no pool state).
-      d.staleCompletions++;
-      if (slot.running.isEmpty()) {
-        return new PoolError.CompletionForUnavailableWorker(e.worker(), slot.phase());
-      }
-      List<Long> expected = new ArrayList<>(slot.running.size());
-      slot.running.forEach(j -> expected.add(j.token));
-      return new PoolError.StaleCompletion(e.worker(), expected, e.assignment());
+      return refused(slot, e.worker(), e.assignment());
     }
-    Job job = slot.running.remove(at);
-    d.runningJobs--;
-    d.assignmentEnded(slot, job);
-    d.groups.ended(job);
-    if (job.suspect()) {
-      slot.suspectsRunning--;
-    }
+    Job job = endAssignment(slot, at);
     boolean cancelled = job.place == Job.Place.CANCELLED_RUNNING;
     if (e.error() != null && !cancelled) {
       job.attemptEnded(e.now(), "FAILED", e.error().message());
@@ -238,13 +226,7 @@ final class JobFlow {
     if (at < 0) {
       return refused(slot, e.worker(), e.assignment());
     }
-    Job job = slot.running.remove(at);
-    d.runningJobs--;
-    d.assignmentEnded(slot, job);
-    d.groups.ended(job);
-    if (job.suspect()) {
-      slot.suspectsRunning--;
-    }
+    Job job = endAssignment(slot, at);
     job.slot = null;
     slot.probing = false;
     slot.failedProbes = 0;
@@ -272,6 +254,18 @@ final class JobFlow {
    * A completion or rate-limited answer for no live assignment: refused and counted (P8 in
    * docs/rules.md).
    */
+  /** Takes the job at {@code at} off {@code slot}'s running list: its assignment has ended. */
+  private Job endAssignment(Slot slot, int at) {
+    Job job = slot.running.remove(at);
+    d.runningJobs--;
+    d.assignmentEnded(slot, job);
+    d.groups.ended(job);
+    if (job.suspect()) {
+      slot.suspectsRunning--;
+    }
+    return job;
+  }
+
   private PoolError refused(Slot slot, String worker, long assignment) {
     d.staleCompletions++;
     if (slot.running.isEmpty()) {
