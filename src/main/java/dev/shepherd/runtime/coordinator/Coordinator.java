@@ -323,7 +323,7 @@ public final class Coordinator {
     run(pool.start());
     statsTimer = scheduler.every(500, () -> {
       PoolSnapshot snapshot = snapshot();
-      List<PoolSnapshot.GroupStatus> configured = configuredGroups(snapshot);
+      List<PoolSnapshot.GroupStatus> configured = flow().unlisted(snapshot);
       observers.forEach(o -> {
         o.onConfiguredGroups(configured);
         o.onStats(snapshot);
@@ -331,23 +331,6 @@ public final class Coordinator {
     });
   }
 
-  /** The configured groups (F1 in docs/rules.md) that {@code snapshot} does not list. */
-  private List<PoolSnapshot.GroupStatus> configuredGroups(PoolSnapshot snapshot) {
-    java.util.Set<String> names = config.settings().flow().groups().keySet();
-    if (names.isEmpty()) {
-      return List.of();
-    }
-    java.util.Set<String> listed = new java.util.HashSet<>();
-    snapshot.groups().forEach(g -> listed.add(g.name()));
-    List<PoolSnapshot.GroupStatus> unlisted = new java.util.ArrayList<>();
-    for (String name : names) {
-      PoolSnapshot.GroupStatus group = listed.contains(name) ? null : pool.group(name);
-      if (group != null) {
-        unlisted.add(group);
-      }
-    }
-    return unlisted;
-  }
 
   /**
    * Graceful stop (P16 in docs/rules.md); completes once every job is answered and every

@@ -9,6 +9,10 @@ import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.wire.FlowJson;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * An operator's flow controls on one pool (section 11, F1-F5 in docs/rules.md), on the
@@ -99,5 +103,24 @@ public final class FlowOperations {
 
   private PoolSnapshot.GroupStatus wall(PoolSnapshot.GroupStatus s) {
     return dev.shepherd.runtime.time.WallTimes.group(s, coordinator.clock());
+  }
+
+  /** The configured groups (F1 in docs/rules.md) that {@code snapshot} does not list. */
+  List<PoolSnapshot.GroupStatus> unlisted(PoolSnapshot snapshot) {
+    Set<String> names = coordinator.config().settings().flow().groups().keySet();
+    if (names.isEmpty()) {
+      return List.of();
+    }
+    Set<String> listed = new HashSet<>();
+    snapshot.groups().forEach(g -> listed.add(g.name()));
+    List<PoolSnapshot.GroupStatus> unlisted = new ArrayList<>();
+    for (String name : names) {
+      PoolSnapshot.GroupStatus group = listed.contains(name) ? null
+          : coordinator.pool().group(name);
+      if (group != null) {
+        unlisted.add(group);
+      }
+    }
+    return unlisted;
   }
 }
