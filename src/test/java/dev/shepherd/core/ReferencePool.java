@@ -1788,6 +1788,25 @@ final class ReferencePool {
     }
     long now = e.now();
     recovered = true;
+    // T3: the totals of the predecessor's last write are where the counters go on from.
+    Counters totals = e.counters();
+    if (totals != null) {
+      accepted = totals.accepted();
+      rejected = totals.rejected();
+      completed = totals.completed();
+      failed = totals.failed();
+      interrupted = totals.interrupted();
+      cancelled = totals.cancelled();
+      retried = totals.retried();
+      restarts = totals.restarts();
+      staleCompletions = totals.staleCompletions();
+      budgetRefusals = totals.budgetRefusals();
+      ignoredFacts = totals.ignoredFacts();
+      revives = totals.revives();
+      poisoned = totals.poisoned();
+      deadLettered = totals.deadLettered();
+      deadEvicted = totals.deadLetterEvicted();
+    }
     String cause = "the coordinator of term " + image.term() + " was replaced (term "
         + settings.term() + ")";
     List<String> added = image.size() == null ? List.of()

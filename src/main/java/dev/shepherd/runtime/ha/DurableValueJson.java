@@ -2,6 +2,7 @@ package dev.shepherd.runtime.ha;
 
 import dev.shepherd.core.Attempt;
 import dev.shepherd.core.Backoff;
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.Interruption;
@@ -36,6 +37,10 @@ import java.util.Objects;
  *   <li>recent outcome: {@code {"job", "outcome", "at", "bytes"}}.
  *   <li>failure retry: {@code {"maxAttempts", "backoff"?: {"initialMs", "multiplier", "maxMs",
  *       "jitter"}}}, the backoff left out when there is none; the names are the configuration's.
+ *   <li>counters (T3 in docs/rules.md): {@code {"accepted", "rejected", "completed", "failed",
+ *       "interrupted", "cancelled", "retried", "restarts", "staleCompletions", "budgetRefusals",
+ *       "ignoredFacts", "revives", "poisoned", "deadLettered", "deadLetterEvicted"}}, as the
+ *       status snapshot names them; a name left out reads as 0.
  * </ul>
  */
 final class DurableValueJson {
@@ -43,6 +48,37 @@ final class DurableValueJson {
   private static final String PAYLOAD = "payloadJson";
 
   private DurableValueJson() {}
+
+  // ---- counters --------------------------------------------------------------------------------
+
+  /** The pool's totals (null: none, which the caller leaves out). */
+  static JsonObject encode(Counters c) {
+    if (c == null) {
+      return null;
+    }
+    return new JsonObject().put("accepted", c.accepted()).put("rejected", c.rejected())
+        .put("completed", c.completed()).put("failed", c.failed())
+        .put("interrupted", c.interrupted()).put("cancelled", c.cancelled())
+        .put("retried", c.retried()).put("restarts", c.restarts())
+        .put("staleCompletions", c.staleCompletions()).put("budgetRefusals", c.budgetRefusals())
+        .put("ignoredFacts", c.ignoredFacts()).put("revives", c.revives())
+        .put("poisoned", c.poisoned()).put("deadLettered", c.deadLettered())
+        .put("deadLetterEvicted", c.deadLetterEvicted());
+  }
+
+  static Counters decodeCounters(JsonObject json) {
+    if (json == null) {
+      return null;
+    }
+    return new Counters(json.getLong("accepted", 0L), json.getLong("rejected", 0L),
+        json.getLong("completed", 0L), json.getLong("failed", 0L),
+        json.getLong("interrupted", 0L), json.getLong("cancelled", 0L),
+        json.getLong("retried", 0L), json.getLong("restarts", 0L),
+        json.getLong("staleCompletions", 0L), json.getLong("budgetRefusals", 0L),
+        json.getLong("ignoredFacts", 0L), json.getLong("revives", 0L),
+        json.getLong("poisoned", 0L), json.getLong("deadLettered", 0L),
+        json.getLong("deadLetterEvicted", 0L));
+  }
 
   // ---- payloads and interruptions --------------------------------------------------------------
 
