@@ -243,8 +243,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     if (event instanceof PoolEvent.ReplayDead replay && replaying != null) {
       require(!submissions.containsKey(replay.replyTo()), "test driver", () -> "replyTo reused");
       PoolEvent.Submit again = new PoolEvent.Submit(replaying.job(), replaying.payload(),
-          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0, null,
-          replay.now());
+          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0,
+          replaying.retry(), replaying.group(), replaying.priority(), replay.now());
       submitted = new Submission(again);
       submissions.put(replay.replyTo(), submitted);
     }
