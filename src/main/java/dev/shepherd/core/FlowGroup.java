@@ -43,11 +43,6 @@ final class FlowGroup {
 
   /** Its queue for any slot, made on first need. */
   GroupQueue any;
-  /**
-   * Its last queue for any slot, let go empty and kept to be taken again ({@link
-   * GroupQueue#reuse}) rather than made anew for the next job: one per group at most.
-   */
-  private GroupQueue spareAny;
   /** Its queues of keyed jobs, by slot; made on first need, dropped when empty. */
   Map<Slot, GroupQueue> bySlot;
   /** Its queues taken out of their rings while it is blocked. */
@@ -90,9 +85,7 @@ final class FlowGroup {
   GroupQueue queueFor(Slot target, Groups groups) {
     if (target == null) {
       if (any == null) {
-        any = spareAny != null ? spareAny.reuse(groups.nextQueueSeq())
-            : new GroupQueue(this, null, groups.nextQueueSeq());
-        spareAny = null;
+        any = new GroupQueue(this, null, groups.nextQueueSeq());
       }
       return any;
     }
@@ -119,10 +112,6 @@ final class FlowGroup {
     if (queue.target == null) {
       if (any == queue) {
         any = null;
-        // A parked queue stays on its group's parked list until the group unblocks: not reused.
-        if (!queue.parked) {
-          spareAny = queue;
-        }
       }
     } else if (bySlot.get(queue.target) == queue) {
       bySlot.remove(queue.target);
