@@ -34,10 +34,10 @@ public sealed interface Effect {
    * T2 (docs/rules.md): attempt {@code attempt} of job {@code job}, running on {@code worker} as
    * assignment {@code assignment}, reported {@code progress}: publish it on the events address and
    * tell the submitter ({@code replyTo}, as with {@link Respond}) with a message that is not an
-   * answer.
+   * answer. {@code bytes} is what the report costs as the runtime measured it.
    */
   record Progress(Object replyTo, String job, String worker, long assignment, int attempt,
-      Object progress) implements Effect {
+      Object progress, long bytes) implements Effect {
     public Progress {
       Objects.requireNonNull(job, "job");
       Objects.requireNonNull(progress, "progress");

@@ -36,7 +36,7 @@ final class ProgressFlow {
     fate.checkpointBytes = e.bytes();
     fate.progressAt = e.now();
     d.out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
-        e.progress()));
+        e.progress(), e.bytes()));
     return null;
   }
 

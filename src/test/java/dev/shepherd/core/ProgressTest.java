@@ -30,7 +30,7 @@ class ProgressTest {
       long token = fx.token("j1");
       List<Effect> effects = fx.progress("j1", "step 1");
       assertThat(effects).containsExactly(
-          new Effect.Progress(reply("j1"), "j1", "w-0", token, 1, "step 1"));
+          new Effect.Progress(reply("j1"), "j1", "w-0", token, 1, "step 1", 10));
       fx.progress("j1", "step 2");
       assertThat(fx.pool.lookup("j1").progress()).isEqualTo("step 2");
     }

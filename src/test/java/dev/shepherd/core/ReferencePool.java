@@ -1298,7 +1298,7 @@ final class ReferencePool {
     job.checkpoint = e.progress();
     job.progressAt = e.now();
     out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
-        e.progress()));
+        e.progress(), e.bytes()));
     return null;
   }
 
