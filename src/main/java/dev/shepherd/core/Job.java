@@ -93,7 +93,7 @@ final class Job {
     List<Attempt> history;
     /** T2 (docs/rules.md): its own progress timeout, or 0 for the pool's. */
     long progressTimeoutMs;
-    /** T2: the last progress any attempt reported (its checkpoint), what it costs, and when. */
+    /** T2 (docs/rules.md): the last progress any attempt reported (its checkpoint), what it costs, and when. */
     Object checkpoint;
     long checkpointBytes;
     long progressAt;
@@ -156,20 +156,20 @@ final class Job {
     return fate == null ? 0 : fate.checkpointBytes;
   }
 
-  /** T2: its own progress timeout, or 0 for the pool's. */
+  /** T2 (docs/rules.md): its own progress timeout, or 0 for the pool's. */
   long progressTimeoutMs() {
     return fate == null ? 0 : fate.progressTimeoutMs;
   }
 
-  /** T2: the progress timeout that applies to it, given the pool's (0: none). */
+  /** T2 (docs/rules.md): the progress timeout that applies to it, given the pool's (0: none). */
   long progressTimeout(long poolProgressTimeoutMs) {
     long own = progressTimeoutMs();
     return own > 0 ? own : poolProgressTimeoutMs;
   }
 
   /**
-   * T2: when the attempt under way was last heard from: when it started, or its last progress
-   * report if that came later.
+   * T2 (docs/rules.md): when the attempt under way was last heard from: when it started, or its
+   * last progress report if that came later.
    */
   long lastHeard() {
     return fate == null ? startedAt : Math.max(startedAt, fate.progressAt);

@@ -117,7 +117,7 @@ public final class DemoWorker implements JobHandler {
   static final long MAX_STEPS = 10_000;
 
   /**
-   * T2: sleeps {@code sleepMs} in {@code steps} equal parts, reporting {@code {"step": i, "of":
+   * T2 (docs/rules.md): sleeps {@code sleepMs} in {@code steps} equal parts, reporting {@code {"step": i, "of":
    * steps}} after each; a retried attempt starts after the step its checkpoint names.
    */
   private Future<Object> stepped(Job job, JsonObject payload, long sleepMs, int steps) {

@@ -70,9 +70,9 @@ public final class Job {
   /** Created on the first {@link #cancelled()} call; guarded by {@code this}. */
   private Promise<Void> cancellation;
   private Context context;
-  /** T2: the last progress of an earlier attempt, or null. */
+  /** T2 (docs/rules.md): the last progress of an earlier attempt, or null. */
   private final JsonObject checkpoint;
-  /** T2: where reports go (null: nowhere, for a job made outside a slot) and the one waiting. */
+  /** T2 (docs/rules.md): where reports go (null: nowhere, for a job made outside a slot) and the one waiting. */
   private volatile ProgressSink sink;
   private final AtomicReference<ProgressReport> pending = new AtomicReference<>();
 

@@ -24,7 +24,7 @@ public final class AddressResponder implements Responder {
     return address;
   }
 
-  /** T2: a progress message to the submitter's address. */
+  /** T2 (docs/rules.md): a progress message to the submitter's address. */
   @Override
   public void progress(Effect.Progress progress) {
     if (address != null) {

@@ -40,7 +40,7 @@ public final class BusResponder implements Responder {
     }
   }
 
-  /** T2: a progress message to {@code replyTo}, when the submitter gave one. */
+  /** T2 (docs/rules.md): a progress message to {@code replyTo}, when the submitter gave one. */
   @Override
   public void progress(Effect.Progress progress) {
     if (replyTo != null) {
