@@ -93,7 +93,7 @@ final class Job {
     List<Attempt> history;
     /** T2 (docs/rules.md): its own progress timeout, or 0 for the pool's. */
     long progressTimeoutMs;
-    /** T2 (docs/rules.md): the last progress any attempt reported (its checkpoint), what it costs, and when. */
+    /** T2 (docs/rules.md): the last progress reported (its checkpoint), its cost, and when. */
     Object checkpoint;
     long checkpointBytes;
     long progressAt;
