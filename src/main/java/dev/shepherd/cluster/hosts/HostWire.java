@@ -36,7 +36,7 @@ public final class HostWire {
   static final String ERROR = "error";
   /** T2 (docs/rules.md): a report that is a job's progress, host to pool. */
   static final String PROGRESS = "progress";
-  /** T2: in an assignment, the last progress of an earlier attempt (pool to host). */
+  /** T2 (docs/rules.md): in an assignment, the last progress of an earlier attempt. */
   static final String CHECKPOINT = "checkpoint";
   /** In a completion: how long the job ran on the host, in nanoseconds (optional). */
   static final String RUN_NANOS = "runNanos";
