@@ -127,6 +127,20 @@ class ProgressEndToEndTest {
   }
 
   @Test
+  void T2_a_submit_s_own_progressTimeoutMs_overrides_the_pool_s_and_is_checked(Vertx vertx) {
+    deployReady(vertx, demoPool(POOL, 1));
+    JsonObject outcome = PoolFixture.request(vertx, addresses(POOL).submit(), new JsonObject()
+        .put("payload", PoolFixture.hang()).put("progressTimeoutMs", 200));
+    assertThat(outcome.getString("type")).isEqualTo("interrupted");
+    assertThat(outcome.getJsonObject("reason").getString("exit")).isEqualTo("TIMEOUT");
+    for (Object bad : List.of(0, -1, "100", 1.5, Long.MAX_VALUE)) {
+      assertThat(PoolFixture.refused(vertx, addresses(POOL).submit(), new JsonObject()
+          .put("payload", 1).put("progressTimeoutMs", bad)).getMessage())
+          .contains("progressTimeoutMs");
+    }
+  }
+
+  @Test
   void T2_a_reporting_attempt_runs_past_its_progress_timeout(Vertx vertx) {
     deployReady(vertx, demoPool(POOL, 1).put("progressTimeoutMs", 600));
     // 1.5 s in 15 steps of 100 ms: never silent for 600 ms.
