@@ -84,6 +84,9 @@ final class JobFlow {
     }
     Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(),
         e.bytes(), target, e.retry(), d.groups.of(e.group()), e.priority(), e.now());
+    if (e.progressTimeoutMs() > 0) {
+      job.fate().progressTimeoutMs = e.progressTimeoutMs();
+    }
     d.jobs.add(job);
     if (e.key() != null) {
       d.bindings.jobAccepted(e.key(), target);

@@ -283,6 +283,20 @@ final class PoolChecker implements SequenceRunner.Harness {
             || s.priority() != PoolEvent.Submit.DEFAULT_PRIORITY)) {
       flowSeen = true;
     }
+    if (event instanceof PoolEvent.Progress report) {
+      // T2: only a live, unanswered assignment's report is published, and nothing else happens.
+      Held job = liveAssignment(report.worker(), report.assignment());
+      if (job == null || job.cancelled) {
+        require(effects.isEmpty(), "T2 only a live assignment's progress is published",
+            () -> report + " applied with " + effects);
+      } else {
+        require(effects.size() == 1 && effects.get(0) instanceof Effect.Progress p
+                && p.job().equals(job.id) && p.progress().equals(report.progress())
+                && p.attempt() == job.attempts,
+            "T2 a live assignment's progress is published", () -> report + " applied with "
+                + effects);
+      }
+    }
     if (event instanceof PoolEvent.RateLimited limited) {
       Held job = liveAssignment(limited.worker(), limited.assignment());
       if (job == null) {

@@ -88,7 +88,7 @@ public final class WallTimes {
     long shift = clock.wallOffsetMs();
     return new JobView(view.job(), view.state(), view.key(), view.position(),
         plus(view.dueAt(), shift), view.worker(), view.attempts(), view.outcome(),
-        plus(view.at(), shift), deadLetter(view.deadLetter(), shift));
+        plus(view.at(), shift), deadLetter(view.deadLetter(), shift), view.progress());
   }
 
   public static DeadLetter deadLetter(DeadLetter entry, RuntimeClock clock) {
