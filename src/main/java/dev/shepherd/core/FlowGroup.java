@@ -43,6 +43,11 @@ final class FlowGroup {
 
   /** Its queue for any slot, made on first need. */
   GroupQueue any;
+  /**
+   * Its last queue for any slot, let go empty and kept to be taken again ({@link
+   * GroupQueue#reuse}) rather than made anew for the next job: one per group at most.
+   */
+  private GroupQueue spareAny;
   /** Its queues of keyed jobs, by slot; made on first need, dropped when empty. */
   Map<Slot, GroupQueue> bySlot;
   /** Its queues taken out of their rings while it is blocked. */
@@ -85,7 +90,9 @@ final class FlowGroup {
   GroupQueue queueFor(Slot target, Groups groups) {
     if (target == null) {
       if (any == null) {
-        any = new GroupQueue(this, null, groups.nextQueueSeq());
+        any = spareAny != null ? spareAny.reuse(groups.nextQueueSeq())
+            : new GroupQueue(this, null, groups.nextQueueSeq());
+        spareAny = null;
       }
       return any;
     }
@@ -112,6 +119,10 @@ final class FlowGroup {
     if (queue.target == null) {
       if (any == queue) {
         any = null;
+        // A parked queue stays on its group's parked list until the group unblocks: not reused.
+        if (!queue.parked) {
+          spareAny = queue;
+        }
       }
     } else if (bySlot.get(queue.target) == queue) {
       bySlot.remove(queue.target);

@@ -15,8 +15,11 @@ final class GroupQueue {
 
   final FlowGroup group;
   final Slot target;
-  /** Creation order: breaks ties between queues of equal virtual time. */
-  final long seq;
+  /**
+   * Creation order: breaks ties between queues of equal virtual time. A queue taken again for its
+   * group ({@link #reuse}) gets a new one, as a new queue would.
+   */
+  long seq;
   private final Lane[] lanes = new Lane[SUSPECTS + 1];
   /** Lanes that may hold live jobs, as bits. */
   private int mask;
@@ -32,6 +35,25 @@ final class GroupQueue {
     this.group = group;
     this.target = target;
     this.seq = seq;
+  }
+
+  /**
+   * Makes this empty queue, out of every ring, what a new queue of its group and place numbered
+   * {@code seq} would be: no lanes in use, no tombstones, no virtual time used. Its lanes keep
+   * their storage (as large as the most they held), so a pool whose backlog keeps emptying (every
+   * job dispatched at once, the common case below saturation) allocates no queue per job.
+   */
+  GroupQueue reuse(long seq) {
+    assert live == 0 && ring == null && !parked : "reusing a queue in use: " + describe();
+    for (Lane lane : lanes) {
+      if (lane != null) {
+        lane.clear();
+      }
+    }
+    mask = 0;
+    pass = 0;
+    this.seq = seq;
+    return this;
   }
 
   static int laneIndex(Job job) {

@@ -125,6 +125,9 @@ final class Groups {
    * bucket), then forgotten by a later transition.
    */
   void sweep() {
+    if (idleCandidates.isEmpty() && refilling.isEmpty()) {
+      return;
+    }
     while (!refilling.isEmpty() && refilling.peek().at <= d.now) {
       FlowGroup group = refilling.poll().group;
       if (group.refillingUntil <= d.now) {

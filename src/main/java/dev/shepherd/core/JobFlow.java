@@ -328,7 +328,8 @@ final class JobFlow {
       return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
     }
     boolean accepted = admit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(),
-        e.replyTo(), entry.timeoutMs(), entry.bytes(), 0, null, e.now()));
+        e.replyTo(), entry.timeoutMs(), entry.bytes(), 0, entry.retry(), entry.group(),
+        entry.priority(), e.now()));
     if (accepted) {
       removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
     }

@@ -55,6 +55,12 @@ final class Lane {
   }
 
   /** Removes the head, which {@link #head()} just returned. */
+  /** Forgets everything, tombstones included; keeps its storage. */
+  void clear() {
+    jobs.clear();
+    live = 0;
+  }
+
   Job take() {
     live--;
     return jobs.pollFirst();

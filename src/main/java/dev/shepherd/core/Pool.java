@@ -314,6 +314,14 @@ public final class Pool {
   }
 
   /** The status at {@code now} (budget use depends on the time). */
+  /**
+   * The pool's totals, as its snapshot shows them: what a durable pool's writes carry, so that
+   * the next term continues them (T3 in docs/rules.md).
+   */
+  public Counters counters() {
+    return Snapshots.counters(d);
+  }
+
   public PoolSnapshot snapshot(long now) {
     return Snapshots.of(d, now);
   }

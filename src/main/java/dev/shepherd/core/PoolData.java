@@ -212,7 +212,7 @@ final class PoolData implements SlotView {
       return;
     }
     DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
-        job.attemptList(), answer, now);
+        job.attemptList(), answer, now, job.group.name, job.priority, job.retry());
     deadLettered++;
     List<String> evicted = dead.add(entry);
     record(new DurableRecord.DeadLettered(entry));

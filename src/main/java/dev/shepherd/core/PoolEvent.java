@@ -249,11 +249,17 @@ public sealed interface PoolEvent {
    * rebuilds what {@code image} holds. Queued jobs keep their backlog order; jobs that were running
    * are interrupted {@code WORKER_STOPPED} with exit {@code NODE_LOST} (P9 decides); the hosts'
    * slots are LOST until their hosts register again (H7); bindings hold. Only a fresh pool (nothing
-   * accepted, no host) of a newer term may recover.
+   * accepted, no host) of a newer term may recover. {@code counters}, the totals of the last write
+   * (null: none journaled), are where the pool's counters continue from (T3).
    */
-  record Recover(DurableImage image, long now) implements PoolEvent {
+  record Recover(DurableImage image, Counters counters, long now) implements PoolEvent {
     public Recover {
       Objects.requireNonNull(image, "image");
+    }
+
+    /** A recovery whose journal held no totals: the pool counts from zero. */
+    public Recover(DurableImage image, long now) {
+      this(image, null, now);
     }
   }
 

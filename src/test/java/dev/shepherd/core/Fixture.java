@@ -552,8 +552,16 @@ final class Fixture {
    * effects are {@link #recoveryEffects()}.
    */
   Fixture takeOver() {
+    return takeOver(null);
+  }
+
+  /**
+   * {@link #takeOver()}, the store also holding {@code totals}, the counters of the last write
+   * (T3 in docs/rules.md; null: none).
+   */
+  Fixture takeOver(Counters totals) {
     Fixture next = new Fixture(this, storedImage());
-    next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), now));
+    next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), totals, now));
     return next;
   }
 

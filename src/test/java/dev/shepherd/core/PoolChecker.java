@@ -29,7 +29,8 @@ import java.util.Objects;
  *   <li>a durable pool's records, replayed by a {@link Ledger}, rebuild its own image (A3), and a
  *       failover (a {@link PoolEvent.Recover} of the current term) hands every unanswered job to a
  *       pool of the next term, which answers each exactly once (running ones interrupted
- *       NODE_LOST), with tokens above every token of the old term (A2).
+ *       NODE_LOST), with tokens above every token of the old term (A2), its counters going on
+ *       from the old pool's totals (T3).
  * </ul>
  *
  * <p>It learns nothing from the pool's internals except the expected-order cross-check; it reads
@@ -174,7 +175,11 @@ final class PoolChecker implements SequenceRunner.Harness {
    * A3: a coordinator of the next term starts and recovers from the image; every assignment of
    * the old one ended with it. Its answers continue the old pool's: each job once.
    */
-  private Transition failover(PoolEvent.Recover event) {
+  private Transition failover(PoolEvent.Recover journaled) {
+    // T3: the store keeps the totals of the last write (here, every record is written at once):
+    // the new pool's counters go on from the old one's, and keep counting its answers.
+    PoolEvent.Recover event = new PoolEvent.Recover(journaled.image(), pool.counters(),
+        journaled.now());
     List<String> bindingsBefore = bindings();
     Pool next = Pool.create(settings.withTerm(settings.term() + 1));
     List<Effect> effects = new ArrayList<>(next.start());
@@ -183,9 +188,6 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
     pool = next;
     settings = next.settings();
-    accepted = 0;
-    rejected = 0;
-    answers.clear();
     now = event.now();
     int backlogBefore = pool.backlogLength();
     bytesBefore = queuedBytes();

@@ -89,6 +89,8 @@ final class PoolDriver {
   /** Every slot id the pool has had, configured and registered. */
   private final LinkedHashSet<String> known = new LinkedHashSet<>();
   private final LinkedHashSet<String> departed = new LinkedHashSet<>();
+  /** The pool's own slot count the last applied resize set (F6): slots at or past it drain. */
+  private int ownSize = Integer.MAX_VALUE;
   /** Worker hosts the pool knows: their node while UP, or null while LOST or gone. */
   private final Map<String, String> hostNodes = new LinkedHashMap<>();
   /** Each known host's slots. */
@@ -411,7 +413,21 @@ final class PoolDriver {
   }
 
   private PoolEvent rebalance() {
-    return new PoolEvent.Rebalance("k" + rnd.nextInt(KEYS), anyWorker(15), now);
+    List<String> leaving = leaving();
+    String worker = !leaving.isEmpty() && rnd.nextInt(3) == 0 ? element(leaving) : anyWorker(15);
+    return new PoolEvent.Rebalance("k" + rnd.nextInt(KEYS), worker, now);
+  }
+
+  /** F6: the pool's own slots a shrink is draining (still there, past the size it set). */
+  private List<String> leaving() {
+    List<String> leaving = new ArrayList<>();
+    for (String id : known) {
+      if (id.startsWith("w-") && !departed.contains(id)
+          && Integer.parseInt(id.substring(2)) >= ownSize) {
+        leaving.add(id);
+      }
+    }
+    return leaving;
   }
 
   private PoolEvent capacity() {
@@ -552,6 +568,9 @@ final class PoolDriver {
     }
     if (isFailover(event, term)) {
       takeOver(((PoolEvent.Recover) event).image());
+    }
+    if (event instanceof PoolEvent.Resize e) {
+      ownSize = e.instances();
     }
     if (event instanceof PoolEvent.WorkerCreated e
         && deploying.remove(e.worker(), e.incarnation())) {

@@ -1285,7 +1285,7 @@ final class ReferencePool {
       return;
     }
     DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
-        job.history, answer, now);
+        job.history, answer, now, job.group, job.priority, job.retry);
     deadLettered++;
     deadLetters.removeIf(d -> d.job().equals(job.id));
     deadLetters.add(entry);
@@ -1328,7 +1328,8 @@ final class ReferencePool {
       return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
     }
     if (submit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(), e.replyTo(),
-        entry.timeoutMs(), entry.bytes(), 0, null, e.now()))) {
+        entry.timeoutMs(), entry.bytes(), 0, entry.retry(), entry.group(), entry.priority(),
+        e.now()))) {
       removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
     }
     return null;
@@ -1787,6 +1788,25 @@ final class ReferencePool {
     }
     long now = e.now();
     recovered = true;
+    // T3: the totals of the predecessor's last write are where the counters go on from.
+    Counters totals = e.counters();
+    if (totals != null) {
+      accepted = totals.accepted();
+      rejected = totals.rejected();
+      completed = totals.completed();
+      failed = totals.failed();
+      interrupted = totals.interrupted();
+      cancelled = totals.cancelled();
+      retried = totals.retried();
+      restarts = totals.restarts();
+      staleCompletions = totals.staleCompletions();
+      budgetRefusals = totals.budgetRefusals();
+      ignoredFacts = totals.ignoredFacts();
+      revives = totals.revives();
+      poisoned = totals.poisoned();
+      deadLettered = totals.deadLettered();
+      deadEvicted = totals.deadLetterEvicted();
+    }
     String cause = "the coordinator of term " + image.term() + " was replaced (term "
         + settings.term() + ")";
     List<String> added = image.size() == null ? List.of()

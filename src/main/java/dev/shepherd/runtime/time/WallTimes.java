@@ -114,7 +114,8 @@ public final class WallTimes {
           a.endedAt() + shift, a.ended(), a.detail()));
     }
     return new DeadLetter(entry.job(), entry.key(), entry.payload(), entry.bytes(),
-        entry.timeoutMs(), attempts, entry.answer(), entry.at() + shift);
+        entry.timeoutMs(), attempts, entry.answer(), entry.at() + shift, entry.group(),
+        entry.priority(), entry.retry());
   }
 
   /** {@code recent} answered {@code shift} later; null stays null. */
