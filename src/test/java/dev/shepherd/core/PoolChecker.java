@@ -125,6 +125,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     this.settings = settings;
     this.pool = Pool.create(settings);
     this.ledger = new Ledger(DurableImage.empty(settings.term()));
+    // A pool-wide rate limit (F4) can hold the default group's jobs back from a free slot, so C3
+    // is then PoolInvariants' "no free slot could take a runnable job" from the first event.
+    FlowSettings flow = settings.flow();
+    this.flowSeen = flow != null && flow.poolRateLimit() != null;
   }
 
   /** The checked pool's lifecycle state. */
