@@ -104,5 +104,26 @@ class JobFlowEdgesTest {
       assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
       assertThat(fx.pool.deadLetter("bad")).isNotNull();
     }
+
+    @Test
+    void J5_F1_a_replay_refused_because_its_group_is_at_its_queue_capacity_stays_in_the_set() {
+      Fixture fx = Fixture.pool(1).jobs(DeadLetterTest.RULES)
+          .flow(FlowSettings.NONE.withGroups(
+              java.util.Map.of("a", new GroupSettings(null, 1, null, null, null))))
+          .running();
+      fx.submitIn("bad", "a", 5);
+      fx.crash("w-0");
+      fx.created("w-0");
+      fx.crash("w-0");
+      fx.created("w-0");
+      assertThat(fx.pool.deadLetter("bad").group()).isEqualTo("a");
+      assertThat(placed(fx.submitIn("a1", "a", 5))).containsExactly("a1@w-0");
+      assertThat(placed(fx.submitIn("a2", "a", 5))).isEmpty();
+      List<Effect> replayed = fx.replay("bad");
+      assertThat(Fixture.rejection(replayed).reason()).isEqualTo(RejectionReason.GROUP_FULL);
+      assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
+      assertThat(fx.pool.deadLetter("bad")).as("a refused replay keeps its dead letter")
+          .isNotNull();
+    }
   }
 }
