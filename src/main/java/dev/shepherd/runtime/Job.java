@@ -31,6 +31,16 @@ public final class Job {
       }
 
       @Override
+      protected void traced(Job job, Object trace) {
+        job.trace = trace;
+      }
+
+      @Override
+      protected Object trace(Job job) {
+        return job.trace;
+      }
+
+      @Override
       protected void cancel(Job job) {
         job.cancel();
       }
@@ -49,6 +59,8 @@ public final class Job {
   /** Created on the first {@link #cancelled()} call; guarded by {@code this}. */
   private Promise<Void> cancellation;
   private Context context;
+  /** Its trace while tracing is on (T1 in docs/rules.md), else null; internal to the runtime. */
+  private volatile Object trace;
 
   public Job(String id, Object payload, int attempt, String key, String worker, int incarnation,
       long assignment) {

@@ -8,6 +8,7 @@ import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.config.WorkerConfig;
 import dev.shepherd.runtime.slot.IncarnationRunner;
+import dev.shepherd.runtime.slot.JobControl;
 import dev.shepherd.runtime.slot.Deployments;
 import dev.shepherd.runtime.slot.Incarnation;
 import dev.shepherd.runtime.slot.ResultCheck;
@@ -68,8 +69,12 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
     if (incarnation == null) {
       throw new IllegalStateException(id + " has no incarnation for " + assignment);
     }
-    incarnation.deliver(new Job(assignment.job(), assignment.payload(), assignment.attempt(),
-        assignment.key(), id, incarnation.incarnation(), assignment.assignment()));
+    Job job = new Job(assignment.job(), assignment.payload(), assignment.attempt(),
+        assignment.key(), id, incarnation.incarnation(), assignment.assignment());
+    if (coordinator.traces() != null) {
+      JobControl.trace(job, coordinator.traces().trace(assignment.job()));
+    }
+    incarnation.deliver(job);
   }
 
   @Override

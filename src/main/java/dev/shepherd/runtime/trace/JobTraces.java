@@ -1,0 +1,159 @@
+package dev.shepherd.runtime.trace;
+
+import dev.shepherd.core.Outcome;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.vertx.core.Vertx;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The traces of one pool's unanswered jobs (T1 in docs/rules.md), on its coordinator's context:
+ * job id to the submitter's {@link JobTrace}, and the job's {@code queued} span from admission to
+ * its first dispatch. An entry lives from the submit to the job's terminal answer; a job
+ * submitted outside any trace has none. Only a coordinator whose Vert.x traces has one ({@link
+ * #of}): with tracing off the coordinator holds null and pays one null check per effect.
+ */
+public final class JobTraces {
+  private final String pool;
+  private final Map<String, Entry> jobs = new HashMap<>();
+
+  private static final class Entry {
+    final JobTrace trace;
+    /** The submitter's responder: a rejection of another submit of the same id is not ours. */
+    final Object replyTo;
+    Span queued;
+    boolean dispatched;
+
+    Entry(JobTrace trace, Object replyTo) {
+      this.trace = trace;
+      this.replyTo = replyTo;
+    }
+  }
+
+  private JobTraces(String pool) {
+    this.pool = pool;
+  }
+
+  /** The traces of {@code pool}'s jobs, or null when {@code vertx} does not trace. */
+  public static JobTraces of(Vertx vertx, String pool) {
+    return Tracing.on(vertx) ? new JobTraces(pool) : null;
+  }
+
+  public String pool() {
+    return pool;
+  }
+
+  /** The current context's trace, captured for a submit to this pool (null: none). */
+  public JobTrace capture() {
+    return JobTrace.capture(pool);
+  }
+
+  /**
+   * A submit of {@code job} answered through {@code replyTo}, under {@code trace} (nothing when
+   * null, or when an entry for the id exists: a duplicate id is rejected and keeps the first's).
+   */
+  public void submitted(String job, JobTrace trace, Object replyTo) {
+    if (trace != null) {
+      jobs.putIfAbsent(job, new Entry(trace, replyTo));
+    }
+  }
+
+  /**
+   * A job recovered from the journal of a highly available pool (A3 in docs/rules.md) with the
+   * trace recorded at its admission: its spans continue under the original submitter's.
+   */
+  public void recovered(String job, JobTrace trace, Object replyTo) {
+    if (trace != null) {
+      Entry entry = new Entry(trace, replyTo);
+      jobs.put(job, entry);
+      entry.queued = queued(entry, job);
+    }
+  }
+
+  /** The trace of {@code job}, or null. */
+  public JobTrace trace(String job) {
+    Entry entry = jobs.get(job);
+    return entry == null ? null : entry.trace;
+  }
+
+  /** The number of jobs with a trace. */
+  public int size() {
+    return jobs.size();
+  }
+
+  /** {@code job} is handed to a slot: its queued span ends at its first dispatch. */
+  public JobTrace dispatched(String job) {
+    Entry entry = jobs.get(job);
+    if (entry == null) {
+      return null;
+    }
+    if (!entry.dispatched) {
+      entry.dispatched = true;
+      if (entry.queued == null) {
+        entry.queued = queued(entry, job);
+      }
+      entry.queued.setAttribute(Tracing.OUTCOME, "dispatched");
+      entry.queued.end();
+    }
+    return entry.trace;
+  }
+
+  /** An answer to {@code replyTo}: the admission starts the queued span, a terminal one ends it. */
+  public void answered(Object replyTo, Outcome outcome) {
+    String job = outcome.job();
+    Entry entry = jobs.get(job);
+    if (entry == null) {
+      return;
+    }
+    if (outcome instanceof Outcome.Accepted) {
+      if (entry.queued == null && !entry.dispatched) {
+        entry.queued = queued(entry, job);
+      }
+      return;
+    }
+    if (outcome instanceof Outcome.Rejected && entry.replyTo != replyTo) {
+      return;
+    }
+    jobs.remove(job);
+    if (!entry.dispatched && entry.queued != null) {
+      String reason = reason(outcome);
+      entry.queued.setAttribute(Tracing.OUTCOME, name(outcome));
+      if (reason != null) {
+        entry.queued.setAttribute(Tracing.REASON, reason);
+      }
+      if (!(outcome instanceof Outcome.Cancelled)) {
+        entry.queued.setStatus(StatusCode.ERROR, reason == null ? name(outcome) : reason);
+      }
+      entry.queued.end();
+    }
+  }
+
+  private Span queued(Entry entry, String job) {
+    return Tracing.tracer().spanBuilder(Tracing.QUEUED)
+        .setParent(entry.trace.parent())
+        .setSpanKind(SpanKind.INTERNAL)
+        .setAttribute(Tracing.POOL, pool)
+        .setAttribute(Tracing.JOB, job)
+        .startSpan();
+  }
+
+  /** The outcome's name as the protocol spells it. */
+  static String name(Outcome outcome) {
+    return outcome.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  static String reason(Outcome outcome) {
+    if (outcome instanceof Outcome.Rejected r) {
+      return r.reason().name();
+    }
+    if (outcome instanceof Outcome.Interrupted i) {
+      return i.reason().kind();
+    }
+    if (outcome instanceof Outcome.Failed f) {
+      return String.valueOf(f.error().code());
+    }
+    return null;
+  }
+}
