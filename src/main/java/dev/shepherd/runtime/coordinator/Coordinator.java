@@ -414,7 +414,7 @@ public final class Coordinator {
    */
   public void submit(Requests.Submit request, Responder responder, JobTrace trace) {
     if (traces != null) {
-      traces.submitted(request.job(), trace, responder);
+      traces.submitted(trace, responder);
     }
     FailureRetry retry = request.retry() == null ? null
         : request.retry().resolve(config.settings().jobs().retryFailures());

@@ -6,6 +6,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -17,18 +18,21 @@ import java.util.Map;
  */
 public final class JobTraces {
   private final String pool;
+  /** Admitted jobs by id. */
   private final Map<String, Entry> jobs = new HashMap<>();
+  /**
+   * Submits not answered yet, by their responder: a submit may name no id (the pool makes one),
+   * and its admission, which names the id, comes before its first dispatch.
+   */
+  private final Map<Object, Entry> admitting = new IdentityHashMap<>();
 
   private static final class Entry {
     final JobTrace trace;
-    /** The submitter's responder: a rejection of another submit of the same id is not ours. */
-    final Object replyTo;
     Span queued;
     boolean dispatched;
 
-    Entry(JobTrace trace, Object replyTo) {
+    Entry(JobTrace trace) {
       this.trace = trace;
-      this.replyTo = replyTo;
     }
   }
 
@@ -51,12 +55,12 @@ public final class JobTraces {
   }
 
   /**
-   * A submit of {@code job} answered through {@code replyTo}, under {@code trace} (nothing when
-   * null, or when an entry for the id exists: a duplicate id is rejected and keeps the first's).
+   * A submit answered through {@code replyTo}, under {@code trace} (nothing when null); its
+   * admission ({@link #answered}) names the job.
    */
-  public void submitted(String job, JobTrace trace, Object replyTo) {
+  public void submitted(JobTrace trace, Object replyTo) {
     if (trace != null) {
-      jobs.putIfAbsent(job, new Entry(trace, replyTo));
+      admitting.put(replyTo, new Entry(trace));
     }
   }
 
@@ -64,9 +68,9 @@ public final class JobTraces {
    * A job recovered from the journal of a highly available pool (A3 in docs/rules.md) with the
    * trace recorded at its admission: its spans continue under the original submitter's.
    */
-  public void recovered(String job, JobTrace trace, Object replyTo) {
+  public void recovered(String job, JobTrace trace) {
     if (trace != null) {
-      Entry entry = new Entry(trace, replyTo);
+      Entry entry = new Entry(trace);
       jobs.put(job, entry);
       entry.queued = queued(entry, job);
     }
@@ -78,9 +82,9 @@ public final class JobTraces {
     return entry == null ? null : entry.trace;
   }
 
-  /** The number of jobs with a trace. */
+  /** The number of jobs with a trace, admitted or being admitted. */
   public int size() {
-    return jobs.size();
+    return jobs.size() + admitting.size();
   }
 
   /** {@code job} is handed to a slot: its queued span ends at its first dispatch. */
@@ -103,20 +107,22 @@ public final class JobTraces {
   /** An answer to {@code replyTo}: the admission starts the queued span, a terminal one ends it. */
   public void answered(Object replyTo, Outcome outcome) {
     String job = outcome.job();
-    Entry entry = jobs.get(job);
-    if (entry == null) {
-      return;
-    }
     if (outcome instanceof Outcome.Accepted) {
-      if (entry.queued == null && !entry.dispatched) {
-        entry.queued = queued(entry, job);
+      Entry admitted = admitting.remove(replyTo);
+      if (admitted != null) {
+        admitted.queued = queued(admitted, job);
+        jobs.put(job, admitted);
       }
       return;
     }
-    if (outcome instanceof Outcome.Rejected && entry.replyTo != replyTo) {
+    if (outcome instanceof Outcome.Rejected) {
+      admitting.remove(replyTo);
       return;
     }
-    jobs.remove(job);
+    Entry entry = jobs.remove(job);
+    if (entry == null) {
+      return;
+    }
     if (!entry.dispatched && entry.queued != null) {
       String reason = reason(outcome);
       entry.queued.setAttribute(Tracing.OUTCOME, name(outcome));
