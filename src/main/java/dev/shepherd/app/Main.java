@@ -180,6 +180,7 @@ public final class Main implements VertxApplicationHooks {
       options.setMetricsOptions(Metrics.vertxMetricsOptions());
     }
     VertxBuilder builder = Vertx.builder().with(options);
+    TracingSetup.apply(System.getenv(), options, builder);
     if (clustered) {
       ClusterSettings settings = cluster;
       builder.withClusterManager(ClusterSetup.clusterManager(settings != null ? settings

@@ -1,6 +1,7 @@
 package dev.shepherd.cluster.hosts;
 
 import dev.shepherd.core.Effect;
+import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.core.Exit;
 import java.util.List;
 import java.util.Objects;
@@ -29,16 +30,31 @@ public sealed interface HostCommand {
 
   /** Run one job on incarnation {@code incarnation}, fenced by {@code assignment}. */
   record Assign(String worker, int incarnation, long assignment, String job, Object payload,
-      int attempt, String key) implements HostCommand {
+      int attempt, String key, String traceparent, String tracestate) implements HostCommand {
     public Assign {
       Objects.requireNonNull(worker, "worker");
       Objects.requireNonNull(job, "job");
     }
 
+    /** An assignment without a trace. */
+    public Assign(String worker, int incarnation, long assignment, String job, Object payload,
+        int attempt, String key) {
+      this(worker, incarnation, assignment, job, payload, attempt, key, null, null);
+    }
+
     /** The core's assignment, sent to the incarnation the coordinator knows the slot runs. */
     public static Assign of(Effect.Assign assign, int incarnation) {
+      return of(assign, incarnation, null);
+    }
+
+    /**
+     * The same, carrying the submitter's trace (T1 in docs/rules.md) as W3C strings, when it has
+     * one: the host opens the attempt's span under it.
+     */
+    public static Assign of(Effect.Assign assign, int incarnation, JobTrace trace) {
       return new Assign(assign.worker(), incarnation, assign.assignment(), assign.job(),
-          assign.payload(), assign.attempt(), assign.key());
+          assign.payload(), assign.attempt(), assign.key(),
+          trace == null ? null : trace.traceparent(), trace == null ? null : trace.tracestate());
     }
   }
 
