@@ -32,6 +32,11 @@ final class DeadLetters {
     return evicted;
   }
 
+  /** T3 (docs/rules.md): a recovered pool's count of evictions continues its predecessor's. */
+  void continueEvicted(long count) {
+    evicted = count;
+  }
+
   DeadLetter get(String job) {
     return kept.get(job);
   }

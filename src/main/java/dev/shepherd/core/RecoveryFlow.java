@@ -20,7 +20,8 @@ import java.util.Set;
  * (one already past runs at once); the dead-letter set and the recent outcomes are as they were;
  * generated ids continue past the recovered ones. The size of the pool's own slots a resize set
  * (F6) comes back too: slots it added are added first, and configured ones past it leave (their
- * keys and jobs move) once the jobs are back.
+ * keys and jobs move) once the jobs are back. The counters continue from the totals the
+ * predecessor last wrote (T3).
  */
 final class RecoveryFlow {
   private final PoolData d;
@@ -39,6 +40,7 @@ final class RecoveryFlow {
     }
     long now = e.now();
     d.recovered = true;
+    continueCounters(e.counters());
     String cause = "the coordinator of term " + image.term() + " was replaced (term "
         + d.settings.term() + ")";
     // F6: the size a resize set comes back first, so the slots it added are the pool's own.
@@ -168,6 +170,31 @@ final class RecoveryFlow {
       group.pausedSince = g.pausedSince();
       d.groups.journaled.put(g.group(), g);
     }
+  }
+
+  /**
+   * T3 (docs/rules.md): the totals go on from those of the predecessor's last write, before the
+   * recovery itself counts (the running jobs it interrupts, retries or answers).
+   */
+  private void continueCounters(Counters c) {
+    if (c == null) {
+      return;
+    }
+    d.accepted = c.accepted();
+    d.rejected = c.rejected();
+    d.completed = c.completed();
+    d.failed = c.failed();
+    d.interrupted = c.interrupted();
+    d.cancelled = c.cancelled();
+    d.retried = c.retried();
+    d.restarts = c.restarts();
+    d.staleCompletions = c.staleCompletions();
+    d.budgetRefusals = c.budgetRefusals();
+    d.ignoredFacts = c.ignoredFacts();
+    d.revives = c.revives();
+    d.poisoned = c.poisoned();
+    d.deadLettered = c.deadLettered();
+    d.dead.continueEvicted(c.deadLetterEvicted());
   }
 
   /** A slot the image names that the pool lacks joins as a remote worker, to retire later. */

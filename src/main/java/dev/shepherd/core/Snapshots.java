@@ -23,10 +23,7 @@ final class Snapshots {
           slot.life == Slot.Life.BACKING_OFF ? slot.backoffUntil : null,
           slot.host == null ? null : slot.host.id));
     }
-    Counters counters = new Counters(d.accepted, d.rejected, d.completed, d.failed,
-        d.interrupted, d.cancelled, d.retried, d.restarts, d.staleCompletions, d.budgetRefusals,
-        d.ignoredFacts,
-        d.revives, d.poisoned, d.deadLettered, d.dead.evicted());
+    Counters counters = counters(d);
     RestartBudget budget = d.supervisor.budget();
     long nextDue = d.waiting.size() == 0 ? Long.MAX_VALUE : d.waiting.nextDue();
     return new PoolSnapshot(d.settings.name(), d.state, d.held(),
@@ -35,6 +32,16 @@ final class Snapshots {
         nextDue == Long.MAX_VALUE ? null : nextDue, d.dead.size(),
         d.groups.poolPausedSince != null, d.groups.poolPausedSince, busiest(d, now),
         d.groups.count(), d.local.size());
+  }
+
+  /**
+   * The pool's totals since it started (or since the first term of a durable pool, T3 in
+   * docs/rules.md).
+   */
+  static Counters counters(PoolData d) {
+    return new Counters(d.accepted, d.rejected, d.completed, d.failed, d.interrupted,
+        d.cancelled, d.retried, d.restarts, d.staleCompletions, d.budgetRefusals, d.ignoredFacts,
+        d.revives, d.poisoned, d.deadLettered, d.dead.evicted());
   }
 
   private static List<PoolSnapshot.HostStatus> hosts(PoolData d) {

@@ -29,7 +29,8 @@ import java.util.Objects;
  *   <li>a durable pool's records, replayed by a {@link Ledger}, rebuild its own image (A3), and a
  *       failover (a {@link PoolEvent.Recover} of the current term) hands every unanswered job to a
  *       pool of the next term, which answers each exactly once (running ones interrupted
- *       NODE_LOST), with tokens above every token of the old term (A2).
+ *       NODE_LOST), with tokens above every token of the old term (A2), its counters going on
+ *       from the old pool's totals (T3).
  * </ul>
  *
  * <p>It learns nothing from the pool's internals except the expected-order cross-check; it reads
@@ -124,6 +125,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     this.settings = settings;
     this.pool = Pool.create(settings);
     this.ledger = new Ledger(DurableImage.empty(settings.term()));
+    // A pool-wide rate limit (F4) can hold the default group's jobs back from a free slot, so C3
+    // is then PoolInvariants' "no free slot could take a runnable job" from the first event.
+    FlowSettings flow = settings.flow();
+    this.flowSeen = flow != null && flow.poolRateLimit() != null;
   }
 
   /** The checked pool's lifecycle state. */
@@ -174,7 +179,11 @@ final class PoolChecker implements SequenceRunner.Harness {
    * A3: a coordinator of the next term starts and recovers from the image; every assignment of
    * the old one ended with it. Its answers continue the old pool's: each job once.
    */
-  private Transition failover(PoolEvent.Recover event) {
+  private Transition failover(PoolEvent.Recover journaled) {
+    // T3: the store keeps the totals of the last write (here, every record is written at once):
+    // the new pool's counters go on from the old one's, and keep counting its answers.
+    PoolEvent.Recover event = new PoolEvent.Recover(journaled.image(), pool.counters(),
+        journaled.now());
     List<String> bindingsBefore = bindings();
     Pool next = Pool.create(settings.withTerm(settings.term() + 1));
     List<Effect> effects = new ArrayList<>(next.start());
@@ -183,9 +192,6 @@ final class PoolChecker implements SequenceRunner.Harness {
     }
     pool = next;
     settings = next.settings();
-    accepted = 0;
-    rejected = 0;
-    answers.clear();
     now = event.now();
     int backlogBefore = pool.backlogLength();
     bytesBefore = queuedBytes();
@@ -241,8 +247,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     if (event instanceof PoolEvent.ReplayDead replay && replaying != null) {
       require(!submissions.containsKey(replay.replyTo()), "test driver", () -> "replyTo reused");
       PoolEvent.Submit again = new PoolEvent.Submit(replaying.job(), replaying.payload(),
-          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0, null,
-          replay.now());
+          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0,
+          replaying.retry(), replaying.group(), replaying.priority(), replay.now());
       submitted = new Submission(again);
       submissions.put(replay.replyTo(), submitted);
     }
@@ -280,6 +286,20 @@ final class PoolChecker implements SequenceRunner.Harness {
         || event instanceof PoolEvent.Submit s && (s.group() != null
             || s.priority() != PoolEvent.Submit.DEFAULT_PRIORITY)) {
       flowSeen = true;
+    }
+    if (event instanceof PoolEvent.Progress report) {
+      // T2: only a live, unanswered assignment's report is published, and nothing else happens.
+      Held job = liveAssignment(report.worker(), report.assignment());
+      if (job == null || job.cancelled) {
+        require(effects.isEmpty(), "T2 only a live assignment's progress is published",
+            () -> report + " applied with " + effects);
+      } else {
+        require(effects.size() == 1 && effects.get(0) instanceof Effect.Progress p
+                && p.job().equals(job.id) && p.progress().equals(report.progress())
+                && p.attempt() == job.attempts,
+            "T2 a live assignment's progress is published", () -> report + " applied with "
+                + effects);
+      }
     }
     if (event instanceof PoolEvent.RateLimited limited) {
       Held job = liveAssignment(limited.worker(), limited.assignment());

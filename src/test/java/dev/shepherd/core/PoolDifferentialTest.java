@@ -84,6 +84,9 @@ class PoolDifferentialTest {
     public Transition apply(PoolEvent event) {
       List<Effect> started = List.of();
       if (PoolDriver.isFailover(event, core.settings().term())) {
+        // T3: the store keeps the totals of the last write, here those of the pool replaced.
+        PoolEvent.Recover recover = (PoolEvent.Recover) event;
+        event = new PoolEvent.Recover(recover.image(), core.counters(), recover.now());
         PoolSettings next = core.settings().withTerm(core.settings().term() + 1);
         core = Pool.create(next);
         model = new ReferencePool(next);

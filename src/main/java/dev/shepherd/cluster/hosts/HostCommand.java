@@ -28,18 +28,28 @@ public sealed interface HostCommand {
     }
   }
 
-  /** Run one job on incarnation {@code incarnation}, fenced by {@code assignment}. */
+  /**
+   * Run one job on incarnation {@code incarnation}, fenced by {@code assignment}; {@code
+   * checkpoint} is the last progress of an earlier attempt (T2 in docs/rules.md), or null.
+   */
   record Assign(String worker, int incarnation, long assignment, String job, Object payload,
-      int attempt, String key, String traceparent, String tracestate) implements HostCommand {
+      int attempt, String key, Object checkpoint, String traceparent, String tracestate)
+      implements HostCommand {
     public Assign {
       Objects.requireNonNull(worker, "worker");
       Objects.requireNonNull(job, "job");
     }
 
-    /** An assignment without a trace. */
+    /** An assignment without a checkpoint or a trace. */
     public Assign(String worker, int incarnation, long assignment, String job, Object payload,
         int attempt, String key) {
-      this(worker, incarnation, assignment, job, payload, attempt, key, null, null);
+      this(worker, incarnation, assignment, job, payload, attempt, key, null, null, null);
+    }
+
+    /** An assignment without a trace. */
+    public Assign(String worker, int incarnation, long assignment, String job, Object payload,
+        int attempt, String key, Object checkpoint) {
+      this(worker, incarnation, assignment, job, payload, attempt, key, checkpoint, null, null);
     }
 
     /** The core's assignment, sent to the incarnation the coordinator knows the slot runs. */
@@ -53,7 +63,7 @@ public sealed interface HostCommand {
      */
     public static Assign of(Effect.Assign assign, int incarnation, JobTrace trace) {
       return new Assign(assign.worker(), incarnation, assign.assignment(), assign.job(),
-          assign.payload(), assign.attempt(), assign.key(),
+          assign.payload(), assign.attempt(), assign.key(), assign.checkpoint(),
           trace == null ? null : trace.traceparent(), trace == null ? null : trace.tracestate());
     }
   }

@@ -1,5 +1,6 @@
 package dev.shepherd.core.ha;
 
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
@@ -7,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * What lets a durable pool's effects out (A2, A3 in docs/rules.md): the records of a turn are
@@ -49,14 +51,22 @@ public final class DurableGate {
    * One write to the store: the records of the turns since the last one, in order, and the jobs
    * whose answers left since then. A checkpoint stores the pool's image as of this batch (its
    * records included) and replaces everything before it; {@code undelivered} are then the
-   * answers still waiting in the gate, which the checkpoint must keep (empty otherwise).
+   * answers still waiting in the gate, which the checkpoint must keep (empty otherwise). {@code
+   * counters} are the pool's totals once its records are applied (null: not kept), which the next
+   * term continues (T3 in docs/rules.md).
    */
   public record Batch(long id, List<DurableRecord> records, List<String> delivered,
-      boolean checkpoint, List<DurableRecord.Answered> undelivered) {
+      boolean checkpoint, List<DurableRecord.Answered> undelivered, Counters counters) {
     public Batch {
       records = List.copyOf(records);
       delivered = List.copyOf(delivered);
       undelivered = List.copyOf(undelivered);
+    }
+
+    /** A batch that carries no totals. */
+    public Batch(long id, List<DurableRecord> records, List<String> delivered,
+        boolean checkpoint, List<DurableRecord.Answered> undelivered) {
+      this(id, records, delivered, checkpoint, undelivered, null);
     }
   }
 
@@ -66,6 +76,7 @@ public final class DurableGate {
   private final long leaseMs;
   private final Output output;
   private final IntSupplier liveJobs;
+  private final Supplier<Counters> totals;
   private final ArrayDeque<Object> waiting = new ArrayDeque<>();
   private List<DurableRecord> open = new ArrayList<>();
   private List<String> delivered = new ArrayList<>();
@@ -84,9 +95,20 @@ public final class DurableGate {
    * batch is a checkpoint, so a new coordinator starts its log afresh.
    */
   public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs, Output output) {
+    this(leaseMs, leaseFrom, liveJobs, () -> null, output);
+  }
+
+  /**
+   * A gate whose batches carry the pool's totals, read from {@code totals} as each batch is sent
+   * (when every record before it was offered), so that the next term continues them (T3 in
+   * docs/rules.md).
+   */
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs,
+      Supplier<Counters> totals, Output output) {
     this.leaseMs = leaseMs;
     this.leaseFrom = leaseFrom;
     this.liveJobs = liveJobs;
+    this.totals = totals;
     this.output = output;
   }
 
@@ -160,7 +182,7 @@ public final class DurableGate {
     boolean checkpoint = checkpointNext || recordsSinceCheckpoint + open.size()
         > Math.max(MIN_CHECKPOINT_RECORDS, 4L * liveJobs.getAsInt());
     Batch batch = new Batch(nextBatch++, open, delivered, checkpoint,
-        checkpoint ? waitingAnswers() : List.of());
+        checkpoint ? waitingAnswers() : List.of(), totals.get());
     open = new ArrayList<>();
     delivered = new ArrayList<>();
     if (checkpoint) {

@@ -1,5 +1,6 @@
 package dev.shepherd.core.ha;
 
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Ledger;
@@ -14,15 +15,25 @@ import java.util.Map;
  * What a durable pool's store holds, read back by the coordinator that takes over (A3 in
  * docs/rules.md): a base (the last checkpoint: an image and the answers it had not yet seen leave)
  * and the batches written since, in order. {@link #recover} replays them into the image to recover
- * from and the answers to send again: those recorded and never reported delivered.
+ * from, the answers to send again (those recorded and never reported delivered) and the totals
+ * the last write carried, from which the counters go on (T3 in docs/rules.md).
  */
 public final class DurableLog {
   private DurableLog() {}
 
-  /** A checkpoint: the pool's image and the answers not yet known to have left. */
-  public record Base(DurableImage image, List<DurableRecord.Answered> undelivered) {
+  /**
+   * A checkpoint: the pool's image, the answers not yet known to have left and the pool's totals
+   * (null: not kept; T3 in docs/rules.md).
+   */
+  public record Base(DurableImage image, List<DurableRecord.Answered> undelivered,
+      Counters counters) {
     public Base {
       undelivered = List.copyOf(undelivered);
+    }
+
+    /** A checkpoint without totals. */
+    public Base(DurableImage image, List<DurableRecord.Answered> undelivered) {
+      this(image, undelivered, null);
     }
 
     /** The store of a pool that never wrote anything. */
@@ -31,16 +42,25 @@ public final class DurableLog {
     }
   }
 
-  /** What a new coordinator starts from. */
-  public record Recovered(DurableImage image, List<DurableRecord.Answered> undelivered) {
+  /**
+   * What a new coordinator starts from; {@code counters} are the totals of the last write (null:
+   * none kept), from which its counters continue (T3 in docs/rules.md).
+   */
+  public record Recovered(DurableImage image, List<DurableRecord.Answered> undelivered,
+      Counters counters) {
     public Recovered {
       undelivered = List.copyOf(undelivered);
+    }
+
+    /** A recovery without totals. */
+    public Recovered(DurableImage image, List<DurableRecord.Answered> undelivered) {
+      this(image, undelivered, null);
     }
   }
 
   /** The base of a checkpoint {@code batch} taken when the pool's image was {@code image}. */
   public static Base checkpoint(DurableImage image, DurableGate.Batch batch) {
-    return new Base(image, batch.undelivered());
+    return new Base(image, batch.undelivered(), batch.counters());
   }
 
   /**
@@ -59,7 +79,11 @@ public final class DurableLog {
     Ledger ledger = new Ledger(base.image());
     Undelivered undelivered = new Undelivered();
     base.undelivered().forEach(undelivered::add);
+    Counters counters = base.counters();
     for (DurableGate.Batch batch : batches) {
+      if (batch.counters() != null) {
+        counters = batch.counters();
+      }
       batch.delivered().forEach(undelivered::left);
       for (DurableRecord record : batch.records()) {
         ledger.apply(record);
@@ -68,7 +92,7 @@ public final class DurableLog {
         }
       }
     }
-    return new Recovered(ledger.image(term), undelivered.inOrder());
+    return new Recovered(ledger.image(term), undelivered.inOrder(), counters);
   }
 
   /** Answers recorded and not reported delivered, in the order they were recorded. */

@@ -45,8 +45,9 @@ public final class DurableLeader {
     this.term = term;
     this.leadership = leadership;
     this.onStepDown = onStepDown;
+    // The totals ride on every batch, so the next term's counters go on (T3 in docs/rules.md).
     this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::unanswered,
-        new DurableGate.Output() {
+        () -> coordinator.pool().counters(), new DurableGate.Output() {
           @Override
           public void release(Effect effect) {
             coordinator.release(effect);
@@ -106,8 +107,8 @@ public final class DurableLeader {
   /**
    * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
    * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
-   * hosts, the dead-letter set and the recent outcomes; then sends again the answers
-   * never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
+   * hosts, the dead-letter set, the recent outcomes and the counters (T3 in docs/rules.md); then
+   * sends again the answers never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
    * monotonic ones ({@link JournalTimes}).
    */
@@ -126,7 +127,8 @@ public final class DurableLeader {
     // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
     Transition t = coordinator.apply(new PoolEvent.Recover(new DurableImage(image.term(),
         image.generated(), jobs, image.bindings(), image.hosts(), image.dead(), image.recent(),
-        image.groups(), image.pausedSince(), image.size()), coordinator.now()));
+        image.groups(), image.pausedSince(), image.size()), recovered.counters(),
+        coordinator.now()));
     if (t instanceof Transition.Refused refused) {
       throw new IllegalStateException("pool " + coordinator.name() + " could not recover: "
           + refused.error().message());

@@ -44,6 +44,12 @@ final class EffectInterpreter {
         coordinator.traces().dispatched(assign.job());
       }
       slot(assign.worker()).assign(assign);
+    } else if (effect instanceof Effect.Progress progress) {
+      // T2: not an answer; the submitter and observers hear it, the waiters do not.
+      ((Responder) progress.replyTo()).progress(progress);
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onProgress(progress);
+      }
     } else if (effect instanceof Effect.Deploy deploy) {
       slot(deploy.worker()).deploy(deploy.incarnation());
     } else if (effect instanceof Effect.Stop stop) {

@@ -33,7 +33,9 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>batch: {@code {"id", "records": [record…], "delivered": [job…], "checkpoint",
- *       "undelivered": [answered record…]}}; base: {@code {"image", "undelivered"}}.
+ *       "undelivered": [answered record…], "counters"?}}; base: {@code {"image", "undelivered",
+ *       "counters"?}}, the counters being the pool's totals (T3 in docs/rules.md, {@link
+ *       DurableValueJson}), left out when not kept.
  *   <li>image: {@code {"term", "generated", "jobs", "bindings", "hosts", "dead": [dead
  *       letter…], "recent": [recent outcome…]}}, lists in the image's order.
  *   <li>job of an image: {@code {"job", "generated", "order", "payload", "key", "replyTo",
@@ -69,7 +71,8 @@ public final class DurableJson {
     batch.undelivered().forEach(a -> undelivered.add(encode(a)));
     return new JsonObject().put("id", batch.id()).put("records", records)
         .put("delivered", new JsonArray(new ArrayList<>(batch.delivered())))
-        .put("checkpoint", batch.checkpoint()).put("undelivered", undelivered).encode();
+        .put("checkpoint", batch.checkpoint()).put("undelivered", undelivered)
+        .put("counters", DurableValueJson.encode(batch.counters())).encode();
   }
 
   public static DurableGate.Batch decodeBatch(String text) {
@@ -83,20 +86,22 @@ public final class DurableJson {
       delivered.add((String) d);
     }
     return new DurableGate.Batch(json.getLong("id"), records, delivered,
-        json.getBoolean("checkpoint"), answers(json.getJsonArray("undelivered")));
+        json.getBoolean("checkpoint"), answers(json.getJsonArray("undelivered")),
+        DurableValueJson.decodeCounters(json.getJsonObject("counters")));
   }
 
   public static String encode(DurableLog.Base base) {
     JsonArray undelivered = new JsonArray();
     base.undelivered().forEach(a -> undelivered.add(encode(a)));
     return new JsonObject().put("image", encode(base.image())).put("undelivered", undelivered)
-        .encode();
+        .put("counters", DurableValueJson.encode(base.counters())).encode();
   }
 
   public static DurableLog.Base decodeBase(String text) {
     JsonObject json = new JsonObject(text);
     return new DurableLog.Base(decodeImage(json.getJsonObject("image")),
-        answers(json.getJsonArray("undelivered")));
+        answers(json.getJsonArray("undelivered")),
+        DurableValueJson.decodeCounters(json.getJsonObject("counters")));
   }
 
   private static List<DurableRecord.Answered> answers(JsonArray array) {

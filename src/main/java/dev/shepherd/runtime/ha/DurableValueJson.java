@@ -2,10 +2,12 @@ package dev.shepherd.runtime.ha;
 
 import dev.shepherd.core.Attempt;
 import dev.shepherd.core.Backoff;
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.runtime.payload.JsonValues;
 import dev.shepherd.runtime.payload.RawJson;
@@ -35,6 +37,10 @@ import java.util.Objects;
  *   <li>recent outcome: {@code {"job", "outcome", "at", "bytes"}}.
  *   <li>failure retry: {@code {"maxAttempts", "backoff"?: {"initialMs", "multiplier", "maxMs",
  *       "jitter"}}}, the backoff left out when there is none; the names are the configuration's.
+ *   <li>counters (T3 in docs/rules.md): {@code {"accepted", "rejected", "completed", "failed",
+ *       "interrupted", "cancelled", "retried", "restarts", "staleCompletions", "budgetRefusals",
+ *       "ignoredFacts", "revives", "poisoned", "deadLettered", "deadLetterEvicted"}}, as the
+ *       status snapshot names them; a name left out reads as 0.
  * </ul>
  */
 final class DurableValueJson {
@@ -42,6 +48,37 @@ final class DurableValueJson {
   private static final String PAYLOAD = "payloadJson";
 
   private DurableValueJson() {}
+
+  // ---- counters --------------------------------------------------------------------------------
+
+  /** The pool's totals (null: none, which the caller leaves out). */
+  static JsonObject encode(Counters c) {
+    if (c == null) {
+      return null;
+    }
+    return new JsonObject().put("accepted", c.accepted()).put("rejected", c.rejected())
+        .put("completed", c.completed()).put("failed", c.failed())
+        .put("interrupted", c.interrupted()).put("cancelled", c.cancelled())
+        .put("retried", c.retried()).put("restarts", c.restarts())
+        .put("staleCompletions", c.staleCompletions()).put("budgetRefusals", c.budgetRefusals())
+        .put("ignoredFacts", c.ignoredFacts()).put("revives", c.revives())
+        .put("poisoned", c.poisoned()).put("deadLettered", c.deadLettered())
+        .put("deadLetterEvicted", c.deadLetterEvicted());
+  }
+
+  static Counters decodeCounters(JsonObject json) {
+    if (json == null) {
+      return null;
+    }
+    return new Counters(json.getLong("accepted", 0L), json.getLong("rejected", 0L),
+        json.getLong("completed", 0L), json.getLong("failed", 0L),
+        json.getLong("interrupted", 0L), json.getLong("cancelled", 0L),
+        json.getLong("retried", 0L), json.getLong("restarts", 0L),
+        json.getLong("staleCompletions", 0L), json.getLong("budgetRefusals", 0L),
+        json.getLong("ignoredFacts", 0L), json.getLong("revives", 0L),
+        json.getLong("poisoned", 0L), json.getLong("deadLettered", 0L),
+        json.getLong("deadLetterEvicted", 0L));
+  }
 
   // ---- payloads and interruptions --------------------------------------------------------------
 
@@ -122,6 +159,15 @@ final class DurableValueJson {
     if (entry.key() != null) {
       json.put("key", entry.key());
     }
+    if (entry.group() != null) {
+      json.put("group", entry.group());
+    }
+    if (entry.priority() != PoolEvent.Submit.DEFAULT_PRIORITY) {
+      json.put("priority", entry.priority());
+    }
+    if (entry.retry() != null) {
+      json.put("retry", encode(entry.retry()));
+    }
     return json.put("payload", payload(entry.payload())).put("bytes", entry.bytes())
         .put("timeoutMs", entry.timeoutMs()).put("attempts", attempts)
         .put("answer", encode(entry.answer(), entry.payload())).put("at", entry.at());
@@ -138,7 +184,9 @@ final class DurableValueJson {
     Object payload = rawPayload(json.getString("payload"));
     return new DeadLetter(json.getString("job"), json.getString("key"), payload,
         json.getLong("bytes"), json.getLong("timeoutMs"), attempts,
-        decodeOutcome(json.getJsonObject("answer"), payload), json.getLong("at"));
+        decodeOutcome(json.getJsonObject("answer"), payload), json.getLong("at"),
+        json.getString("group"), json.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY),
+        decodeRetry(json.getJsonObject("retry")));
   }
 
   static JsonObject encode(RecentOutcome recent) {

@@ -46,13 +46,14 @@ public final class JournalTimes {
     List<DurableRecord> records = new ArrayList<>(batch.records().size());
     batch.records().forEach(r -> records.add(record(r, shift)));
     return new DurableGate.Batch(batch.id(), records, batch.delivered(), batch.checkpoint(),
-        answers(batch.undelivered(), shift));
+        answers(batch.undelivered(), shift), batch.counters());
   }
 
   /** A checkpoint's base as the journal stores it; null stays null. */
   public static DurableLog.Base toWall(DurableLog.Base base, long shift) {
     return base == null || shift == 0 ? base
-        : new DurableLog.Base(image(base.image(), shift), answers(base.undelivered(), shift));
+        : new DurableLog.Base(image(base.image(), shift), answers(base.undelivered(), shift),
+            base.counters());
   }
 
   /**
@@ -62,7 +63,7 @@ public final class JournalTimes {
   public static DurableLog.Recovered toMonotonic(DurableLog.Recovered recovered, long offset) {
     long shift = -offset;
     return shift == 0 ? recovered : new DurableLog.Recovered(image(recovered.image(), shift),
-        answers(recovered.undelivered(), shift));
+        answers(recovered.undelivered(), shift), recovered.counters());
   }
 
   private static DurableRecord record(DurableRecord record, long shift) {
