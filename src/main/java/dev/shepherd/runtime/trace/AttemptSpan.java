@@ -32,7 +32,7 @@ public final class AttemptSpan {
    */
   public static AttemptSpan start(JobTrace trace, String job, int attempt, String slot,
       ContextInternal incarnation) {
-    Span span = Tracing.tracer().spanBuilder(Tracing.ATTEMPT)
+    Span span = Tracing.tracer(incarnation.owner()).spanBuilder(Tracing.ATTEMPT)
         .setParent(trace.parent())
         .setSpanKind(SpanKind.CONSUMER)
         .setAttribute(Tracing.POOL, trace.pool())

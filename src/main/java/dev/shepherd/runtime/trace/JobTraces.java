@@ -36,13 +36,16 @@ public final class JobTraces {
     }
   }
 
-  private JobTraces(String pool) {
+  private final Vertx vertx;
+
+  private JobTraces(Vertx vertx, String pool) {
+    this.vertx = vertx;
     this.pool = pool;
   }
 
   /** The traces of {@code pool}'s jobs, or null when {@code vertx} does not trace. */
   public static JobTraces of(Vertx vertx, String pool) {
-    return Tracing.on(vertx) ? new JobTraces(pool) : null;
+    return Tracing.on(vertx) ? new JobTraces(vertx, pool) : null;
   }
 
   public String pool() {
@@ -137,7 +140,7 @@ public final class JobTraces {
   }
 
   private Span queued(Entry entry, String job) {
-    return Tracing.tracer().spanBuilder(Tracing.QUEUED)
+    return Tracing.tracer(vertx).spanBuilder(Tracing.QUEUED)
         .setParent(entry.trace.parent())
         .setSpanKind(SpanKind.INTERNAL)
         .setAttribute(Tracing.POOL, pool)

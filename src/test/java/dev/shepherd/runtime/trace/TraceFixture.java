@@ -22,21 +22,31 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * An OpenTelemetry SDK exporting to memory, registered as the global one (the pool's spans are
- * made with it), and Vert.x instances tracing through it (T1 in docs/rules.md).
+ * An OpenTelemetry SDK exporting to memory, registered as the global one unless told not to, and
+ * Vert.x instances tracing through it (T1 in docs/rules.md).
  */
 public final class TraceFixture implements AutoCloseable {
   public final InMemorySpanExporter spans = InMemorySpanExporter.create();
   public final OpenTelemetrySdk sdk;
 
   public TraceFixture() {
+    this(true);
+  }
+
+  /**
+   * The same; with {@code global} false the SDK is not made the global one (which stays a no-op),
+   * as for an application that hands its own {@code OpenTelemetry} to Vert.x alone.
+   */
+  public TraceFixture(boolean global) {
     sdk = OpenTelemetrySdk.builder()
         .setTracerProvider(SdkTracerProvider.builder()
             .addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
         .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
         .build();
     GlobalOpenTelemetry.resetForTest();
-    GlobalOpenTelemetry.set(sdk);
+    if (global) {
+      GlobalOpenTelemetry.set(sdk);
+    }
   }
 
   /** A Vert.x instance that traces through this SDK. */
