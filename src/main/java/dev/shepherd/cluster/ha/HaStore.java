@@ -3,7 +3,6 @@ package dev.shepherd.cluster.ha;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -35,11 +34,12 @@ final class HaStore {
   }
 
   /**
-   * Appends a batch ({@code base} non-null: a checkpoint, which replaces the log) if {@code
-   * term} is still the pool's: whether it did.
+   * Keeps batch {@code id} of {@code term} ({@code base} non-null: a checkpoint, which replaces
+   * the log before it) if {@code term} is still the pool's: whether it was. Writes may be in
+   * flight together and arrive in any order ({@link HaEntry}).
    */
-  CompletionStage<Boolean> write(String pool, long term, String batch, String base) {
-    return map.submitToKey(pool, new Write(term, batch, base));
+  CompletionStage<Boolean> write(String pool, long term, long id, String batch, String base) {
+    return map.submitToKey(pool, new Write(term, id, batch, base));
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
@@ -59,13 +59,12 @@ final class HaStore {
       value.term++;
       value.leader = node;
       entry.setValue(value);
-      return new HaEntry.Claimed(value.term, value.writtenBy, value.base,
-          new ArrayList<>(value.batches));
+      return new HaEntry.Claimed(value.term, value.writtenBy, value.base, value.log());
     }
   }
 
   /** A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. */
-  record Write(long term, String batch, String base)
+  record Write(long term, long id, String batch, String base)
       implements EntryProcessor<String, HaEntry, Boolean> {
     @Override
     public Boolean process(Map.Entry<String, HaEntry> entry) {
@@ -73,12 +72,7 @@ final class HaStore {
       if (value == null || value.term != term) {
         return false;
       }
-      if (base != null) {
-        value.base = base;
-        value.batches = new ArrayList<>();
-      } else {
-        value.batches.add(batch);
-      }
+      value.keep(term, id, batch, base);
       value.writtenBy = term;
       entry.setValue(value);
       return true;
