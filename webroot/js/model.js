@@ -9,7 +9,8 @@ import { baseline, emptyRates, foldSeries, record } from './rates.js';
  * The model of a pool before its first frame. Fields: `snapshot` (the newest snapshot, with the
  * events since applied), `lastExits` (slot id -> {exit, cause, at}), `budgetRefusals` (slot id ->
  * a budget refusal not yet followed by its retirement), `retirements` (slot id -> {retirement,
- * at, budget}: retirements the page saw, live or replayed), `cues` (slot id -> {count,
+ * at, budget}: retirements the page saw, live or replayed), `progress` (slot id -> {job,
+ * attempt, progress}: the last progress report of a job the slot runs, T2), `cues` (slot id -> {count,
  * incarnation}: restart cues, each shown once by the tiles), `rates` (outcomes per second),
  * `failover` ({from, to, node, at}: the last failover of an HA pool seen between two snapshots,
  * or null) and `log` (the event log's lines).
@@ -21,6 +22,7 @@ export function emptyModel(pool = null) {
     lastExits: {},
     budgetRefusals: {},
     retirements: {},
+    progress: {},
     cues: {},
     rates: emptyRates(),
     failover: null,
@@ -66,9 +68,21 @@ export function reduce(model, event) {
       return logged(model, event, onDeadLetters);
     case 'flow':
       return logged(model, event, onFlow);
+    case 'progress':
+      return onProgress(model, event);
     default:
       return model;
   }
+}
+
+/**
+ * A job's progress report (T2): kept by slot for its tile, not logged (a long job reports often).
+ */
+function onProgress(model, e) {
+  if (typeof e.worker !== 'string' || typeof e.job !== 'string') return model;
+  const progress = { ...(model.progress || {}),
+    [e.worker]: { job: e.job, attempt: e.attempt, progress: e.progress ?? null } };
+  return { ...model, progress };
 }
 
 /** The model with a line of the page's own (connection, rebalance) on top of the log. */

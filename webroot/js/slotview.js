@@ -37,7 +37,9 @@ export function tileView(slot, model, now) {
   } else if (lastExit) {
     note = `last exit: ${lastExit.exit} at ${clock(lastExit.at).slice(0, 8)}`;
   }
-  const jobsText = jobs.length ? jobs.join(', ')
+  const reported = (model.progress || {})[slot.id];
+  const progress = reported && jobs.includes(reported.job) ? progressText(reported.progress) : '';
+  const jobsText = jobs.length ? jobs.join(', ') + (progress ? ` (${progress})` : '')
     : slot.phase === 'RETIRED' ? 'out of service' : slot.phase === 'LOST' ? 'out of reach' : 'no job';
   const said = reason ? `reason: ${reason.name}${reason.words ? `, ${reason.words}` : ''}` : note;
   return {
@@ -48,6 +50,7 @@ export function tileView(slot, model, now) {
     restarts: slot.restarts,
     jobs,
     jobsText,
+    progress,
     noJob: jobs.length === 0,
     fill,
     meta: [['in flight', `${slot.inFlight || 0}/${capacity}`], ['incarnation', slot.incarnation],
@@ -59,6 +62,19 @@ export function tileView(slot, model, now) {
     label: `${slot.id}: ${phaseText}${jobs.length ? `, running ${jobs.join(', ')}` : ''}`
       + `, incarnation ${slot.incarnation}, ${slot.restarts} restarts${said ? `, ${said}` : ''}`,
   };
+}
+
+/**
+ * A progress report in a few words (T2): `step 2/4` for the demo worker's `{step, of}`, else its
+ * JSON, clipped to 40 characters; '' when there is none.
+ */
+export function progressText(progress) {
+  if (progress == null || typeof progress !== 'object') return '';
+  if (typeof progress.step === 'number' && typeof progress.of === 'number') {
+    return `step ${progress.step}/${progress.of}`;
+  }
+  const text = JSON.stringify(progress);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 /**

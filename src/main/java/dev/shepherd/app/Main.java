@@ -2,6 +2,8 @@ package dev.shepherd.app;
 
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.trust.ClusterKeys;
+import dev.shepherd.cluster.trust.EventBusTls;
 import dev.shepherd.core.ConfigException;
 import dev.shepherd.web.Metrics;
 import io.vertx.core.Vertx;
@@ -18,6 +20,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The launcher: Vert.x's application launcher ({@code -conf}, {@code -cluster}, …) deploying
@@ -30,7 +34,11 @@ import java.nio.file.Path;
  * <p>With {@code -cluster}, Vert.x joins the Hazelcast cluster the environment describes ({@link
  * ClusterSettings}: {@code SHEPHERD_CLUSTER_MEMBERS}, {@code _HOST}, {@code _NAME}, {@code
  * _PORT}; a bad value is an invalid configuration), and the configuration may hold {@code
- * hosts}. When a pool refuses a worker host's id (another live host has it), the node stops and
+ * hosts}. The cluster's trust boundary comes from the environment too (docs/security.md): the
+ * event bus's TLS with mutual authentication ({@link EventBusTls}, {@code
+ * SHEPHERD_EVENTBUS_TLS_*}) and the cluster key ({@link ClusterKeys}, {@code
+ * SHEPHERD_CLUSTER_KEY}); a store that does not open, or a malformed key, is an invalid
+ * configuration naming the variable. When a pool refuses a worker host's id (another live host has it), the node stops and
  * exits with status 3, printing one line that names {@code hosts[i].id}.
  *
  * <p>{@code -h}, {@code -help} or {@code --help} prints Shepherd's own usage ({@link Usage}) and
@@ -39,6 +47,7 @@ import java.nio.file.Path;
  * with status 11 (Vert.x or the cluster did not start) or 15 (the node did not start).
  */
 public final class Main implements VertxApplicationHooks {
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   static final int INVALID_CONFIGURATION = 2;
   static final int HOST_REFUSED = 3;
   /** Vert.x (or its cluster) did not start: the launcher's own status for it. */
@@ -48,6 +57,8 @@ public final class Main implements VertxApplicationHooks {
 
   private final boolean clustered;
   private volatile ClusterSettings cluster;
+  private volatile EventBusTls tls;
+  private volatile ClusterKeys keys = ClusterKeys.NONE;
   /** The status a stop after a successful start exits with. */
   private volatile int exitStatus;
 
@@ -87,6 +98,8 @@ public final class Main implements VertxApplicationHooks {
       AppConfig.parse(effective, clustered);
       if (clustered) {
         cluster = ClusterSettings.fromEnvironment(System.getenv());
+        tls = EventBusTls.fromEnvironment(System.getenv());
+        keys = ClusterKeys.fromEnvironment(System.getenv());
       }
     } catch (ConfigException | DecodeException | ClassCastException e) {
       System.err.println("shepherd: invalid configuration: " + e.getMessage());
@@ -179,6 +192,9 @@ public final class Main implements VertxApplicationHooks {
     if (options.getMetricsOptions() == null || !options.getMetricsOptions().isEnabled()) {
       options.setMetricsOptions(Metrics.vertxMetricsOptions());
     }
+    if (clustered && tls != null) {
+      tls.applyTo(options.getEventBusOptions());
+    }
     VertxBuilder builder = Vertx.builder().with(options);
     if (clustered) {
       ClusterSettings settings = cluster;
@@ -186,6 +202,19 @@ public final class Main implements VertxApplicationHooks {
           : ClusterSettings.fromEnvironment(System.getenv())));
     }
     return builder;
+  }
+
+  /** The cluster key, on the Vert.x the pools and hosts of this node run on. */
+  @Override
+  public void afterVertxStarted(HookContext context) {
+    if (clustered) {
+      ClusterKeys.install(context.vertx(), keys);
+      LOG.info("cluster trust: event bus {}, cluster"
+          + " key {}", tls == null ? "in clear (no SHEPHERD_EVENTBUS_TLS_KEYSTORE)"
+          : "TLS with client certificates (" + tls.keyStore() + ", trusting "
+          + tls.trustStore() + ")", keys.present() ? "set (HA records sealed, worker hosts"
+          + " authenticated)" : "not set (no SHEPHERD_CLUSTER_KEY)");
+    }
   }
 
   @Override

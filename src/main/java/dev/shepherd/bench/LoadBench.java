@@ -16,22 +16,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
  * End-to-end load generator. In one run, interleaved round by round after a warm-up, it measures
  * (a) raw event-bus request/reply to {@code workers} consumers on one address, (b) the pool
- * through the event-bus protocol, (c) the pool through the in-JVM {@link PoolClient}; for an echo
- * job and a ~20 µs CPU job. For each it prints jobs/s, latency percentiles and CPU per job, then
- * one ratio line per job kind.
+ * through the event-bus protocol, (c) the pool through the in-JVM {@link PoolClient}, (d) a plain
+ * {@link ThreadPoolExecutor} of {@code workers} threads on one queue, each job a {@link
+ * CompletableFuture} completed on the worker thread and handed back to the driver's context (the
+ * executor limit an in-JVM pool is measured against); for an echo job and a ~20 µs CPU job, at
+ * {@code inflight} jobs in flight and at one. For each it prints jobs/s, latency percentiles and
+ * CPU per job, then ratio lines per job kind, all from the same run.
  *
  * <pre>java -cp target/shepherd.jar dev.shepherd.bench.LoadBench --workers 4 --inflight 256 \
- *   --jobs 200000   (or --quick; --modes client to profile one mode)</pre>
+ *   --jobs 200000   (or --quick; --modes client to profile one mode; --kinds echo)</pre>
  */
 public final class LoadBench {
   static final String RAW = "bench.raw";
   private static final String POOL = "bench";
   private static final int ROUNDS = 5;
+  /** The modes measured at one job in flight as well. */
+  private static final List<String> ALL_MODES = List.of("raw", "bus", "client", "tpe");
 
   private final Vertx vertx;
   private final int workers;
@@ -39,6 +48,8 @@ public final class LoadBench {
   private final int jobs;
   private final Context driverContext;
   private PoolClient client;
+  /** The plain executor baseline ({@code tpe}): {@code workers} threads, one queue. */
+  private ThreadPoolExecutor executor;
 
   private final List<String> modes;
 
@@ -60,7 +71,8 @@ public final class LoadBench {
     int workers = 4;
     int inflight = 256;
     int jobs = 200_000;
-    List<String> modes = List.of("raw", "bus", "client");
+    List<String> modes = ALL_MODES;
+    List<String> kindNames = List.of("echo", "cpu20us");
     JsonObject poolExtra = new JsonObject();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -69,28 +81,34 @@ public final class LoadBench {
         case "--jobs" -> jobs = Integer.parseInt(args[++i]);
         case "--quick" -> jobs = 20_000;
         case "--modes" -> modes = List.of(args[++i].split(","));
+        case "--kinds" -> kindNames = List.of(args[++i].split(","));
         case "--pool" -> poolExtra = new JsonObject(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + " (use --workers N --inflight N --jobs N | --quick, --modes raw,bus,client,"
+            + " (use --workers N --inflight N --jobs N | --quick, --modes raw,bus,client,tpe,"
+            + " --kinds echo,cpu20us,"
             + " --pool '<json merged into the pool's configuration>')");
       }
     }
     Vertx vertx = Vertx.vertx();
     try {
-      new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra).run();
+      new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra).run(kindNames);
     } finally {
       vertx.close().await();
     }
   }
 
-  private void run() throws Exception {
+  private void run(List<String> kindNames) throws Exception {
     deploy();
     System.out.printf(Locale.ROOT, "LoadBench: %d workers, %d in flight, %d jobs per mode and kind,"
         + " %d cores, Java %s%n", workers, inflight, jobs,
         Runtime.getRuntime().availableProcessors(), Runtime.version());
     Map<String, Long> kinds = new LinkedHashMap<>();
-    kinds.put("echo", 0L);
-    kinds.put("cpu20us", 20_000L);
+    if (kindNames.contains("echo")) {
+      kinds.put("echo", 0L);
+    }
+    if (kindNames.contains("cpu20us")) {
+      kinds.put("cpu20us", 20_000L);
+    }
     for (Map.Entry<String, Long> kind : kinds.entrySet()) {
       JsonObject payload = new JsonObject().put("echo", "hello").put("spinNanos", kind.getValue());
       Map<String, Result> results = new LinkedHashMap<>();
@@ -104,11 +122,12 @@ public final class LoadBench {
         }
       }
       Map<String, Result> single = new LinkedHashMap<>();
-      for (String mode : modes.stream().filter(m -> !m.equals("client")).toList()) {
+      boolean alsoOne = inflight > 1;
+      for (String mode : alsoOne ? modes : List.<String>of()) {
         single.put(mode, new Result());
       }
-      for (int round = 0; round < ROUNDS; round++) {
-        for (String mode : modes.stream().filter(m -> !m.equals("client")).toList()) {
+      for (int round = 0; alsoOne && round < ROUNDS; round++) {
+        for (String mode : modes) {
           single.get(mode).add(measure(mode, payload, Math.max(200, jobs / 100), 1));
         }
       }
@@ -118,14 +137,33 @@ public final class LoadBench {
       for (Map.Entry<String, Result> r : single.entrySet()) {
         System.out.println(r.getValue().line(kind.getKey(), r.getKey(), 1));
       }
-      if (results.keySet().containsAll(List.of("raw", "bus", "client"))) {
-        double raw = results.get("raw").rate();
-        System.out.printf(Locale.ROOT, "%s: ratio bus/raw=%.2f client/raw=%.2f p50(1 in flight)"
-                + " bus/raw=%.2f%n", kind.getKey(), results.get("bus").rate() / raw,
-            results.get("client").rate() / raw,
-            (double) single.get("bus").latency.getValueAtPercentile(50)
-                / single.get("raw").latency.getValueAtPercentile(50));
-      }
+      ratios(kind.getKey(), results, inflight > 1 ? single : results);
+    }
+  }
+
+  /**
+   * The ratios of one kind, each between two modes of this run: throughput at the run's in-flight
+   * count, and p50 and CPU per job at one in flight ({@code one}, which is {@code results} itself
+   * for a run at one in flight).
+   */
+  private static void ratios(String kind, Map<String, Result> results, Map<String, Result> one) {
+    StringBuilder line = new StringBuilder(kind).append(": ratio");
+    ratio(line, "bus/raw", results, "bus", "raw", Result::rate);
+    ratio(line, "client/raw", results, "client", "raw", Result::rate);
+    ratio(line, "client/tpe", results, "client", "tpe", Result::rate);
+    line.append(" | 1 in flight:");
+    ratio(line, "p50 client/raw", one, "client", "raw", Result::p50);
+    ratio(line, "p50 bus/raw", one, "bus", "raw", Result::p50);
+    ratio(line, "cpu client/raw", one, "client", "raw", Result::cpuPerJob);
+    ratio(line, "cpu bus/raw", one, "bus", "raw", Result::cpuPerJob);
+    System.out.println(line);
+  }
+
+  private static void ratio(StringBuilder line, String name, Map<String, Result> results,
+      String a, String b, java.util.function.ToDoubleFunction<Result> figure) {
+    if (results.containsKey(a) && results.containsKey(b)) {
+      line.append(String.format(Locale.ROOT, " %s=%.2f", name,
+          figure.applyAsDouble(results.get(a)) / figure.applyAsDouble(results.get(b))));
     }
   }
 
@@ -145,6 +183,13 @@ public final class LoadBench {
         .mergeIn(poolExtra, true);
     vertx.deployVerticle(new PoolVerticle(), new DeploymentOptions().setConfig(pool)).await();
     client = PoolClient.create(vertx, POOL);
+    executor = new ThreadPoolExecutor(workers, workers, 0L, TimeUnit.MILLISECONDS,
+        new ArrayBlockingQueue<>(Math.max(1024, inflight * 4)), runnable -> {
+          Thread thread = new Thread(runnable, "bench-tpe");
+          thread.setDaemon(true);
+          return thread;
+        });
+    executor.prestartAllCoreThreads();
     Thread.sleep(500);
   }
 
@@ -160,6 +205,8 @@ public final class LoadBench {
         case "raw" -> vertx.eventBus().request(RAW, body, options);
         case "bus" -> vertx.eventBus().request("shepherd." + POOL + ".submit", body, options);
         case "client" -> client.submit(payload);
+        case "tpe" -> Future.fromCompletionStage(
+            CompletableFuture.supplyAsync(() -> work(payload), executor), driverContext);
         default -> throw new IllegalArgumentException(mode);
       }, count, latency);
       driver.run(window).onComplete(ar -> started.complete(driver));
@@ -171,6 +218,15 @@ public final class LoadBench {
       throw new IllegalStateException(mode + ": " + driver.failed() + " requests failed");
     }
     return new Sample(count, elapsed, cpu, latency);
+  }
+
+  /** What every worker does: {@link BenchWorker}'s echo after its spin. */
+  private static Object work(JsonObject payload) {
+    long spin = payload.getLong("spinNanos", 0L);
+    if (spin > 0) {
+      Spin.nanos(spin);
+    }
+    return payload;
   }
 
   private static long cpuNanos() {
@@ -193,6 +249,15 @@ public final class LoadBench {
       long count = samples.stream().mapToLong(Sample::count).sum();
       long nanos = samples.stream().mapToLong(Sample::elapsedNanos).sum();
       return count * 1e9 / nanos;
+    }
+
+    double p50() {
+      return latency.getValueAtPercentile(50);
+    }
+
+    double cpuPerJob() {
+      long count = samples.stream().mapToLong(Sample::count).sum();
+      return samples.stream().mapToLong(Sample::cpuNanos).sum() / (double) count;
     }
 
     String line(String kind, String mode, int window) {

@@ -16,10 +16,33 @@ public sealed interface Effect {
     }
   }
 
-  /** Hand one job to one slot, fenced by {@code assignment}; {@code attempt} counts from 1. */
-  record Assign(
-      String worker, long assignment, String job, Object payload, int attempt, String key)
-      implements Effect {}
+  /**
+   * Hand one job to one slot, fenced by {@code assignment}; {@code attempt} counts from 1. {@code
+   * checkpoint} is the last progress an earlier attempt reported (T2 in docs/rules.md), or null.
+   */
+  record Assign(String worker, long assignment, String job, Object payload, int attempt,
+      String key, Object checkpoint) implements Effect {
+
+    /** An assignment without a checkpoint. */
+    public Assign(String worker, long assignment, String job, Object payload, int attempt,
+        String key) {
+      this(worker, assignment, job, payload, attempt, key, null);
+    }
+  }
+
+  /**
+   * T2 (docs/rules.md): attempt {@code attempt} of job {@code job}, running on {@code worker} as
+   * assignment {@code assignment}, reported {@code progress}: publish it on the events address and
+   * tell the submitter ({@code replyTo}, as with {@link Respond}) with a message that is not an
+   * answer. {@code bytes} is what the report costs as the runtime measured it.
+   */
+  record Progress(Object replyTo, String job, String worker, long assignment, int attempt,
+      Object progress, long bytes) implements Effect {
+    public Progress {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(progress, "progress");
+    }
+  }
 
   /** Deploy incarnation {@code incarnation} of the slot (the first or a replacement). */
   record Deploy(String worker, int incarnation) implements Effect {}

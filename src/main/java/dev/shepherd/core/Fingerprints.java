@@ -94,6 +94,8 @@ final class Fingerprints {
         .append(" why=").append(job.interruption).append(" stops=").append(job.stops())
         .append(" failures=").append(job.failures()).append(" retry=").append(job.retry())
         .append(" due=").append(job.fate == null ? 0 : job.fate.dueAt)
+        .append(" checkpoint=").append(job.checkpoint()).append('/').append(job.checkpointBytes())
+        .append(" heard=").append(job.fate == null ? 0 : job.fate.progressAt)
         .append(" history=").append(job.attemptList().hashCode()).append(" payload=")
         .append(job.payload)
         .append(" replyTo=").append(job.replyTo).append('}');

@@ -91,6 +91,12 @@ final class Job {
     boolean resumeAtFront;
     /** Attempts that did not succeed, the latest {@link DeadLetter#MAX_ATTEMPTS}; null if none. */
     List<Attempt> history;
+    /** T2 (docs/rules.md): its own progress timeout, or 0 for the pool's. */
+    long progressTimeoutMs;
+    /** T2 (docs/rules.md): the last progress reported (its checkpoint), its cost, and when. */
+    Object checkpoint;
+    long checkpointBytes;
+    long progressAt;
   }
 
   Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,
@@ -139,6 +145,34 @@ final class Job {
     }
     fate.stoppedRunningIt = false;
     return true;
+  }
+
+  /** T2 (docs/rules.md): the last progress reported, or null. */
+  Object checkpoint() {
+    return fate == null ? null : fate.checkpoint;
+  }
+
+  long checkpointBytes() {
+    return fate == null ? 0 : fate.checkpointBytes;
+  }
+
+  /** T2 (docs/rules.md): its own progress timeout, or 0 for the pool's. */
+  long progressTimeoutMs() {
+    return fate == null ? 0 : fate.progressTimeoutMs;
+  }
+
+  /** T2 (docs/rules.md): the progress timeout that applies to it, given the pool's (0: none). */
+  long progressTimeout(long poolProgressTimeoutMs) {
+    long own = progressTimeoutMs();
+    return own > 0 ? own : poolProgressTimeoutMs;
+  }
+
+  /**
+   * T2 (docs/rules.md): when the attempt under way was last heard from: when it started, or its
+   * last progress report if that came later.
+   */
+  long lastHeard() {
+    return fate == null ? startedAt : Math.max(startedAt, fate.progressAt);
   }
 
   /** While WAITING: its due time. */

@@ -84,6 +84,9 @@ final class JobFlow {
     }
     Job job = new Job(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(),
         e.bytes(), target, e.retry(), d.groups.of(e.group()), e.priority(), e.now());
+    if (e.progressTimeoutMs() > 0) {
+      job.fate().progressTimeoutMs = e.progressTimeoutMs();
+    }
     d.jobs.add(job);
     if (e.key() != null) {
       d.bindings.jobAccepted(e.key(), target);
@@ -328,7 +331,8 @@ final class JobFlow {
       return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
     }
     boolean accepted = admit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(),
-        e.replyTo(), entry.timeoutMs(), entry.bytes(), 0, null, e.now()));
+        e.replyTo(), entry.timeoutMs(), entry.bytes(), 0, entry.retry(), entry.group(),
+        entry.priority(), e.now()));
     if (accepted) {
       removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
     }

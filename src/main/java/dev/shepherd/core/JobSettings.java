@@ -19,6 +19,8 @@ import java.util.Objects;
  *     in the dead-letter set too (POISON and ATTEMPTS_EXHAUSTED always are)
  * @param recentOutcomes what the ring of answered jobs keeps for lookups (J6)
  * @param seed the seed of the retry jitter source
+ * @param progressTimeoutMs T2: an attempt that reports no progress for this long is hung, as a
+ *     job timeout (P14) reads it; 0 means none (the default). A submit may set its own.
  */
 public record JobSettings(
     int poisonAfter,
@@ -28,7 +30,8 @@ public record JobSettings(
     Retention deadLetter,
     boolean deadLetterFailed,
     Retention recentOutcomes,
-    long seed) {
+    long seed,
+    long progressTimeoutMs) {
 
   /**
    * None of section 10 (docs/rules.md): no suspects or poison, no retry delay, failures answered at
@@ -59,6 +62,24 @@ public record JobSettings(
     }
     Objects.requireNonNull(deadLetter, "deadLetter");
     Objects.requireNonNull(recentOutcomes, "recentOutcomes");
+    if (progressTimeoutMs < 0) {
+      throw new ConfigException("progressTimeoutMs", progressTimeoutMs,
+          "must not be negative (0 = none)");
+    }
+  }
+
+  /** Settings without a progress timeout (T2 in docs/rules.md). */
+  public JobSettings(int poisonAfter, Backoff retryBackoff, FailureRetry retryFailures,
+      long maxDelayMs, Retention deadLetter, boolean deadLetterFailed, Retention recentOutcomes,
+      long seed) {
+    this(poisonAfter, retryBackoff, retryFailures, maxDelayMs, deadLetter, deadLetterFailed,
+        recentOutcomes, seed, 0);
+  }
+
+  /** T2 (docs/rules.md): the pool's progress timeout (0: none). */
+  public JobSettings withProgressTimeoutMs(long ms) {
+    return new JobSettings(poisonAfter, retryBackoff, retryFailures, maxDelayMs, deadLetter,
+        deadLetterFailed, recentOutcomes, seed, ms);
   }
 
   /** Whether jobs are judged by the stops they cause (J2 in docs/rules.md). */
@@ -68,31 +89,31 @@ public record JobSettings(
 
   public JobSettings withPoisonAfter(int stops) {
     return new JobSettings(stops, retryBackoff, retryFailures, maxDelayMs, deadLetter,
-        deadLetterFailed, recentOutcomes, seed);
+        deadLetterFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   public JobSettings withRetryBackoff(Backoff backoff) {
     return new JobSettings(poisonAfter, backoff, retryFailures, maxDelayMs, deadLetter,
-        deadLetterFailed, recentOutcomes, seed);
+        deadLetterFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   public JobSettings withRetryFailures(FailureRetry retry) {
     return new JobSettings(poisonAfter, retryBackoff, retry, maxDelayMs, deadLetter,
-        deadLetterFailed, recentOutcomes, seed);
+        deadLetterFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   public JobSettings withMaxDelayMs(long ms) {
     return new JobSettings(poisonAfter, retryBackoff, retryFailures, ms, deadLetter,
-        deadLetterFailed, recentOutcomes, seed);
+        deadLetterFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   public JobSettings withDeadLetter(Retention retention, boolean keepFailed) {
     return new JobSettings(poisonAfter, retryBackoff, retryFailures, maxDelayMs, retention,
-        keepFailed, recentOutcomes, seed);
+        keepFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   public JobSettings withRecentOutcomes(Retention retention) {
     return new JobSettings(poisonAfter, retryBackoff, retryFailures, maxDelayMs, deadLetter,
-        deadLetterFailed, retention, seed);
+        deadLetterFailed, retention, seed, progressTimeoutMs);
   }
 }

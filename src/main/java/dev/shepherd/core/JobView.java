@@ -12,9 +12,18 @@ package dev.shepherd.core;
  * @param outcome ANSWERED and DEAD: its terminal answer
  * @param at ANSWERED and DEAD: when it was answered
  * @param deadLetter DEAD: the dead-letter entry
+ * @param progress QUEUED, WAITING and RUNNING: the last progress an attempt reported, its
+ *     checkpoint (T2), or null
  */
 public record JobView(String job, JobState state, String key, Integer position, Long dueAt,
-    String worker, Integer attempts, Outcome outcome, Long at, DeadLetter deadLetter) {
+    String worker, Integer attempts, Outcome outcome, Long at, DeadLetter deadLetter,
+    Object progress) {
+
+  /** A view without progress. */
+  public JobView(String job, JobState state, String key, Integer position, Long dueAt,
+      String worker, Integer attempts, Outcome outcome, Long at, DeadLetter deadLetter) {
+    this(job, state, key, position, dueAt, worker, attempts, outcome, at, deadLetter, null);
+  }
 
   /** The states of {@link JobView}. */
   public enum JobState {

@@ -25,6 +25,7 @@ public final class Pool {
   private final RecoveryFlow recovery;
   private final FlowControl flow;
   private final ResizeFlow resize;
+  private final ProgressFlow progress;
   private boolean started;
 
   private Pool(PoolSettings settings) {
@@ -36,6 +37,7 @@ public final class Pool {
     this.hosts = new HostFlow(d, slots, shutdown);
     this.recovery = new RecoveryFlow(d, resize);
     this.flow = new FlowControl(d);
+    this.progress = new ProgressFlow(d, slots);
   }
 
   /** A pool whose configured slots are all INSTALLING (P2 in docs/rules.md). */
@@ -126,6 +128,8 @@ public final class Pool {
       return null;
     } else if (event instanceof PoolEvent.Resize e) {
       return resize.resize(e);
+    } else if (event instanceof PoolEvent.Progress e) {
+      return progress.progress(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -148,6 +152,8 @@ public final class Pool {
       d.requeues.due(t);
     } else if (timer instanceof Timer.GroupReady t) {
       flow.ready(t);
+    } else if (timer instanceof Timer.ProgressSilence t) {
+      progress.silence(t, now);
     } else {
       throw new AssertionError("unhandled " + timer);
     }
@@ -181,11 +187,12 @@ public final class Pool {
     if (held != null) {
       return switch (held.place) {
         case QUEUED -> new JobView(job, JobView.JobState.QUEUED, held.key,
-            d.backlog.ahead(held, d.slots), null, null, held.attempts, null, null, null);
+            d.backlog.ahead(held, d.slots), null, null, held.attempts, null, null, null,
+            held.checkpoint());
         case WAITING -> new JobView(job, JobView.JobState.WAITING, held.key, null, held.dueAt(),
-            null, held.attempts, null, null, null);
+            null, held.attempts, null, null, null, held.checkpoint());
         case RUNNING -> new JobView(job, JobView.JobState.RUNNING, held.key, null, null,
-            held.slot.id, held.attempts, null, null, null);
+            held.slot.id, held.attempts, null, null, null, held.checkpoint());
         default -> throw new IllegalStateException("held job " + held + " in no place");
       };
     }

@@ -212,7 +212,7 @@ final class PoolData implements SlotView {
       return;
     }
     DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
-        job.attemptList(), answer, now);
+        job.attemptList(), answer, now, job.group.name, job.priority, job.retry());
     deadLettered++;
     List<String> evicted = dead.add(entry);
     record(new DurableRecord.DeadLettered(entry));
@@ -351,10 +351,12 @@ final class PoolData implements SlotView {
     runningJobs++;
     refresh(slot);
     record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
-    out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
+    out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key,
+        job.checkpoint()));
     if (deadline != Long.MAX_VALUE) {
       out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), deadline));
     }
+    ProgressFlow.armed(this, slot, job);
   }
 
   /** An assignment ended: its job timeout (P14 in docs/rules.md) no longer applies. */
@@ -362,6 +364,7 @@ final class PoolData implements SlotView {
     if (job.deadline(settings.jobTimeoutMs()) != Long.MAX_VALUE) {
       out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
     }
+    ProgressFlow.ended(this, slot, job);
   }
 
   // ---- interruption (P9, P13) ----------------------------------------------------------------

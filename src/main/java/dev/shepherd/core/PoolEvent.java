@@ -24,11 +24,12 @@ public sealed interface PoolEvent {
    * {@link JobSettings#retryFailures()} for this job (null: the pool's). {@code group} names the
    * job's group (F1 in docs/rules.md; null: none, the pool's default group for fairness, 1-256
    * characters otherwise) and {@code priority} orders it within the group (F3: 0-9, 0 first,
-   * {@link #DEFAULT_PRIORITY} by default).
+   * {@link #DEFAULT_PRIORITY} by default). {@code progressTimeoutMs} above 0 overrides the pool's
+   * {@link JobSettings#progressTimeoutMs()} for this job (T2; 0: the pool's).
    */
   record Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
-      long bytes, long delayMs, FailureRetry retry, String group, int priority, long now)
-      implements PoolEvent {
+      long bytes, long delayMs, FailureRetry retry, String group, int priority,
+      long progressTimeoutMs, long now) implements PoolEvent {
     /** The priority of a submit that names none (F3 in docs/rules.md). */
     public static final int DEFAULT_PRIORITY = 5;
     /** The lowest priority level (the highest number). */
@@ -52,25 +53,35 @@ public sealed interface PoolEvent {
       if (delayMs < 0) {
         throw new IllegalArgumentException("delayMs must not be negative: " + delayMs);
       }
+      if (progressTimeoutMs < 0) {
+        throw new IllegalArgumentException("progressTimeoutMs must not be negative: "
+            + progressTimeoutMs);
+      }
+    }
+
+    /** A submit with the pool's progress timeout (T2 in docs/rules.md). */
+    public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
+        long bytes, long delayMs, FailureRetry retry, String group, int priority, long now) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group, priority, 0, now);
     }
 
     /** A submit without a group, at the default priority. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long bytes, long delayMs, FailureRetry retry, long now) {
       this(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, null, DEFAULT_PRIORITY,
-          now);
+          0, now);
     }
 
     /** A submit to run as soon as it can, with the pool's failure retries. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long bytes, long now) {
-      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null, null, DEFAULT_PRIORITY, now);
+      this(job, payload, key, replyTo, timeoutMs, bytes, 0, null, null, DEFAULT_PRIORITY, 0, now);
     }
 
     /** A submit whose payload costs nothing against the byte budget. */
     public Submit(String job, Object payload, String key, Object replyTo, long timeoutMs,
         long now) {
-      this(job, payload, key, replyTo, timeoutMs, 0, 0, null, null, DEFAULT_PRIORITY, now);
+      this(job, payload, key, replyTo, timeoutMs, 0, 0, null, null, DEFAULT_PRIORITY, 0, now);
     }
   }
 
@@ -91,6 +102,25 @@ public sealed interface PoolEvent {
     /** A completion whose result costs nothing to remember. */
     public Completed(String worker, long assignment, Object result, JobError error, long now) {
       this(worker, assignment, result, error, 0, now);
+    }
+  }
+
+  /**
+   * T2 (docs/rules.md): the attempt holding assignment {@code assignment} on {@code worker}
+   * reported {@code progress} (opaque to the core, never null), which costs {@code bytes} to keep
+   * (at most {@link JobProgress#MAX_BYTES}). Fenced like {@link Completed}: a report for no live
+   * assignment of the slot is ignored and counted. Otherwise it becomes the job's checkpoint
+   * (handed to its next attempt), is published, and resets the attempt's progress timeout.
+   */
+  record Progress(String worker, long assignment, Object progress, long bytes, long now)
+      implements PoolEvent {
+    public Progress {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(progress, "progress");
+      if (bytes < 0 || bytes > JobProgress.MAX_BYTES) {
+        throw new IllegalArgumentException("progress must cost 0 to " + JobProgress.MAX_BYTES
+            + " bytes: " + bytes);
+      }
     }
   }
 

@@ -30,6 +30,25 @@ public final class PoolInvariants {
     backlogBytesAddUp(d, ready, waiting);
     bindingsCountTheirJobs(d, queued);
     keptSetsStayWithinTheirBounds(d);
+    checkpointsAreBounded(d);
+  }
+
+  /**
+   * T2 (docs/rules.md): a held job's checkpoint costs at most {@link JobProgress#MAX_BYTES}, a job
+   * without one counts no bytes for it, and it was reported no later than now.
+   */
+  static void checkpointsAreBounded(PoolData d) {
+    for (Job job : d.jobs.values()) {
+      if (job.fate == null) {
+        continue;
+      }
+      Job.Fate f = job.fate;
+      require(f.checkpointBytes >= 0 && f.checkpointBytes <= JobProgress.MAX_BYTES
+              && (f.checkpoint != null || (f.checkpointBytes == 0 && f.progressAt == 0))
+              && f.progressAt <= d.now, "T2 checkpoints are bounded",
+          () -> job + " holds checkpoint " + f.checkpoint + " of " + f.checkpointBytes
+              + " bytes, reported at " + f.progressAt + " (now " + d.now + ")");
+    }
   }
 
   /**

@@ -34,7 +34,10 @@ final class Snapshots {
         d.groups.count(), d.local.size());
   }
 
-  /** The pool's totals since it started (or since the first term of a durable pool, T3). */
+  /**
+   * The pool's totals since it started (or since the first term of a durable pool, T3 in
+   * docs/rules.md).
+   */
   static Counters counters(PoolData d) {
     return new Counters(d.accepted, d.rejected, d.completed, d.failed, d.interrupted,
         d.cancelled, d.retried, d.restarts, d.staleCompletions, d.budgetRefusals, d.ignoredFacts,

@@ -14,6 +14,13 @@ public sealed interface Timer {
   record JobDeadline(String worker, long assignment) implements Timer {}
 
   /**
+   * T2 (docs/rules.md): assignment {@code assignment} of {@code worker} may have reported no
+   * progress for its progress timeout: hung if nothing was heard for that long, else checked again
+   * when the timeout would end.
+   */
+  record ProgressSilence(String worker, long assignment) implements Timer {}
+
+  /**
    * S5 (docs/rules.md): the restart backoff of {@code worker} that was to end at {@code until} is
    * over.
    */

@@ -16,7 +16,9 @@ import java.util.Map;
  * command line. Payload keys, applied in this order: {@code rateLimitedMs} (the first time the
  * job runs, answer "rate limited for that many ms" with a {@link JobRateLimitedException}, F4 in
  * docs/rules.md; the next time it runs, go on with the other keys), {@code sleepMs} (wait; a
- * blocking sleep on a WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop), {@code
+ * blocking sleep on a WORKER or VIRTUAL_THREAD incarnation, a timer on an event loop; with {@code
+ * progress} n, reporting {@code {"step": i, "of": n}} n times evenly over it, T2 in
+ * docs/rules.md, and, on a retried attempt, resuming after the checkpoint's step), {@code
  * spinMs} (burn CPU),
  * {@code fail} (return a failed future), {@code throw} (throw a {@link RuntimeException} from
  * {@code handle}: the job fails, the worker stays, J1 in docs/rules.md), {@code crash} (crash the
@@ -75,9 +77,15 @@ public final class DemoWorker implements JobHandler {
       payload.getBoolean("hang");
       payload.getBoolean("exit");
       payload.getLong("rateLimitedMs");
+      payload.getLong("progress");
     } catch (ClassCastException e) {
-      return Future.failedFuture("payload: rateLimitedMs, sleepMs and spinMs must be numbers,"
-          + " fail and throw strings, crash, hang and exit booleans");
+      return Future.failedFuture("payload: rateLimitedMs, sleepMs, spinMs and progress must be"
+          + " numbers, fail and throw strings, crash, hang and exit booleans");
+    }
+    long steps = payload.getLong("progress", 0L);
+    if (steps < 0 || steps > MAX_STEPS) {
+      return Future.failedFuture("payload: progress must be between 0 and " + MAX_STEPS
+          + " steps (was " + steps + ")");
     }
     long rateLimitedMs = payload.getLong("rateLimitedMs", 0L);
     if (rateLimitedMs > 0 && firstRun(job)) {
@@ -85,6 +93,9 @@ public final class DemoWorker implements JobHandler {
           "demo: rate limited for " + rateLimitedMs + " ms (rateLimitedMs)"));
     }
     long sleepMs = payload.getLong("sleepMs", 0L);
+    if (steps > 0) {
+      return stepped(job, payload, sleepMs, (int) steps);
+    }
     if (sleepMs > 0 && context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
       Promise<Void> slept = Promise.promise();
       long timer = context.vertx().setTimer(sleepMs, id -> slept.tryComplete());
@@ -100,6 +111,48 @@ public final class DemoWorker implements JobHandler {
       return Future.failedFuture(job.isCancelled() ? CANCELLED : "interrupted while sleeping");
     }
     return finish(job, payload);
+  }
+
+  /** The most steps {@code progress} may ask for. */
+  static final long MAX_STEPS = 10_000;
+
+  /**
+   * T2 (docs/rules.md): sleeps {@code sleepMs} in {@code steps} equal parts, reporting {@code {"step": i, "of":
+   * steps}} after each; a retried attempt starts after the step its checkpoint names.
+   */
+  private Future<Object> stepped(Job job, JsonObject payload, long sleepMs, int steps) {
+    JsonObject checkpoint = job.checkpoint();
+    Object done = checkpoint == null ? null : checkpoint.getValue("step");
+    int from = done instanceof Number n ? (int) Math.max(0, Math.min(steps, n.longValue())) : 0;
+    long partMs = sleepMs / steps;
+    if (context.context().threadingModel() == ThreadingModel.EVENT_LOOP) {
+      Promise<Void> slept = Promise.promise();
+      step(job, from + 1, steps, partMs, slept);
+      return slept.future().compose(v -> finish(job, payload));
+    }
+    for (int i = from + 1; i <= steps; i++) {
+      if (partMs > 0 && !sleep(job, partMs)) {
+        return Future.failedFuture(job.isCancelled() ? CANCELLED : "interrupted while sleeping");
+      }
+      job.progress(new JsonObject().put("step", i).put("of", steps));
+    }
+    return finish(job, payload);
+  }
+
+  /** On the event loop: step {@code i} of {@code steps} after {@code partMs}, then the next. */
+  private void step(Job job, int i, int steps, long partMs, Promise<Void> slept) {
+    if (i > steps) {
+      slept.tryComplete();
+      return;
+    }
+    if (job.isCancelled()) {
+      slept.tryFail(CANCELLED);
+      return;
+    }
+    context.vertx().setTimer(Math.max(1, partMs), id -> {
+      job.progress(new JsonObject().put("step", i).put("of", steps));
+      step(job, i + 1, steps, partMs, slept);
+    });
   }
 
   /**

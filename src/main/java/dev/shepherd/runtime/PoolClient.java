@@ -124,9 +124,22 @@ public final class PoolClient {
    * exception as its cause when the job failed in this JVM.
    */
   public <T> Future<T> submit(JobRequest request, Class<T> resultType) {
+    return submit(request, resultType, null);
+  }
+
+  /**
+   * {@link #submit(JobRequest, Class)}, with {@code onProgress} called on the caller's context
+   * with each progress report of the job (T2 in docs/rules.md: what its handler passed to {@link
+   * Job#progress}), before the future completes. Reports reach a client in the JVM of the pool's
+   * coordinator; over the bus (a client on another node) they are not heard: subscribe to the
+   * pool's events address instead. Reports that come fast may be coalesced; the last one before
+   * the answer always comes.
+   */
+  public <T> Future<T> submit(JobRequest request, Class<T> resultType,
+      Handler<JsonObject> onProgress) {
     java.util.Objects.requireNonNull(resultType, "resultType");
     Promise<T> result = Promise.promise();
-    send(request, false, (CallbackResponder.WithCause) (outcome, cause) -> {
+    send(request, false, onProgress, (CallbackResponder.WithCause) (outcome, cause) -> {
       if (outcome instanceof Outcome.Completed completed) {
         try {
           result.complete(ResultTypes.as(completed.result(), resultType, completed.job()));
@@ -175,6 +188,11 @@ public final class PoolClient {
    */
   private void send(JobRequest request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    send(request, admission, null, onAnswer, onFailure);
+  }
+
+  private void send(JobRequest request, boolean admission, Handler<JsonObject> onProgress,
+      Handler<Outcome> onAnswer, Handler<Throwable> onFailure) {
     if (closed) {
       onFailure.handle(new IllegalStateException("the client of pool " + pool + " is closed"));
       return;
@@ -192,7 +210,7 @@ public final class PoolClient {
     if (viaReplies) {
       replies.submit(overBus.addresses(), submit, leaderWaitMs, onAnswer, onFailure);
     } else {
-      handle.submit(submit, admission, onAnswer, onFailure);
+      handle.submit(submit, admission, onAnswer, onFailure, onProgress);
     }
   }
 

@@ -101,6 +101,27 @@ class DeadLetterTest {
     }
 
     @Test
+    void J5_a_replay_keeps_the_group_priority_and_failure_retry_the_job_was_submitted_with() {
+      Fixture fx = Fixture.pool(1).jobs(RULES).retry(3).running();
+      FailureRetry once = new FailureRetry(1, Backoff.NONE);
+      fx.apply(new PoolEvent.Submit("tenant-job", Fixture.payload("tenant-job"), null,
+          Fixture.reply("tenant-job"), 0, 0, 0, once, "tenant-a", 2, fx.now()));
+      fx.failJob("tenant-job", new JobError(500, "no"));
+      DeadLetter kept = fx.pool.deadLetter("tenant-job");
+      assertThat(kept.group()).isEqualTo("tenant-a");
+      assertThat(kept.priority()).isEqualTo(2);
+      assertThat(kept.retry()).isEqualTo(once);
+
+      fx.replay("tenant-job");
+      assertThat(fx.group("tenant-a").running()).as("F1: replayed into its group").isEqualTo(1);
+      fx.failJob("tenant-job", new JobError(500, "again"));
+      assertThat(fx.pool.deadLetter("tenant-job"))
+          .as("J3: its own single attempt, not the pool's three").isNotNull()
+          .extracting(DeadLetter::group, DeadLetter::priority, DeadLetter::retry)
+          .containsExactly("tenant-a", 2, once);
+    }
+
+    @Test
     void J5_a_replay_the_backlog_cannot_hold_is_rejected_and_stays_in_the_set() {
       Fixture fx = Fixture.pool(1).jobs(RULES).backlog(0).running();
       poison(fx, "bad");

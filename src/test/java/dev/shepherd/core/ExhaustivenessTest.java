@@ -85,6 +85,8 @@ class ExhaustivenessTest {
       samples.put(PoolEvent.RateLimited.class,
           fx -> new PoolEvent.RateLimited("w-0", fx.token("j1"), 100, 0));
       samples.put(PoolEvent.Resize.class, fx -> new PoolEvent.Resize(1, 2, 0));
+      samples.put(PoolEvent.Progress.class,
+          fx -> new PoolEvent.Progress("w-0", fx.token("j1"), "half", 4, 0));
     }
 
     @Test
@@ -132,6 +134,7 @@ class ExhaustivenessTest {
       fx.complete("a");
       fx.failJob("b", new JobError(500, "bad"));
       fx.submit("d");
+      fx.progress("d", "half");
       fx.cancel("d");
       fx.refuse(new PoolEvent.Completed("w-9", 1, "x", null, 0));
       fx.refuse(new PoolEvent.Completed("w-0", a, "x", null, 0));

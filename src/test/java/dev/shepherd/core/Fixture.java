@@ -452,6 +452,18 @@ final class Fixture {
     return apply(new PoolEvent.Completed(worker, token, "result", null, now));
   }
 
+  /** T2: the live attempt of {@code job} reports {@code progress}. */
+  List<Effect> progress(String job, Object progress) {
+    Effect.Assign a = assignment(job);
+    return apply(new PoolEvent.Progress(a.worker(), a.assignment(), progress, 10, now));
+  }
+
+  /** T2: a submit with its own progress timeout. */
+  List<Effect> submitWithProgressTimeout(String job, long progressTimeoutMs) {
+    return apply(new PoolEvent.Submit(job, payload(job), null, reply(job), 0, 0, 0, null, null,
+        PoolEvent.Submit.DEFAULT_PRIORITY, progressTimeoutMs, now));
+  }
+
   /** The worker returns a failed future for {@code job}. */
   List<Effect> failJob(String job, JobError error) {
     Effect.Assign a = assignment(job);

@@ -125,6 +125,10 @@ final class PoolChecker implements SequenceRunner.Harness {
     this.settings = settings;
     this.pool = Pool.create(settings);
     this.ledger = new Ledger(DurableImage.empty(settings.term()));
+    // A pool-wide rate limit (F4) can hold the default group's jobs back from a free slot, so C3
+    // is then PoolInvariants' "no free slot could take a runnable job" from the first event.
+    FlowSettings flow = settings.flow();
+    this.flowSeen = flow != null && flow.poolRateLimit() != null;
   }
 
   /** The checked pool's lifecycle state. */
@@ -243,8 +247,8 @@ final class PoolChecker implements SequenceRunner.Harness {
     if (event instanceof PoolEvent.ReplayDead replay && replaying != null) {
       require(!submissions.containsKey(replay.replyTo()), "test driver", () -> "replyTo reused");
       PoolEvent.Submit again = new PoolEvent.Submit(replaying.job(), replaying.payload(),
-          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0, null,
-          replay.now());
+          replaying.key(), replay.replyTo(), replaying.timeoutMs(), replaying.bytes(), 0,
+          replaying.retry(), replaying.group(), replaying.priority(), replay.now());
       submitted = new Submission(again);
       submissions.put(replay.replyTo(), submitted);
     }
@@ -282,6 +286,20 @@ final class PoolChecker implements SequenceRunner.Harness {
         || event instanceof PoolEvent.Submit s && (s.group() != null
             || s.priority() != PoolEvent.Submit.DEFAULT_PRIORITY)) {
       flowSeen = true;
+    }
+    if (event instanceof PoolEvent.Progress report) {
+      // T2: only a live, unanswered assignment's report is published, and nothing else happens.
+      Held job = liveAssignment(report.worker(), report.assignment());
+      if (job == null || job.cancelled) {
+        require(effects.isEmpty(), "T2 only a live assignment's progress is published",
+            () -> report + " applied with " + effects);
+      } else {
+        require(effects.size() == 1 && effects.get(0) instanceof Effect.Progress p
+                && p.job().equals(job.id) && p.progress().equals(report.progress())
+                && p.attempt() == job.attempts,
+            "T2 a live assignment's progress is published", () -> report + " applied with "
+                + effects);
+      }
     }
     if (event instanceof PoolEvent.RateLimited limited) {
       Held job = liveAssignment(limited.worker(), limited.assignment());

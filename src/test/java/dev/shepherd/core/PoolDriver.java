@@ -29,7 +29,9 @@ final class PoolDriver {
     /** Section 11 (F1-F5): group overrides, pauses of a group or the pool, 429 answers. */
     SET_GROUP, PAUSE, RESUME, RATE_LIMITED,
     /** F6: resizes of the pool's own slots. */
-    RESIZE
+    RESIZE,
+    /** T2: progress reports of live assignments, stale ones and unknown workers' now and then. */
+    PROGRESS
   }
 
   /** Groups a flow profile's submits use (and one more, now and then, never configured). */
@@ -89,6 +91,8 @@ final class PoolDriver {
   /** Every slot id the pool has had, configured and registered. */
   private final LinkedHashSet<String> known = new LinkedHashSet<>();
   private final LinkedHashSet<String> departed = new LinkedHashSet<>();
+  /** The pool's own slot count the last applied resize set (F6): slots at or past it drain. */
+  private int ownSize = Integer.MAX_VALUE;
   /** Worker hosts the pool knows: their node while UP, or null while LOST or gone. */
   private final Map<String, String> hostNodes = new LinkedHashMap<>();
   /** Each known host's slots. */
@@ -191,6 +195,7 @@ final class PoolDriver {
       case RESUME -> new PoolEvent.Resume(rnd.nextInt(3) == 0 ? null : group(), now);
       case RATE_LIMITED -> rateLimited();
       case RESIZE -> resize();
+      case PROGRESS -> progress();
     };
   }
 
@@ -242,6 +247,22 @@ final class PoolDriver {
         rnd.nextInt(3) == 0 ? Boolean.valueOf(rnd.nextBoolean()) : null);
   }
 
+  /** T2: a live assignment reports progress, mostly; sometimes a stale one or a ghost. */
+  private PoolEvent progress() {
+    List<Object[]> candidates = liveAssignments();
+    Object report = "progress-" + (++serial);
+    long bytes = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(2_000);
+    if (candidates.isEmpty() || rnd.nextInt(5) == 0) {
+      if (!spent.isEmpty() && rnd.nextInt(4) > 0) {
+        Object[] old = element(spent);
+        return new PoolEvent.Progress((String) old[0], (Long) old[1], report, bytes, now);
+      }
+      return new PoolEvent.Progress("ghost", 1, report, bytes, now);
+    }
+    Object[] chosen = element(candidates);
+    return new PoolEvent.Progress((String) chosen[0], (Long) chosen[1], report, bytes, now);
+  }
+
   /** F4: a live assignment answered "rate limited", mostly; sometimes a stale one. */
   private PoolEvent rateLimited() {
     List<Object[]> candidates = liveAssignments();
@@ -280,13 +301,16 @@ final class PoolDriver {
       retry = new FailureRetry(1 + rnd.nextInt(3), rnd.nextBoolean() ? Backoff.NONE
           : new Backoff(1 + rnd.nextInt(20), 1.0 + rnd.nextInt(3) * 0.5, 100, rnd.nextInt(3) * 0.25));
     }
+    // T2: a job's own progress timeout now and then.
+    long progressTimeout = rnd.nextInt(100) < 8 ? 5 + rnd.nextInt(80) : 0;
     if (profile.flow()) {
       String group = rnd.nextInt(5) == 0 ? null : group();
       int priority = rnd.nextInt(3) == 0 ? rnd.nextInt(10) : PoolEvent.Submit.DEFAULT_PRIORITY;
       return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, group,
-          priority, now);
+          priority, progressTimeout, now);
     }
-    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, now);
+    return new PoolEvent.Submit(job, "p" + n, key, "r" + n, timeout, bytes, delay, retry, null,
+        PoolEvent.Submit.DEFAULT_PRIORITY, progressTimeout, now);
   }
 
   private PoolEvent complete() {
@@ -411,7 +435,21 @@ final class PoolDriver {
   }
 
   private PoolEvent rebalance() {
-    return new PoolEvent.Rebalance("k" + rnd.nextInt(KEYS), anyWorker(15), now);
+    List<String> leaving = leaving();
+    String worker = !leaving.isEmpty() && rnd.nextInt(3) == 0 ? element(leaving) : anyWorker(15);
+    return new PoolEvent.Rebalance("k" + rnd.nextInt(KEYS), worker, now);
+  }
+
+  /** F6: the pool's own slots a shrink is draining (still there, past the size it set). */
+  private List<String> leaving() {
+    List<String> leaving = new ArrayList<>();
+    for (String id : known) {
+      if (id.startsWith("w-") && !departed.contains(id)
+          && Integer.parseInt(id.substring(2)) >= ownSize) {
+        leaving.add(id);
+      }
+    }
+    return leaving;
   }
 
   private PoolEvent capacity() {
@@ -552,6 +590,9 @@ final class PoolDriver {
     }
     if (isFailover(event, term)) {
       takeOver(((PoolEvent.Recover) event).image());
+    }
+    if (event instanceof PoolEvent.Resize e) {
+      ownSize = e.instances();
     }
     if (event instanceof PoolEvent.WorkerCreated e
         && deploying.remove(e.worker(), e.incarnation())) {

@@ -12,27 +12,27 @@ final class PoolScenarios {
   //   SUBMIT COMPLETE COMPLETE_BAD CREATE CREATE_FAIL CREATE_BAD STOP STOP_BAD TICK CANCEL
   //   REBALANCE CAPACITY REGISTER DEREGISTER STOP_REQUESTED HOST_REGISTER HOST_LOST
   //   HOST_DEREGISTER REVIVE FAILOVER RECOVER_BAD REPLAY DISCARD HOST_HEARD
-  //   SET_GROUP PAUSE RESUME RATE_LIMITED RESIZE
+  //   SET_GROUP PAUSE RESUME RATE_LIMITED RESIZE PROGRESS
   static final PoolDriver.Profile MIXED = profile("mixed",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0, 8, 4, 10, 0, 0, 0, 0, 12}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 0, 10, 6, 3, 8, 0, 0, 8, 4, 10, 0, 0, 0, 0, 12, 25}, 30);
   static final PoolDriver.Profile KEYED = profile("keyed",
-      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 85);
+      new int[] {330, 130, 20, 70, 3, 10, 30, 10, 120, 30, 80, 20, 15, 8, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12, 25}, 85);
   static final PoolDriver.Profile SUPERVISION = profile("supervision",
-      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 30);
+      new int[] {260, 120, 20, 110, 8, 30, 80, 40, 200, 20, 10, 10, 15, 8, 0, 0, 0, 0, 15, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12, 25}, 30);
   static final PoolDriver.Profile CAPACITY = profile("capacity",
-      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12}, 40);
+      new int[] {300, 130, 30, 60, 4, 20, 30, 20, 120, 20, 20, 90, 60, 40, 0, 0, 0, 0, 0, 0, 0, 8, 4, 0, 0, 0, 0, 0, 12, 25}, 40);
   static final PoolDriver.Profile SHUTDOWN = profile("shutdown",
-      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0, 8, 4, 10, 0, 0, 0, 0, 10}, 30);
+      new int[] {300, 130, 30, 80, 4, 20, 35, 20, 140, 30, 20, 40, 15, 8, 4, 10, 6, 3, 5, 0, 0, 8, 4, 10, 0, 0, 0, 0, 10, 25}, 30);
   /** Worker hosts coming, being lost, coming back and leaving, with keyed and unkeyed work. */
   static final PoolDriver.Profile HOSTS = profile("hosts",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0, 8, 4, 80, 0, 0, 0, 0, 10}, 50);
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 5, 3, 0, 60, 45, 12, 3, 0, 0, 8, 4, 80, 0, 0, 0, 0, 10, 25}, 50);
 
   /**
    * A durable pool (A3) whose coordinator is replaced now and then: jobs queued, running and
    * keyed, hosts coming and going, taken over by the next term from the records.
    */
   static final PoolDriver.Profile DURABLE = profile("durable",
-      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3, 8, 4, 40, 0, 0, 0, 0, 12},
+      new int[] {300, 130, 20, 90, 4, 15, 30, 15, 140, 25, 30, 15, 3, 2, 2, 40, 25, 6, 3, 12, 3, 8, 4, 40, 0, 0, 0, 0, 12, 25},
       50);
 
   /**
@@ -43,7 +43,7 @@ final class PoolScenarios {
    */
   static final PoolDriver.Profile FLOW = profile("flow",
       new int[] {300, 110, 20, 80, 4, 15, 30, 15, 150, 25, 20, 15, 5, 3, 2, 0, 0, 0, 3, 8, 0, 6, 3,
-          0, 30, 25, 35, 40, 12}, 35);
+          0, 30, 25, 35, 40, 12, 25}, 35);
 
   private static PoolDriver.Profile profile(String name, int[] weights, int keyed) {
     return new PoolDriver.Profile(name, weights, keyed);
@@ -153,7 +153,7 @@ final class PoolScenarios {
         new Retention(rnd.nextInt(5), rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(30) : Long.MAX_VALUE),
         rnd.nextBoolean(),
         new Retention(rnd.nextInt(6), rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(30) : Long.MAX_VALUE),
-        rnd.nextLong());
+        rnd.nextLong(), rnd.nextInt(3) == 0 ? 20 + rnd.nextInt(120) : 0);
   }
 
   /** Byte budgets from tight to none; idle-binding limits from forgetting at once to never. */

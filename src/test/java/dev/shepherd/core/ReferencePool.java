@@ -98,9 +98,14 @@ final class ReferencePool {
     long waitSeq;
     boolean front;
     final List<Attempt> history = new ArrayList<>();
+    /** T2: its own progress timeout (0: the pool's), its checkpoint and when it was reported. */
+    long progressTimeoutMs;
+    Object checkpoint;
+    long progressAt;
 
     RJob(PoolEvent.Submit e, String id, long generated, String target) {
       this(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), e.bytes(), target);
+      this.progressTimeoutMs = e.progressTimeoutMs();
       this.retry = e.retry();
       this.group = e.group();
       this.priority = e.priority();
@@ -287,6 +292,8 @@ final class ReferencePool {
       return null;
     } else if (event instanceof PoolEvent.RateLimited e) {
       return rateLimited(e);
+    } else if (event instanceof PoolEvent.Progress e) {
+      return progress(e);
     }
     throw new AssertionError("unhandled " + event);
   }
@@ -903,7 +910,29 @@ final class ReferencePool {
   // ---- time (P14, S5, P16) ---------------------------------------------------------------------
 
   private void fired(Timer timer, long now) {
-    if (timer instanceof Timer.JobDeadline t) {
+    if (timer instanceof Timer.ProgressSilence t) {
+      RSlot slot = slot(t.worker());
+      RJob job = null;
+      if (slot != null && slot.life == Life.RUNNING && state != PoolState.STOPPED) {
+        for (RJob held : slot.running) {
+          if (held.token == t.assignment()) {
+            job = held;
+          }
+        }
+      }
+      if (job == null) {
+        ignoredFacts++;
+        return;
+      }
+      long limit = progressTimeout(job);
+      long end = Math.max(job.startedAt, job.progressAt) + limit;
+      if (now < end) {
+        out.add(new Effect.StartTimer(t, end));
+        return;
+      }
+      stop(slot, Exit.TIMEOUT, "job '" + job.id + "' reported no progress for " + limit + " ms",
+          now);
+    } else if (timer instanceof Timer.JobDeadline t) {
       RSlot slot = slot(t.worker());
       RJob job = null;
       if (slot != null && slot.life == Life.RUNNING && state != PoolState.STOPPED) {
@@ -1228,10 +1257,49 @@ final class ReferencePool {
     job.deadline = timeout > 0 ? now + timeout : Long.MAX_VALUE;
     slot.running.add(job);
     record(new DurableRecord.Assigned(job.id, slot.id, job.attempts));
-    out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key));
+    out.add(new Effect.Assign(slot.id, job.token, job.id, job.payload, job.attempts, job.key,
+        job.checkpoint));
     if (timeout > 0) {
       out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), job.deadline));
     }
+    if (progressTimeout(job) > 0) {
+      out.add(new Effect.StartTimer(new Timer.ProgressSilence(slot.id, job.token),
+          now + progressTimeout(job)));
+    }
+  }
+
+  /** T2: the progress timeout that applies to {@code job} (0: none). */
+  private long progressTimeout(RJob job) {
+    return job.progressTimeoutMs > 0 ? job.progressTimeoutMs
+        : settings.jobs().progressTimeoutMs();
+  }
+
+  /**
+   * T2: a report of a live assignment becomes its job's checkpoint and is published; a stale one,
+   * or one of a job answered cancelled, is ignored and counted.
+   */
+  private PoolError progress(PoolEvent.Progress e) {
+    RSlot slot = slot(e.worker());
+    if (slot == null) {
+      return new PoolError.UnknownWorker(e.worker());
+    }
+    RJob job = null;
+    if (!slot.departed) {
+      for (RJob held : slot.running) {
+        if (held.token == e.assignment()) {
+          job = held;
+        }
+      }
+    }
+    if (job == null || job.cancelled) {
+      ignoredFacts++;
+      return null;
+    }
+    job.checkpoint = e.progress();
+    job.progressAt = e.now();
+    out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
+        e.progress(), e.bytes()));
+    return null;
   }
 
   /** An assignment ended: its job timeout no longer applies. */
@@ -1239,6 +1307,9 @@ final class ReferencePool {
     groups.ended(job);
     if (job.deadline != Long.MAX_VALUE) {
       out.add(new Effect.CancelTimer(new Timer.JobDeadline(slot.id, job.token)));
+    }
+    if (progressTimeout(job) > 0) {
+      out.add(new Effect.CancelTimer(new Timer.ProgressSilence(slot.id, job.token)));
     }
   }
 
@@ -1285,7 +1356,7 @@ final class ReferencePool {
       return;
     }
     DeadLetter entry = new DeadLetter(job.id, job.key, job.payload, job.bytes, job.timeoutMs,
-        job.history, answer, now);
+        job.history, answer, now, job.group, job.priority, job.retry);
     deadLettered++;
     deadLetters.removeIf(d -> d.job().equals(job.id));
     deadLetters.add(entry);
@@ -1328,7 +1399,8 @@ final class ReferencePool {
       return new PoolError.UnknownJob(e.job(), "in the dead-letter set");
     }
     if (submit(new PoolEvent.Submit(entry.job(), entry.payload(), entry.key(), e.replyTo(),
-        entry.timeoutMs(), entry.bytes(), 0, null, e.now()))) {
+        entry.timeoutMs(), entry.bytes(), 0, entry.retry(), entry.group(), entry.priority(),
+        e.now()))) {
       removeDead(entry.job(), Notice.DeadLetterRemoval.REPLAYED);
     }
     return null;

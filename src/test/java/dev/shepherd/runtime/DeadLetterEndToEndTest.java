@@ -139,7 +139,7 @@ class DeadLetterEndToEndTest {
       assertThat(second.getJsonArray("entries").getJsonObject(0).getString("job"))
           .isEqualTo("bad-1");
       assertThat(one.fieldNames()).containsExactlyInAnyOrder("job", "key", "reason", "payload",
-          "bytes", "timeoutMs", "attempts", "answer", "at");
+          "bytes", "timeoutMs", "attempts", "answer", "at", "group", "priority");
       assertThat(one.getString("reason")).isEqualTo("POISON");
       assertThat(one.getJsonObject("payload")).isEqualTo(crash());
       assertThat(one.getJsonObject("answer").getString("type")).isEqualTo("interrupted");

@@ -1,6 +1,7 @@
 package dev.shepherd.cluster.directory;
 
 import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostMac;
 import dev.shepherd.cluster.hosts.HostCommand;
 import dev.shepherd.cluster.hosts.HostMessages;
 import dev.shepherd.cluster.hosts.HostReport;
@@ -17,6 +18,7 @@ import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.slot.ResultCheck;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,13 +49,20 @@ final class HostDirectory implements PoolObserver {
   private final Membership membership;
   private final long heartbeatTimeoutMs;
   private final long term;
+  private final HostMac mac;
   private final Map<String, RemoteHost> hosts = new LinkedHashMap<>();
 
   HostDirectory(HostedPool coordinator, Membership membership) {
+    this(coordinator, membership, HostMac.NONE);
+  }
+
+  /** With {@code mac} signing the commands this pool sends its hosts (docs/security.md). */
+  HostDirectory(HostedPool coordinator, Membership membership, HostMac mac) {
     this.coordinator = coordinator;
     this.membership = membership;
     this.heartbeatTimeoutMs = coordinator.heartbeatTimeoutMs();
     this.term = coordinator.term();
+    this.mac = mac;
   }
 
   long heartbeatTimeoutMs() {
@@ -89,7 +98,7 @@ final class HostDirectory implements PoolObserver {
     }
     boolean known = host != null;
     if (!known) {
-      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator, term);
+      host = new RemoteHost(r.host(), r.node(), r.address(), coordinator, term, mac);
       hosts.put(host.id, host);
     }
     String oldNode = host.node;
@@ -144,8 +153,10 @@ final class HostDirectory implements PoolObserver {
               + " asking it to register again", pool(), LogText.quote(hb.host()),
           LogText.quote(hb.node()), host == null ? "at all" : host.state == HostState.UP
               ? "from that node" : "(it is " + host.state + ")");
-      coordinator.sender().send(hb.address(), HostCodec.encode(
-          new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round())))));
+      JsonObject reregister = HostCodec.encode(
+          new HostCommand.Batch(term, List.of(new HostCommand.Reregister(hb.round()))));
+      coordinator.sender().send(hb.address(), reregister,
+          mac.sign(HostMac.COMMANDS, term, reregister));
       return;
     }
     coordinator.report(new PoolEvent.HostHeard(host.id, coordinator.now()));

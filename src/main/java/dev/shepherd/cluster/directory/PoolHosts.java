@@ -1,6 +1,7 @@
 package dev.shepherd.cluster.directory;
 
 import dev.shepherd.cluster.hosts.HostCodec;
+import dev.shepherd.cluster.hosts.HostMac;
 import dev.shepherd.cluster.hosts.HostMessages;
 import dev.shepherd.cluster.hosts.HostReport;
 import dev.shepherd.cluster.hosts.HostWire;
@@ -13,15 +14,19 @@ import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.Refusals;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * pool on a clustered Vert.x runs one (it is a {@link PoolExtension}), so a pool takes hosts with
  * no configuration of its own; on a Vert.x that is not clustered it does nothing (hosts need a
  * cluster), and the pool's addresses are exactly those of protocol v1.
+ *
+ * <p>With a cluster key on its Vert.x ({@code ClusterKeys}), every message of a host must carry
+ * the MAC of {@link HostMac}: one that does not is refused before it is decoded, {@code 401
+ * UNAUTHENTICATED_HOST} when it was a request (a registration, a deregistration), dropped
+ * otherwise (a heartbeat, a batch of reports), with one WARN per host id; the pool's answers and
+ * commands carry its own MAC (docs/security.md).
  */
 public final class PoolHosts implements PoolExtension {
   private static final Logger LOG = LoggerFactory.getLogger(PoolHosts.class);
@@ -47,6 +58,10 @@ public final class PoolHosts implements PoolExtension {
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
   private long lastMalformedWarning = Long.MIN_VALUE;
   private long malformedUnanswered;
+  /** At most this many host ids are remembered as refused, so a flood cannot grow the set. */
+  static final int REFUSED_HOSTS_REMEMBERED = 1024;
+  private final Set<String> refusedHosts = new HashSet<>();
+  private HostMac mac = HostMac.NONE;
 
   @Override
   public Future<Void> start(HostedPool coordinator) {
@@ -54,6 +69,8 @@ public final class PoolHosts implements PoolExtension {
     if (cluster == null) {
       return Future.succeededFuture();
     }
+    Context context = Vertx.currentContext();
+    mac = context == null ? HostMac.NONE : HostMac.of(context.owner());
     attach(coordinator, Membership.of(cluster)).forEach((address, handler) ->
         consumers.add(coordinator.eventBus().consumer(address, handler::accept)));
     List<Future<Void>> ready = new ArrayList<>();
@@ -70,14 +87,14 @@ public final class PoolHosts implements PoolExtension {
   Map<String, Consumer<Message<Object>>> attach(HostedPool coordinator, Membership membership) {
     this.coordinator = coordinator;
     this.membership = membership;
-    directory = new HostDirectory(coordinator, membership);
+    directory = new HostDirectory(coordinator, membership, mac);
     coordinator.observe(directory);
     Addresses a = coordinator.addresses();
     Map<String, Consumer<Message<Object>>> routes = new LinkedHashMap<>();
-    routes.put(a.register(), m -> handle(m, this::register));
-    routes.put(a.heartbeat(), m -> handle(m, this::heartbeat));
-    routes.put(a.deregister(), m -> handle(m, this::deregister));
-    coordinator.handleCompletionBatches(m -> handle(m, this::reports));
+    routes.put(a.register(), m -> handle(m, HostMac.REGISTER, this::register));
+    routes.put(a.heartbeat(), m -> handle(m, HostMac.HEARTBEAT, this::heartbeat));
+    routes.put(a.deregister(), m -> handle(m, HostMac.DEREGISTER, this::deregister));
+    coordinator.handleCompletionBatches(m -> handle(m, HostMac.REPORTS, this::reports));
     membership.watch(node -> coordinator.execute(() -> directory.nodeLeft(node)));
     return routes;
   }
@@ -95,7 +112,12 @@ public final class PoolHosts implements PoolExtension {
     return Future.join(done).mapEmpty();
   }
 
-  private void handle(Message<Object> message, Consumer<Message<Object>> handler) {
+  private void handle(Message<Object> message, String kind,
+      Consumer<Message<Object>> handler) {
+    if (!mac.verify(kind, message)) {
+      unauthenticated(message, kind);
+      return;
+    }
     try {
       handler.accept(message);
     } catch (BadRequest e) {
@@ -105,6 +127,40 @@ public final class PoolHosts implements PoolExtension {
         malformedUnanswered++;
         warnMalformed(message.address(), e.getMessage());
       }
+    }
+  }
+
+  /**
+   * A message without the cluster key's MAC: refused, and said once per host id it names (a host
+   * with the wrong key, or a member posing as a host).
+   */
+  private void unauthenticated(Message<Object> message, String kind) {
+    String host = claimedHost(message.body());
+    boolean first = refusedHosts.size() < REFUSED_HOSTS_REMEMBERED && refusedHosts.add(host);
+    if (first) {
+      LOG.warn("pool {}: refused a {} from host {}: {} (it does not prove the cluster key; set"
+          + " the same SHEPHERD_CLUSTER_KEY on the host as on the pool)", coordinator.name(), kind,
+          LogText.quote(host), HostMac.UNAUTHENTICATED);
+    } else {
+      LOG.debug("pool {}: refused a {} from host {}: {}", coordinator.name(), kind,
+          LogText.quote(host), HostMac.UNAUTHENTICATED);
+    }
+    if (message.replyAddress() != null) {
+      Refusals.fail(message, HostMac.UNAUTHENTICATED_CODE, HostMac.UNAUTHENTICATED,
+          "the message does not carry a valid MAC of the cluster key");
+    }
+  }
+
+  /** The host id a message says it is from, for the log alone (it is not trusted). */
+  private static String claimedHost(Object body) {
+    try {
+      Object host = (body instanceof io.vertx.core.buffer.Buffer buffer
+          ? new JsonObject(buffer) : body instanceof JsonObject json ? json : new JsonObject())
+          .getValue(HostWire.HOST);
+      return host instanceof String text && text.length() <= HostCodec.MAX_ID_LENGTH ? text
+          : "<unnamed>";
+    } catch (RuntimeException e) {
+      return "<unnamed>";
     }
   }
 
@@ -133,8 +189,9 @@ public final class PoolHosts implements PoolExtension {
       Refusals.fail(message, refusal);
       return;
     }
-    message.reply(HostCodec.encode(new HostMessages.Registered(register.host(),
-        directory.term(), directory.heartbeatTimeoutMs())));
+    JsonObject registered = HostCodec.encode(new HostMessages.Registered(register.host(),
+        directory.term(), directory.heartbeatTimeoutMs()));
+    message.reply(registered, mac.sign(HostMac.REGISTERED, directory.term(), registered));
   }
 
   private void heartbeat(Message<Object> message) {
@@ -161,6 +218,7 @@ public final class PoolHosts implements PoolExtension {
       Refusals.fail(message, refusal);
       return;
     }
-    message.reply(HostCodec.encode(deregister));
+    JsonObject answer = HostCodec.encode(deregister);
+    message.reply(answer, mac.sign(HostMac.DEREGISTERED, directory.term(), answer));
   }
 }

@@ -2,6 +2,8 @@ package dev.shepherd.cluster.directory;
 
 import dev.shepherd.cluster.hosts.HostBatchWriter;
 import dev.shepherd.cluster.hosts.HostCommand;
+import dev.shepherd.cluster.hosts.HostMac;
+import io.vertx.core.buffer.Buffer;
 import dev.shepherd.core.HostState;
 import dev.shepherd.runtime.coordinator.HostedPool;
 import dev.shepherd.runtime.coordinator.TurnBuffer;
@@ -26,13 +28,19 @@ final class RemoteHost {
 
   private final TurnBuffer<HostCommand> turn;
 
-  RemoteHost(String id, String node, String address, HostedPool pool, long term) {
+  RemoteHost(String id, String node, String address, HostedPool pool, long term, HostMac mac) {
     this.id = id;
     this.node = node;
     this.address = address;
     // Sent to the address the host has when the turn ends: a re-registration may have moved it.
-    this.turn = pool.turnBuffer(items -> pool.sender().send(this.address,
-        HostBatchWriter.write(new HostCommand.Batch(term, items))));
+    this.turn = pool.turnBuffer(items -> {
+      Buffer batch = HostBatchWriter.write(new HostCommand.Batch(term, items));
+      if (mac.on()) {
+        pool.sender().send(this.address, batch, mac.sign(HostMac.COMMANDS, term, batch));
+      } else {
+        pool.sender().send(this.address, batch);
+      }
+    });
   }
 
   /**

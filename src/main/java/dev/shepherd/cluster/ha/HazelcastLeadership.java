@@ -6,6 +6,7 @@ import com.hazelcast.config.SplitBrainProtectionConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
+import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.ha.DurableJson;
@@ -62,6 +63,7 @@ public final class HazelcastLeadership implements Leadership {
   private HazelcastClusterManager manager;
   private HazelcastInstance hazelcast;
   private HaStore store;
+  private SealedRecords sealed;
   private String node;
   private int quorum;
   private UUID membershipRegistration;
@@ -91,6 +93,7 @@ public final class HazelcastLeadership implements Leadership {
     manager = hz;
     hazelcast = hz.getHazelcastInstance();
     store = new HaStore(hazelcast);
+    sealed = new SealedRecords(pool, ClusterKeys.of(vertx));
     node = manager.getNodeId();
     SplitBrainProtectionConfig majority =
         hazelcast.getConfig().getSplitBrainProtectionConfigs().get(MAJORITY);
@@ -194,13 +197,18 @@ public final class HazelcastLeadership implements Leadership {
         }));
   }
 
-  private static DurableLog.Recovered recover(HaEntry.Claimed claimed) {
-    DurableLog.Base base = claimed.base() == null
+  private DurableLog.Recovered recover(HaEntry.Claimed claimed) {
+    SealedRecords.Reader log = sealed.reader();
+    String baseText = claimed.base() == null ? null : log.next(SealedRecords.BASE, claimed.base());
+    DurableLog.Base base = baseText == null
         ? DurableLog.Base.empty(claimed.previousTerm())
-        : DurableJson.decodeBase(claimed.base());
+        : DurableJson.decodeBase(baseText);
     List<DurableGate.Batch> batches = new ArrayList<>(claimed.batches().size());
     for (String batch : claimed.batches()) {
-      batches.add(DurableJson.decodeBatch(batch));
+      String text = log.next(SealedRecords.BATCH, batch);
+      if (text != null) {
+        batches.add(DurableJson.decodeBatch(text));
+      }
     }
     return DurableLog.recover(base, batches, claimed.previousTerm());
   }
@@ -208,8 +216,10 @@ public final class HazelcastLeadership implements Leadership {
   @Override
   public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base) {
     Promise<Void> written = Promise.promise();
-    String text = base == null ? DurableJson.encode(batch) : null;
-    String baseText = base == null ? null : DurableJson.encode(base);
+    String text = base == null
+        ? sealed.seal(SealedRecords.BATCH, term, batch.id(), DurableJson.encode(batch)) : null;
+    String baseText = base == null ? null
+        : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base));
     CompletionStage<Boolean> write;
     try {
       write = store.write(pool, term, batch.id(), text, baseText);

@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * heartbeats, registers again when told to, and deregisters when it stops. It decides nothing
  * itself: restarts, timeouts and dispatch are the pool's.
  *
+ * <p>With a cluster key, a command message without the pool's MAC ({@link HostMac}) is refused
+ * before it is read: an ERROR the first time, then counted.
+ *
  * <p>A second live host with the same id is refused by the pool ({@code 409 DUPLICATE_HOST}):
  * the agent stops its slots and hands {@code onRefused} an error naming {@code hosts[i].id}.
  */
@@ -53,6 +56,8 @@ public final class HostAgent extends VerticleBase {
   private Scheduler scheduler;
   private MessageConsumer<Object> commands;
   private long ignoredCommands;
+  private HostMac mac = HostMac.NONE;
+  private long unauthenticatedCommands;
   private final Closeable leaveOnClose = completion ->
       context.runOnContext(v -> leave().onComplete(completion));
 
@@ -121,8 +126,9 @@ public final class HostAgent extends VerticleBase {
         cluster == null ? "local" : cluster.getNodeId(), this::refused);
     deployFrom = ((VertxInternal) vertx).createEventLoopContext();
     outbox = new Outbox(context);
+    mac = HostMac.of(vertx);
     reports = new HostReports(context, vertx.eventBus(),
-        new Addresses(config.address()).completed(), config.id());
+        new Addresses(config.address()).completed(), config.id(), mac, membership::term);
     inbox = new Inbox(context, () -> {
       outbox.flush();
       reports.flush();
@@ -180,6 +186,18 @@ public final class HostAgent extends VerticleBase {
 
   private void onCommands(Message<Object> message) {
     if (membership.over()) {
+      return;
+    }
+    if (!mac.verify(HostMac.COMMANDS, message)) {
+      // Said once, then counted: a member without the key posing as the pool, or another key.
+      if (unauthenticatedCommands++ == 0) {
+        LOG.error("host {}: refused a command message that does not carry the cluster key's MAC"
+            + " (set the same SHEPHERD_CLUSTER_KEY on the pool as on the host)", config.id());
+      }
+      if (message.replyAddress() != null) {
+        message.fail(HostMac.UNAUTHENTICATED_CODE, HostMac.UNAUTHENTICATED
+            + ": the message does not carry a valid MAC of the cluster key");
+      }
       return;
     }
     HostCommand.Batch batch;
@@ -252,6 +270,10 @@ public final class HostAgent extends VerticleBase {
 
   long ignoredCommands() {
     return ignoredCommands;
+  }
+
+  long unauthenticatedCommands() {
+    return unauthenticatedCommands;
   }
 
   Map<String, HostSlot> slots() {

@@ -74,6 +74,10 @@ public final class HostBatchWriter {
       json.writeFieldName(PAYLOAD);
       value(json, a.payload());
       json.writeNumberField(ATTEMPT, a.attempt());
+      if (a.checkpoint() != null) {
+        json.writeFieldName(CHECKPOINT);
+        value(json, a.checkpoint());
+      }
       if (a.key() != null) {
         json.writeStringField(KEY, a.key());
       }
@@ -120,6 +124,10 @@ public final class HostBatchWriter {
     } else if (report instanceof HostReport.RateLimited r) {
       json.writeNumberField(ASSIGNMENT, r.assignment());
       json.writeNumberField(RATE_LIMITED_MS, r.holdMs());
+    } else if (report instanceof HostReport.Progress p) {
+      json.writeNumberField(ASSIGNMENT, p.assignment());
+      json.writeFieldName(PROGRESS);
+      value(json, p.progress());
     } else if (report instanceof HostReport.Created c) {
       json.writeNumberField(INCARNATION, c.incarnation());
       json.writeStringField(FACT, FACT_CREATED);

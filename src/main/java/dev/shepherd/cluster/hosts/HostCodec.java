@@ -35,7 +35,7 @@ public final class HostCodec {
   // The fields each body and item may have, made once: batches are decoded item by item.
   private static final Set<String> COMMAND_BATCH_FIELDS = Set.of(TERM, ITEMS);
   private static final Set<String> ASSIGN_FIELDS = Set.of(OP, WORKER, INCARNATION,
-      ASSIGNMENT, JOB, PAYLOAD, ATTEMPT, KEY);
+      ASSIGNMENT, JOB, PAYLOAD, ATTEMPT, KEY, CHECKPOINT);
   private static final Set<String> DEPLOY_FIELDS = Set.of(OP, WORKER, INCARNATION);
   private static final Set<String> STOP_FIELDS = Set.of(OP, WORKER, INCARNATION, REASON);
   private static final Set<String> CANCEL_FIELDS =
@@ -44,6 +44,7 @@ public final class HostCodec {
   private static final Set<String> COMPLETION_FIELDS =
       Set.of(WORKER, ASSIGNMENT, RESULT, ERROR, RUN_NANOS);
   private static final Set<String> RATE_LIMITED_FIELDS = Set.of(WORKER, ASSIGNMENT, RATE_LIMITED_MS);
+  private static final Set<String> PROGRESS_FIELDS = Set.of(WORKER, ASSIGNMENT, PROGRESS);
   private static final Set<String> CREATED_FIELDS = Set.of(WORKER, INCARNATION, FACT);
   private static final Set<String> FAILED_FIELDS =
       Set.of(WORKER, INCARNATION, FACT, CAUSE);
@@ -162,6 +163,9 @@ public final class HostCodec {
           .put(INCARNATION, a.incarnation()).put(ASSIGNMENT, a.assignment())
           .put(JOB, a.job()).put(PAYLOAD, JsonValues.toJson(a.payload()))
           .put(ATTEMPT, a.attempt());
+      if (a.checkpoint() != null) {
+        json.put(CHECKPOINT, JsonValues.toJson(a.checkpoint()));
+      }
       return a.key() == null ? json : json.put(KEY, a.key());
     } else if (command instanceof HostCommand.Deploy d) {
       return new JsonObject().put(OP, OP_DEPLOY).put(WORKER, d.worker())
@@ -201,7 +205,7 @@ public final class HostCodec {
       return new HostCommand.Assign(id(json, path, WORKER, true), incarnation(json, path),
           number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE), id(json, path, JOB, true),
           json.getValue(PAYLOAD), (int) number(json, path, ATTEMPT, 1, Integer.MAX_VALUE),
-          id(json, path, KEY, false));
+          id(json, path, KEY, false), json.getValue(CHECKPOINT));
     } else if (OP_DEPLOY.equals(op)) {
       only(json, path, DEPLOY_FIELDS);
       return new HostCommand.Deploy(id(json, path, WORKER, true), incarnation(json, path));
@@ -245,6 +249,8 @@ public final class HostCodec {
       return json.put(ERROR, JobErrorJson.encode(c.error()));
     } else if (report instanceof HostReport.RateLimited r) {
       return json.put(ASSIGNMENT, r.assignment()).put(RATE_LIMITED_MS, r.holdMs());
+    } else if (report instanceof HostReport.Progress p) {
+      return json.put(ASSIGNMENT, p.assignment()).put(PROGRESS, p.progress());
     } else if (report instanceof HostReport.Created c) {
       return json.put(INCARNATION, c.incarnation()).put(FACT, FACT_CREATED);
     } else if (report instanceof HostReport.CreationFailed f) {
@@ -270,6 +276,20 @@ public final class HostCodec {
   }
 
   private static HostReport report(JsonObject json, String path) {
+    if (!json.containsKey(FACT) && json.containsKey(PROGRESS)) {
+      only(json, path, PROGRESS_FIELDS);
+      Object progress = json.getValue(PROGRESS);
+      if (!(progress instanceof JsonObject report)) {
+        throw new BadRequest(path + "progress: must be a JSON object");
+      }
+      long bytes = report.toBuffer().length();
+      if (bytes > dev.shepherd.core.JobProgress.MAX_BYTES) {
+        throw new BadRequest(path + "progress: " + bytes + " bytes of JSON, more than the "
+            + dev.shepherd.core.JobProgress.MAX_BYTES + " a report may have");
+      }
+      return new HostReport.Progress(id(json, path, WORKER, true),
+          number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE), report, bytes);
+    }
     if (!json.containsKey(FACT) && json.containsKey(RATE_LIMITED_MS)) {
       only(json, path, RATE_LIMITED_FIELDS);
       return new HostReport.RateLimited(id(json, path, WORKER, true),

@@ -27,18 +27,27 @@ public sealed interface HostCommand {
     }
   }
 
-  /** Run one job on incarnation {@code incarnation}, fenced by {@code assignment}. */
+  /**
+   * Run one job on incarnation {@code incarnation}, fenced by {@code assignment}; {@code
+   * checkpoint} is the last progress of an earlier attempt (T2 in docs/rules.md), or null.
+   */
   record Assign(String worker, int incarnation, long assignment, String job, Object payload,
-      int attempt, String key) implements HostCommand {
+      int attempt, String key, Object checkpoint) implements HostCommand {
     public Assign {
       Objects.requireNonNull(worker, "worker");
       Objects.requireNonNull(job, "job");
     }
 
+    /** An assignment without a checkpoint. */
+    public Assign(String worker, int incarnation, long assignment, String job, Object payload,
+        int attempt, String key) {
+      this(worker, incarnation, assignment, job, payload, attempt, key, null);
+    }
+
     /** The core's assignment, sent to the incarnation the coordinator knows the slot runs. */
     public static Assign of(Effect.Assign assign, int incarnation) {
       return new Assign(assign.worker(), incarnation, assign.assignment(), assign.job(),
-          assign.payload(), assign.attempt(), assign.key());
+          assign.payload(), assign.attempt(), assign.key(), assign.checkpoint());
     }
   }
 

@@ -11,6 +11,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -20,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * Where a worker host stands with its pool: registering (asking every second until the pool
  * answers), registered (heartbeats every {@code heartbeatMs}), refused (another live host has its
  * id), or gone (it deregistered). Also the highest term the pool has shown, which fences the
- * pool's commands. Confined to the host's context.
+ * pool's commands. With a cluster key, what it sends carries its MAC and the pool's answer to a
+ * registration must carry the pool's ({@link HostMac}); a pool that refuses its MAC ({@code 401
+ * UNAUTHENTICATED_HOST}: the keys differ) is an ERROR once, and the host keeps asking, so a key
+ * fixed on either side takes effect. Confined to the host's context.
  */
 final class HostMembership {
   private static final Logger LOG = LoggerFactory.getLogger(HostMembership.class);
@@ -49,6 +53,8 @@ final class HostMembership {
   private final String node;
   private final Addresses addresses;
   private final Handler<String> onRefused;
+  private final HostMac mac;
+  private boolean saidUnauthenticated;
   private Phase phase = Phase.STARTING;
   private long term;
   private long heartbeatTimer = -1;
@@ -66,6 +72,7 @@ final class HostMembership {
     this.node = node;
     this.addresses = new Addresses(config.address());
     this.onRefused = onRefused;
+    this.mac = HostMac.of(vertx);
   }
 
   Phase phase() {
@@ -137,8 +144,9 @@ final class HostMembership {
     }
     HostMessages.Register body = new HostMessages.Register(config.id(), node,
         config.hostAddress(), offers, config.heartbeatMs());
-    vertx.eventBus().request(addresses.register(), HostCodec.encode(body),
-            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+    JsonObject json = HostCodec.encode(body);
+    vertx.eventBus().request(addresses.register(), json, mac.sign(
+            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS), HostMac.REGISTER, 0, json))
         .onComplete(ar -> {
           if (phase != Phase.REGISTERING || thisRound != round) {
             return;
@@ -152,6 +160,13 @@ final class HostMembership {
   }
 
   private void answered(Message<Object> reply, int thisRound) {
+    if (!mac.verify(HostMac.REGISTERED, reply)) {
+      LOG.warn("host {}: pool {}'s answer to its registration does not carry the cluster key's"
+          + " MAC (a member posing as the pool, or another key); retrying", config.id(),
+          config.pool());
+      retryLater(thisRound);
+      return;
+    }
     HostMessages.Registered answer;
     try {
       answer = HostCodec.decodeRegistered(reply.body());
@@ -177,6 +192,18 @@ final class HostMembership {
       onRefused.handle(reply.getMessage());
       return;
     }
+    if (cause instanceof ReplyException reply
+        && reply.failureCode() == HostMac.UNAUTHENTICATED_CODE
+        && Refusals.parse(reply).name().equals(HostMac.UNAUTHENTICATED)) {
+      if (!saidUnauthenticated) {
+        saidUnauthenticated = true;
+        LOG.error("host {}: pool {} refuses it: {} (set the same SHEPHERD_CLUSTER_KEY on the"
+            + " host as on the pool); registering again every {} ms", config.id(),
+            config.pool(), HostMac.UNAUTHENTICATED, REGISTER_RETRY_MS);
+      }
+      retryLater(thisRound);
+      return;
+    }
     if (attempts == 1) {
       LOG.info("host {}: no answer from pool {} at {} yet ({}); registering again every {} ms",
           config.id(), config.pool(), addresses.register(), cause.getMessage(),
@@ -194,8 +221,10 @@ final class HostMembership {
 
   private void heartbeat() {
     if (phase == Phase.REGISTERED) {
-      vertx.eventBus().send(addresses.heartbeat(), HostCodec.encode(
-          new HostMessages.Heartbeat(config.id(), node, config.hostAddress(), round)));
+      JsonObject json = HostCodec.encode(
+          new HostMessages.Heartbeat(config.id(), node, config.hostAddress(), round));
+      vertx.eventBus().send(addresses.heartbeat(), json,
+          mac.sign(HostMac.HEARTBEAT, term, json));
     }
   }
 
@@ -215,9 +244,9 @@ final class HostMembership {
     if (!tellPool) {
       return Future.succeededFuture();
     }
-    return vertx.eventBus().request(addresses.deregister(),
-            HostCodec.encode(new HostMessages.Deregister(config.id())),
-            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS))
+    JsonObject json = HostCodec.encode(new HostMessages.Deregister(config.id()));
+    return vertx.eventBus().request(addresses.deregister(), json, mac.sign(
+            new DeliveryOptions().setSendTimeout(REQUEST_TIMEOUT_MS), HostMac.DEREGISTER, 0, json))
         .onSuccess(m -> LOG.info("host {}: left pool {}", config.id(), config.pool()))
         .onFailure(e -> LOG.info("host {}: pool {} did not answer its deregistration ({});"
             + " it finds the host gone by itself", config.id(), config.pool(), e.getMessage()))

@@ -64,6 +64,23 @@ public sealed interface HostReport {
     }
   }
 
+  /**
+   * T2 (docs/rules.md): the attempt holding {@code assignment} reported {@code progress}, which
+   * costs {@code bytes} as JSON; fenced by the pool like a completion.
+   */
+  record Progress(String worker, long assignment, Object progress, long bytes)
+      implements HostReport {
+    public Progress {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(progress, "progress");
+    }
+
+    @Override
+    public PoolEvent toEvent(long now) {
+      return new PoolEvent.Progress(worker, assignment, progress, bytes, now);
+    }
+  }
+
   /** Incarnation {@code incarnation} deployed. */
   record Created(String worker, int incarnation) implements HostReport {
     public Created {

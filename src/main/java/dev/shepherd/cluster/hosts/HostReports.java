@@ -2,19 +2,29 @@ package dev.shepherd.cluster.hosts;
 
 import dev.shepherd.runtime.coordinator.TurnBuffer;
 import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
+import java.util.function.LongSupplier;
 
 /**
  * What a worker host has to tell its pool (completions and facts), collected over one turn of
  * the host's context ({@link TurnBuffer}) and sent as one {@code <prefix>.completed} message:
- * under load a message carries many completions, not one. Confined to the host's context.
+ * under load a message carries many completions, not one; with a cluster key it carries the MAC
+ * of {@link HostMac} over its bytes and the host's term. Confined to the host's context.
  */
 final class HostReports {
   private final TurnBuffer<HostReport> turn;
 
-  HostReports(Context context, EventBus bus, String address, String host) {
-    this.turn = TurnBuffer.on(context,
-        items -> bus.send(address, HostBatchWriter.write(new HostReport.Batch(host, items))));
+  HostReports(Context context, EventBus bus, String address, String host, HostMac mac,
+      LongSupplier term) {
+    this.turn = TurnBuffer.on(context, items -> {
+      Buffer batch = HostBatchWriter.write(new HostReport.Batch(host, items));
+      if (mac.on()) {
+        bus.send(address, batch, mac.sign(HostMac.REPORTS, term.getAsLong(), batch));
+      } else {
+        bus.send(address, batch);
+      }
+    });
   }
 
   /** Queues {@code report}; it leaves with the rest of this turn's reports. */

@@ -4,12 +4,15 @@ import dev.shepherd.core.Exit;
 import dev.shepherd.runtime.slot.IncarnationRunner;
 import dev.shepherd.runtime.slot.VertxDeployments;
 import dev.shepherd.runtime.slot.Incarnation;
+import dev.shepherd.runtime.slot.JobControl;
+import dev.shepherd.runtime.slot.ProgressReport;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.time.Scheduler;
 import dev.shepherd.runtime.config.WorkerConfig;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +105,16 @@ final class HostSlot implements IncarnationRunner.Port {
       return false;
     }
     Job job = new Job(assign.job(), assign.payload(), assign.attempt(), assign.key(), id,
-        assign.incarnation(), assign.assignment());
+        assign.incarnation(), assign.assignment(),
+        assign.checkpoint() instanceof JsonObject checkpoint ? checkpoint : null);
+    // T2 (docs/rules.md): reports go to the pool in the host's next batch, coalesced per job.
+    JobControl.reportProgressTo(job, waitingJob -> host.execute(() -> {
+      ProgressReport report = JobControl.takeProgress(waitingJob);
+      if (report != null) {
+        host.report(new HostReport.Progress(id, waitingJob.assignment(), report.progress(),
+            report.bytes()));
+      }
+    }));
     if (running >= worker.maxConcurrency()) {
       if (waiting.isEmpty()) {
         LOG.warn("host {}: {} was sent more than its {} assignments at once; holding {} until"

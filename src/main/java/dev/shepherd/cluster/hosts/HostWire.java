@@ -34,6 +34,10 @@ public final class HostWire {
   /** A completion that is a handler's "rate limited for this many ms" (F4 in docs/rules.md). */
   static final String RATE_LIMITED_MS = "rateLimitedMs";
   static final String ERROR = "error";
+  /** T2 (docs/rules.md): a report that is a job's progress, host to pool. */
+  static final String PROGRESS = "progress";
+  /** T2 (docs/rules.md): in an assignment, the last progress of an earlier attempt. */
+  static final String CHECKPOINT = "checkpoint";
   /** In a completion: how long the job ran on the host, in nanoseconds (optional). */
   static final String RUN_NANOS = "runNanos";
   static final String FACT = "fact";

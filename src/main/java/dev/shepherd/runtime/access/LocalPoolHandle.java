@@ -72,6 +72,12 @@ public final class LocalPoolHandle implements PoolHandle {
   @Override
   public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    submit(request, admission, onAnswer, onFailure, null);
+  }
+
+  @Override
+  public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure, Handler<io.vertx.core.json.JsonObject> onProgress) {
     try {
       RequestDecoder.checkForPool(request, coordinator.config());
     } catch (BadRequest e) {
@@ -79,7 +85,7 @@ public final class LocalPoolHandle implements PoolHandle {
       return;
     }
     CallbackResponder responder = new CallbackResponder(onAnswer, admission,
-        Vertx.currentContext(), coordinator.outbox());
+        Vertx.currentContext(), coordinator.outbox(), onProgress);
     coordinator.execute(() -> coordinator.submit(request, responder));
   }
 

@@ -71,6 +71,16 @@ public interface PoolHandle {
   void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure);
 
+  /**
+   * {@link #submit(Requests.Submit, boolean, Handler, Handler)}, with {@code onProgress} hearing
+   * the job's progress reports (T2 in docs/rules.md) on the caller's context where this handle can
+   * carry them (in the JVM of the coordinator); elsewhere they are not heard.
+   */
+  default void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure, Handler<io.vertx.core.json.JsonObject> onProgress) {
+    submit(request, admission, onAnswer, onFailure);
+  }
+
   /** {@link #submit(Requests.Submit, boolean, Handler, Handler)} as a future. */
   default Future<Outcome> submit(Requests.Submit request, boolean admission) {
     Promise<Outcome> promise = Promise.promise();

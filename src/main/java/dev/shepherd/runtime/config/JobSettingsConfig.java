@@ -17,7 +17,7 @@ import java.util.List;
 public final class JobSettingsConfig {
   /** The fields of a pool entry this class reads. */
   public static final List<String> FIELDS = List.of("poisonAfter", "retryBackoff", "retryFailures",
-      "maxDelayMs", "deadLetter", "recentOutcomes", "retrySeed");
+      "maxDelayMs", "deadLetter", "recentOutcomes", "retrySeed", "progressTimeoutMs");
 
   /**
    * The backoff of failure retries when none is given, in {@code retryFailures} and in a
@@ -49,8 +49,10 @@ public final class JobSettingsConfig {
     recent.onlyFields("capacity", "maxBytes");
     Retention recentOutcomes = retention(recent, d.recentOutcomes());
     long seed = pool.longValue("retrySeed", d.seed(), Long.MIN_VALUE, Long.MAX_VALUE);
+    // T2: an attempt silent this long is hung (0: none).
+    long progressTimeoutMs = pool.longValue("progressTimeoutMs", d.progressTimeoutMs(), 0, MAX_MS);
     return new JobSettings(poisonAfter, retryBackoff, retryFailures, maxDelayMs, deadLetter,
-        keepFailed, recentOutcomes, seed);
+        keepFailed, recentOutcomes, seed, progressTimeoutMs);
   }
 
   /**

@@ -1,9 +1,11 @@
 package dev.shepherd.runtime.coordinator;
 
+import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.runtime.wire.Responder;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Answers an in-JVM submitter by calling its handler on the submitter's own context (so its
@@ -32,10 +34,21 @@ public final class CallbackResponder implements Responder {
   private final boolean admissionOnly;
   private final Context caller;
   private final Outbox outbox;
+  private final Handler<JsonObject> onProgress;
   private boolean answered;
 
   public CallbackResponder(Handler<Outcome> handler, boolean admissionOnly, Context caller,
       Outbox outbox) {
+    this(handler, admissionOnly, caller, outbox, null);
+  }
+
+  /**
+   * As above; {@code onProgress} (null: none) hears the job's progress reports (T2 in
+   * docs/rules.md) on the caller's context, each before the answer, none after it.
+   */
+  public CallbackResponder(Handler<Outcome> handler, boolean admissionOnly, Context caller,
+      Outbox outbox, Handler<JsonObject> onProgress) {
+    this.onProgress = onProgress;
     this.handler = handler;
     this.admissionOnly = admissionOnly;
     this.caller = caller;
@@ -45,6 +58,21 @@ public final class CallbackResponder implements Responder {
   @Override
   public void respond(Outcome outcome) {
     respond(outcome, null);
+  }
+
+  @Override
+  public void progress(Effect.Progress progress) {
+    if (onProgress == null || answered) {
+      return;
+    }
+    JsonObject report = progress.progress() instanceof JsonObject json ? json.copy()
+        : new JsonObject().put("value", progress.progress());
+    Runnable call = () -> onProgress.handle(report);
+    if (caller == null) {
+      call.run();
+    } else {
+      outbox.send(caller, call);
+    }
   }
 
   @Override

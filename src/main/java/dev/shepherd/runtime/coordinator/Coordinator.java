@@ -399,7 +399,7 @@ public final class Coordinator {
         : request.retry().resolve(config.settings().jobs().retryFailures());
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,
         request.timeoutMs(), request.bytes(), request.delayMs(), retry, request.group(),
-        request.priority(), now()));
+        request.priority(), request.progressTimeoutMs(), now()));
   }
 
   /** A completion reported over the bus: null, or the refusal. */

@@ -108,8 +108,8 @@ public final class DurableLeader {
   /**
    * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
    * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
-   * hosts, the dead-letter set, the recent outcomes and the counters (T3); then sends again the
-   * answers never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
+   * hosts, the dead-letter set, the recent outcomes and the counters (T3 in docs/rules.md); then
+   * sends again the answers never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
    * monotonic ones ({@link JournalTimes}).
    */

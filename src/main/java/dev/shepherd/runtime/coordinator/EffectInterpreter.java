@@ -38,6 +38,12 @@ final class EffectInterpreter {
         observer.onAssigned(assign.worker(), assign.job(), assign.attempt());
       }
       slot(assign.worker()).assign(assign);
+    } else if (effect instanceof Effect.Progress progress) {
+      // T2: not an answer; the submitter and observers hear it, the waiters do not.
+      ((Responder) progress.replyTo()).progress(progress);
+      for (PoolObserver observer : coordinator.observers()) {
+        observer.onProgress(progress);
+      }
     } else if (effect instanceof Effect.Deploy deploy) {
       slot(deploy.worker()).deploy(deploy.incarnation());
     } else if (effect instanceof Effect.Stop stop) {

@@ -8,6 +8,9 @@ import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.config.WorkerConfig;
 import dev.shepherd.runtime.slot.IncarnationRunner;
+import dev.shepherd.runtime.slot.JobControl;
+import dev.shepherd.runtime.slot.ProgressReport;
+import dev.shepherd.runtime.slot.ProgressSink;
 import dev.shepherd.runtime.slot.Deployments;
 import dev.shepherd.runtime.slot.Incarnation;
 import dev.shepherd.runtime.slot.ResultCheck;
@@ -15,6 +18,7 @@ import dev.shepherd.runtime.time.Scheduler;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
@@ -68,8 +72,24 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
     if (incarnation == null) {
       throw new IllegalStateException(id + " has no incarnation for " + assignment);
     }
-    incarnation.deliver(new Job(assignment.job(), assignment.payload(), assignment.attempt(),
-        assignment.key(), id, incarnation.incarnation(), assignment.assignment()));
+    Job job = new Job(assignment.job(), assignment.payload(), assignment.attempt(),
+        assignment.key(), id, incarnation.incarnation(), assignment.assignment(),
+        assignment.checkpoint() instanceof JsonObject checkpoint ? checkpoint.copy() : null);
+    JobControl.reportProgressTo(job, progressSink);
+    incarnation.deliver(job);
+  }
+
+  /** T2 (docs/rules.md): a job's reports, taken on the coordinator's context, one per hand-in. */
+  private final ProgressSink progressSink = this::progressWaiting;
+
+  private void progressWaiting(Job job) {
+    coordinator.execute(() -> {
+      ProgressReport report = JobControl.takeProgress(job);
+      if (report != null) {
+        coordinator.localFact(new PoolEvent.Progress(id, job.assignment(), report.progress(),
+            report.bytes(), coordinator.now()));
+      }
+    });
   }
 
   @Override

@@ -26,6 +26,9 @@ public interface PoolObserver {
    */
   default void onAssigned(String worker, String job, int attempt) {}
 
+  /** T2 (docs/rules.md): a running job reported progress. */
+  default void onProgress(dev.shepherd.core.Effect.Progress progress) {}
+
   /** A job ran on a local slot for {@code runNanos} (its result is on the way). */
   default void onRun(String worker, long runNanos) {}
 

@@ -7,6 +7,7 @@ import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.FailureRetry;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolEvent;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.runtime.payload.JsonValues;
 import dev.shepherd.runtime.payload.RawJson;
@@ -158,6 +159,15 @@ final class DurableValueJson {
     if (entry.key() != null) {
       json.put("key", entry.key());
     }
+    if (entry.group() != null) {
+      json.put("group", entry.group());
+    }
+    if (entry.priority() != PoolEvent.Submit.DEFAULT_PRIORITY) {
+      json.put("priority", entry.priority());
+    }
+    if (entry.retry() != null) {
+      json.put("retry", encode(entry.retry()));
+    }
     return json.put("payload", payload(entry.payload())).put("bytes", entry.bytes())
         .put("timeoutMs", entry.timeoutMs()).put("attempts", attempts)
         .put("answer", encode(entry.answer(), entry.payload())).put("at", entry.at());
@@ -174,7 +184,9 @@ final class DurableValueJson {
     Object payload = rawPayload(json.getString("payload"));
     return new DeadLetter(json.getString("job"), json.getString("key"), payload,
         json.getLong("bytes"), json.getLong("timeoutMs"), attempts,
-        decodeOutcome(json.getJsonObject("answer"), payload), json.getLong("at"));
+        decodeOutcome(json.getJsonObject("answer"), payload), json.getLong("at"),
+        json.getString("group"), json.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY),
+        decodeRetry(json.getJsonObject("retry")));
   }
 
   static JsonObject encode(RecentOutcome recent) {

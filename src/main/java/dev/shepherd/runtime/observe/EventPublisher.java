@@ -1,5 +1,7 @@
 package dev.shepherd.runtime.observe;
 
+import dev.shepherd.core.Effect;
+import dev.shepherd.runtime.wire.ProgressJson;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Notice;
 import dev.shepherd.core.Outcome;
@@ -42,6 +44,13 @@ public final class EventPublisher implements PoolObserver {
     JsonObject event = EventJson.notice(coordinator.name(), notice, coordinator.clock().wallMs());
     bus.publish(address, event);
     history.published(event);
+  }
+
+  /** T2 (docs/rules.md): every report, not kept in the history (a report is no incident). */
+  @Override
+  public void onProgress(Effect.Progress progress) {
+    bus.publish(address, ProgressJson.event(coordinator.name(), progress,
+        coordinator.clock().wallMs()));
   }
 
   @Override

@@ -42,4 +42,20 @@ public abstract class JobControl {
 
   /** Marks the job cancelled; from any thread. */
   protected abstract void cancel(Job job);
+
+  /** Sends {@code job}'s progress reports to {@code sink} (T2 in docs/rules.md). */
+  protected abstract void reportTo(Job job, ProgressSink sink);
+
+  /** The latest report of {@code job} not taken yet, or null; from the sink's thread. */
+  protected abstract ProgressReport take(Job job);
+
+  /** {@link #reportTo}, for the slots that make jobs. */
+  public static void reportProgressTo(Job job, ProgressSink sink) {
+    get().reportTo(job, sink);
+  }
+
+  /** {@link #take}, for the sinks. */
+  public static ProgressReport takeProgress(Job job) {
+    return get().take(job);
+  }
 }

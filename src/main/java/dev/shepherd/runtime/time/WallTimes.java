@@ -88,7 +88,7 @@ public final class WallTimes {
     long shift = clock.wallOffsetMs();
     return new JobView(view.job(), view.state(), view.key(), view.position(),
         plus(view.dueAt(), shift), view.worker(), view.attempts(), view.outcome(),
-        plus(view.at(), shift), deadLetter(view.deadLetter(), shift));
+        plus(view.at(), shift), deadLetter(view.deadLetter(), shift), view.progress());
   }
 
   public static DeadLetter deadLetter(DeadLetter entry, RuntimeClock clock) {
@@ -114,7 +114,8 @@ public final class WallTimes {
           a.endedAt() + shift, a.ended(), a.detail()));
     }
     return new DeadLetter(entry.job(), entry.key(), entry.payload(), entry.bytes(),
-        entry.timeoutMs(), attempts, entry.answer(), entry.at() + shift);
+        entry.timeoutMs(), attempts, entry.answer(), entry.at() + shift, entry.group(),
+        entry.priority(), entry.retry());
   }
 
   /** {@code recent} answered {@code shift} later; null stays null. */

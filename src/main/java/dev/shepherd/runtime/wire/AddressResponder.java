@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.wire;
 
+import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
 
 /**
@@ -21,6 +22,14 @@ public final class AddressResponder implements Responder {
   @Override
   public String address() {
     return address;
+  }
+
+  /** T2 (docs/rules.md): a progress message to the submitter's address. */
+  @Override
+  public void progress(Effect.Progress progress) {
+    if (address != null) {
+      bus.send(address, ProgressJson.message(progress));
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.wire;
 
+import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.runtime.slot.ResultCheck;
 import io.vertx.core.eventbus.Message;
@@ -36,6 +37,14 @@ public final class BusResponder implements Responder {
       message.reply(encode(outcome));
     } else {
       bus.send(replyTo, encode(outcome));
+    }
+  }
+
+  /** T2 (docs/rules.md): a progress message to {@code replyTo}, when the submitter gave one. */
+  @Override
+  public void progress(Effect.Progress progress) {
+    if (replyTo != null) {
+      bus.send(replyTo, ProgressJson.message(progress));
     }
   }
 

@@ -23,6 +23,8 @@ public final class BusWire {
   public static final String REPLY_TO = "replyTo";
   /** How long a submit waits before it may run. */
   public static final String DELAY_MS = "delayMs";
+  /** T2 (docs/rules.md): a submit's own progress timeout. */
+  public static final String PROGRESS_TIMEOUT_MS = "progressTimeoutMs";
   /** A submit's own retry of failures. */
   public static final String RETRY = "retry";
   /** A submit's group (F1 in docs/rules.md): a tenant, customer or downstream. */

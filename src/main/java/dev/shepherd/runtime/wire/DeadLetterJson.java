@@ -3,6 +3,7 @@ package dev.shepherd.runtime.wire;
 import dev.shepherd.core.Attempt;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.PoolEvent;
 import dev.shepherd.runtime.DeadLetterPage;
 import dev.shepherd.runtime.payload.JsonValues;
 import io.vertx.core.json.JsonArray;
@@ -13,9 +14,9 @@ import java.util.List;
 /**
  * The JSON form of the dead-letter set (J5 in docs/rules.md), both ways: an entry is {@code {"job",
  * "key", "reason", "payload", "bytes", "timeoutMs", "attempts": [{"attempt", "worker",
- * "incarnation", "startedAt", "endedAt", "ended", "detail"}], "answer", "at"}} ({@code key} and
- * {@code detail} null when there is none; {@code answer} the outcome as protocol v1 encodes it),
- * and a page is {@code {"pool", "size", "evicted", "offset", "limit", "entries": [entry, …]}}. What
+ * "incarnation", "startedAt", "endedAt", "ended", "detail"}], "answer", "at", "group",
+ * "priority"}} ({@code key}, {@code group} and {@code detail} null when there is none; {@code
+ * answer} the outcome as protocol v1 encodes it), and a page is {@code {"pool", "size", "evicted", "offset", "limit", "entries": [entry, …]}}. What
  * the bus replies on {@code <prefix>.dead.*} and HTTP answers on {@code /api/pools/<name>/dead}.
  */
 public final class DeadLetterJson {
@@ -32,7 +33,7 @@ public final class DeadLetterJson {
         .put("reason", entry.reason()).put("payload", JsonValues.toJson(entry.payload()))
         .put("bytes", entry.bytes()).put("timeoutMs", entry.timeoutMs())
         .put("attempts", attempts).put("answer", OutcomeJson.encodeSafely(entry.answer()))
-        .put("at", entry.at());
+        .put("at", entry.at()).put("group", entry.group()).put("priority", entry.priority());
   }
 
   public static JsonObject encode(DeadLetterPage page) {
@@ -54,7 +55,14 @@ public final class DeadLetterJson {
     Outcome answer = OutcomeJson.decode(JsonReads.object(json, "answer"));
     return new DeadLetter(JsonReads.string(json, "job"), json.getString("key"),
         json.getValue("payload"), JsonReads.number(json, "bytes"),
-        JsonReads.number(json, "timeoutMs"), attempts, answer, JsonReads.number(json, "at"));
+        JsonReads.number(json, "timeoutMs"), attempts, answer, JsonReads.number(json, "at"),
+        json.getString("group"), priority(json), null);
+  }
+
+  /** The entry's priority; 5 (the default) from a coordinator that sends none. */
+  private static int priority(JsonObject json) {
+    return json.containsKey("priority") ? (int) JsonReads.number(json, "priority")
+        : PoolEvent.Submit.DEFAULT_PRIORITY;
   }
 
   public static DeadLetterPage decodePage(JsonObject json) {

@@ -8,7 +8,8 @@ import io.vertx.core.json.JsonObject;
  * fields that apply to the state, absent otherwise: {@code key}; {@code position} (QUEUED: queued
  * jobs ahead of it); {@code dueAt} (WAITING); {@code worker} and {@code attempts} (RUNNING, and the
  * last attempt's for ANSWERED and DEAD); {@code outcome} (protocol v1) and {@code at} (ANSWERED,
- * DEAD); {@code deadLetter} (DEAD: the entry, as {@link DeadLetterJson} writes it). A wait whose
+ * DEAD); {@code deadLetter} (DEAD: the entry, as {@link DeadLetterJson} writes it); {@code progress}
+ * (QUEUED, WAITING, RUNNING: the last progress reported, the job's checkpoint, T2). A wait whose
  * time was up adds {@code "waited": true}.
  */
 public final class JobViewJson {
@@ -28,6 +29,7 @@ public final class JobViewJson {
     if (view.deadLetter() != null) {
       json.put("deadLetter", DeadLetterJson.encode(view.deadLetter()));
     }
+    putIfSet(json, "progress", view.progress());
     return json;
   }
 
@@ -54,7 +56,8 @@ public final class JobViewJson {
             : OutcomeJson.decode(JsonReads.object(json, "outcome")),
         JsonReads.optionalNumber(json, "at"),
         json.getValue("deadLetter") == null ? null
-            : DeadLetterJson.decode(JsonReads.object(json, "deadLetter")));
+            : DeadLetterJson.decode(JsonReads.object(json, "deadLetter")),
+        json.getValue("progress"));
   }
 
   private static void putIfSet(JsonObject json, String field, Object value) {

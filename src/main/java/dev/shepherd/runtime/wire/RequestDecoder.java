@@ -76,7 +76,8 @@ public final class RequestDecoder {
       json = object(body);
     }
     only(json, Set.of(BusWire.JOB, BusWire.PAYLOAD, BusWire.KEY, BusWire.REPLY_TO,
-        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY, BusWire.GROUP, BusWire.PRIORITY));
+        BusWire.TIMEOUT_MS, BusWire.DELAY_MS, BusWire.RETRY, BusWire.GROUP, BusWire.PRIORITY,
+        BusWire.PROGRESS_TIMEOUT_MS));
     if (!json.containsKey(BusWire.PAYLOAD)) {
       throw new BadRequest("payload: is required (any JSON value)");
     }
@@ -95,6 +96,18 @@ public final class RequestDecoder {
             + timeoutMs + ")");
       }
     }
+    Object progressTimeout = json.getValue(BusWire.PROGRESS_TIMEOUT_MS);
+    long progressTimeoutMs = 0;
+    if (progressTimeout != null) {
+      // T2: the job's own progress timeout, checked like its timeoutMs.
+      if (!(progressTimeout instanceof Integer || progressTimeout instanceof Long)
+          || ((Number) progressTimeout).longValue() < 1
+          || ((Number) progressTimeout).longValue() > MAX_TIMEOUT_MS) {
+        throw new BadRequest("progressTimeoutMs: must be an integer between 1 and "
+            + MAX_TIMEOUT_MS + " (was " + render(progressTimeout) + ")");
+      }
+      progressTimeoutMs = ((Number) progressTimeout).longValue();
+    }
     long delayMs = delay(json.getValue(BusWire.DELAY_MS));
     RetryOverride retry = RetryJson.decode(json.getValue(BusWire.RETRY));
     String group = id(json, BusWire.GROUP, false);
@@ -102,7 +115,7 @@ public final class RequestDecoder {
     Object payload = json.getValue(BusWire.PAYLOAD);
     long bytes = JsonCheck.payload(payload, maxPayloadDepth);
     return new Requests.Submit(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group,
-        priority);
+        priority, progressTimeoutMs);
   }
 
   /**

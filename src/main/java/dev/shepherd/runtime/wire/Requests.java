@@ -20,7 +20,14 @@ public final class Requests {
    * within its group (F3; 0 first, {@link #DEFAULT_PRIORITY} when not given).
    */
   public record Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
-      long bytes, long delayMs, RetryOverride retry, String group, int priority) {
+      long bytes, long delayMs, RetryOverride retry, String group, int priority,
+      long progressTimeoutMs) {
+
+    /** A submit with the pool's progress timeout (T2 in docs/rules.md). */
+    public Submit(String job, Object payload, String key, String replyTo, long timeoutMs,
+        long bytes, long delayMs, RetryOverride retry, String group, int priority) {
+      this(job, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group, priority, 0);
+    }
 
     /** The priority of a submit that names none (F3 in docs/rules.md). */
     public static final int DEFAULT_PRIORITY = 5;
@@ -47,7 +54,7 @@ public final class Requests {
     /** This submit with the job id {@code id}. */
     public Submit withJob(String id) {
       return new Submit(id, payload, key, replyTo, timeoutMs, bytes, delayMs, retry, group,
-          priority);
+          priority, progressTimeoutMs);
     }
   }
 

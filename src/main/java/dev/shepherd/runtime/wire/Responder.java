@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.wire;
 
+import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
 
 /**
@@ -17,6 +18,13 @@ public interface Responder {
   default void respond(Outcome outcome, Throwable cause) {
     respond(outcome);
   }
+
+  /**
+   * T2 (docs/rules.md): the job's running attempt reported {@code progress}, a message that is not
+   * an answer: it comes before the terminal outcome and may be dropped. Nothing by default (a
+   * plain request/reply submitter has only the one reply).
+   */
+  default void progress(Effect.Progress progress) {}
 
   /**
    * The event-bus address the terminal outcome goes to, which outlives this node (A4 in

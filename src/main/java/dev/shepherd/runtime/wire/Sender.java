@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.wire;
 
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 
 /**
@@ -13,8 +14,26 @@ public interface Sender {
   /** Sends {@code body} to {@code address}; nothing waits for it. */
   void send(String address, Object body);
 
+  /**
+   * Sends {@code body} with {@code options} (headers: a worker host's MAC). A network that
+   * carries no headers (the failover simulation's) sends the body alone.
+   */
+  default void send(String address, Object body, DeliveryOptions options) {
+    send(address, body);
+  }
+
   /** The event bus's {@code send}. */
   static Sender of(EventBus bus) {
-    return bus::send;
+    return new Sender() {
+      @Override
+      public void send(String address, Object body) {
+        bus.send(address, body);
+      }
+
+      @Override
+      public void send(String address, Object body, DeliveryOptions options) {
+        bus.send(address, body, options);
+      }
+    };
   }
 }

@@ -29,6 +29,9 @@ public final class SubmitBody {
     if (request.delayMs() > 0) {
       head.put(BusWire.DELAY_MS, request.delayMs());
     }
+    if (request.progressTimeoutMs() > 0) {
+      head.put(BusWire.PROGRESS_TIMEOUT_MS, request.progressTimeoutMs());
+    }
     if (request.retry() != null) {
       head.put(BusWire.RETRY, RetryJson.encode(request.retry()));
     }

@@ -227,6 +227,23 @@ class HostAgentTest {
     }
 
     @Test
+    void T2_a_host_reports_progress_before_the_completion_and_resumes_from_a_checkpoint() {
+      registered(host(DemoWorker.class.getName(), 1, 1, "WORKER"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+      pool.send("h1", 0, new HostCommand.Assign("h1/w-0", 1, 78, "j78",
+          new JsonObject().put("sleepMs", 40).put("progress", 4), 2, null,
+          new JsonObject().put("step", 2).put("of", 4)));
+
+      eventually().until(() -> completions().size() == 1);
+      List<HostReport.Progress> reports = pool.reports(HostReport.Progress.class);
+      assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.assignment()).isEqualTo(78));
+      // Resumed after the checkpoint's step 2: steps 3 and 4 only, the last one always arrives.
+      assertThat(reports).extracting(r -> ((JsonObject) r.progress()).getInteger("step"))
+          .doesNotContain(1, 2).endsWith(4);
+    }
+
+    @Test
     void a_failed_job_is_reported_with_its_error_and_the_incarnation_stays() {
       registered(host(DemoWorker.class.getName(), 1, 1, "EVENT_LOOP"));
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));

@@ -69,6 +69,8 @@ class HostCodecTest {
               null),
           new HostCommand.Assign("h1/w-1", 1, 9, "j9", "text", 1, null),
           new HostCommand.Assign("h1/w-1", 1, 10, "j10", null, 1, null),
+          new HostCommand.Assign("h1/w-1", 1, 11, "j11", "resumed", 2, null,
+              new JsonObject().put("step", 3)),
           new HostCommand.Reregister()));
 
       assertThat(HostCodec.decodeCommands(wire(HostCodec.encode(batch)))).isEqualTo(batch);
@@ -85,6 +87,8 @@ class HostCodecTest {
           new HostReport.Completion("h1/w-1", 13, null,
               new JobError(500, "thrown", "java.lang.IllegalStateException")),
           new HostReport.RateLimited("h1/w-1", 14, 2_500),
+          new HostReport.Progress("h1/w-1", 15, new JsonObject().put("step", 2),
+              new JsonObject().put("step", 2).toBuffer().length()),
           new HostReport.Created("h1/w-0", 2),
           new HostReport.CreationFailed("h1/w-1", 3, "start() failed"),
           new HostReport.CreationFailed("h1/w-1", 4, null),
@@ -92,6 +96,18 @@ class HostCodecTest {
           new HostReport.Stopped("h1/w-1", 5, Exit.NORMAL, null)));
 
       assertThat(HostCodec.decodeReports(wire(HostCodec.encode(batch)))).isEqualTo(batch);
+    }
+
+    @Test
+    void T2_a_progress_report_that_is_not_an_object_or_too_big_is_refused_naming_the_field() {
+      for (Object bad : List.of("text", 7, new JsonArray(),
+          new JsonObject().put("big", "x".repeat((int) dev.shepherd.core.JobProgress.MAX_BYTES)))) {
+        JsonObject body = new JsonObject().put("host", "h1").put("items", new JsonArray()
+            .add(new JsonObject().put("worker", "h1/w-0").put("assignment", 1)
+                .put("progress", bad)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HostCodec.decodeReports(body))
+            .hasMessageContaining("items[0].progress");
+      }
     }
 
     @Test

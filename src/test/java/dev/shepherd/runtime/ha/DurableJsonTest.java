@@ -63,7 +63,8 @@ class DurableJsonTest {
     return new DeadLetter(job, "k", payload, payload.length(), 500, List.of(
         new Attempt(1, "w-1", 3, 1_000, 1_010, "CRASH", "java.lang.OutOfMemoryError: boom"),
         new Attempt(2, "w-0", 7, 2_100, 2_104, "TIMEOUT", null)),
-        new Outcome.Interrupted(job, payload, 2, new Interruption.Poison(2, CRASHED)), 2_104);
+        new Outcome.Interrupted(job, payload, 2, new Interruption.Poison(2, CRASHED)), 2_104,
+        "tenant-a", 1, new FailureRetry(4, new Backoff(100, 2.0, 1_000, 0.1)));
   }
 
   /** A job whose last failure was answered and kept: the error's type and all. */

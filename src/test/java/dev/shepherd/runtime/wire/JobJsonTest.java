@@ -31,14 +31,14 @@ class JobJsonTest {
       new Interruption.Poison(2, CRASHED));
   private static final DeadLetter ENTRY = new DeadLetter("j1", "tenant-7", PAYLOAD, 130, 30_000,
       List.of(new Attempt(1, "w-0", 1, 100, 110, "CRASH", "boom"),
-          new Attempt(2, "w-1", 3, 140, 150, "CRASH", null)), POISONED, 150);
+          new Attempt(2, "w-1", 3, 140, 150, "CRASH", null)), POISONED, 150, "tenants", 2, null);
 
   @Test
   void J5_an_entry_has_the_documented_fields_and_decodes_to_itself() {
     JsonObject json = DeadLetterJson.encode(ENTRY);
 
     assertThat(json.fieldNames()).containsExactly("job", "key", "reason", "payload", "bytes",
-        "timeoutMs", "attempts", "answer", "at");
+        "timeoutMs", "attempts", "answer", "at", "group", "priority");
     assertThat(json.getString("reason")).isEqualTo("POISON");
     assertThat(json.getJsonObject("answer")).isEqualTo(OutcomeJson.encode(POISONED));
     assertThat(json.getJsonArray("attempts").getJsonObject(1)).isEqualTo(new JsonObject()
