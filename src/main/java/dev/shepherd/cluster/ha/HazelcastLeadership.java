@@ -110,6 +110,7 @@ public final class HazelcastLeadership implements Leadership {
 
           @Override
           public void memberRemoved(MembershipEvent event) {
+            LOG.info("pool {}: member {} left the cluster", pool, event.getMember().getUuid());
             context.runOnContext(v -> memberLeft());
           }
         });
@@ -193,6 +194,8 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           leading = claimed.term();
+          LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start)", pool, node,
+              claimed.term(), clock.monotonicMs() - sentAt);
           candidate.lead(claimed.term(), recovered, sentAt);
         }));
   }
