@@ -3,6 +3,7 @@ package dev.shepherd.cluster.ha;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -39,7 +40,11 @@ final class HaStore {
    * flight together and arrive in any order ({@link HaEntry}).
    */
   CompletionStage<Boolean> write(String pool, long term, long id, String batch, String base) {
-    return map.submitToKey(pool, new Write(term, id, batch, base));
+    return map.submitToKey(pool, new Write(term, id, utf8(batch), utf8(base)));
+  }
+
+  private static byte[] utf8(String text) {
+    return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
@@ -63,8 +68,13 @@ final class HaStore {
     }
   }
 
-  /** A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. */
-  record Write(long term, long id, String batch, String base)
+  /**
+   * A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. The texts
+   * travel as UTF-8 bytes: Java serialization copies a byte array at once, where it writes a long
+   * string char by char (inflating it first), which made the leader's event loop spend a third of
+   * its time serializing its writes (docs/benchmarks.md, HA section).
+   */
+  record Write(long term, long id, byte[] batch, byte[] base)
       implements EntryProcessor<String, HaEntry, Boolean> {
     @Override
     public Boolean process(Map.Entry<String, HaEntry> entry) {
@@ -72,11 +82,15 @@ final class HaStore {
       if (value == null || value.term != term) {
         return false;
       }
-      value.keep(term, id, batch, base);
+      value.keep(term, id, text(batch), text(base));
       value.writtenBy = term;
       entry.setValue(value);
       return true;
     }
+  }
+
+  private static String text(byte[] utf8) {
+    return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
   }
 
   /** Gives the lock back after a step-down, so a standby need not wait for this node to leave. */
