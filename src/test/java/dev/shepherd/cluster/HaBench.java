@@ -92,8 +92,10 @@ class HaBench {
           .until(() -> load.firstAnswerToJobSubmittedAfter(killedAt) > 0);
       long failover = load.firstAnswerToJobSubmittedAfter(killedAt) - killedAt;
       failovers.add(failover);
-      System.out.printf("kill %d of %s: first job submitted after the kill answered after %d ms%n",
-          kill + 1, victim.name(), failover);
+      System.out.printf("kill %d of %s at %s: first job submitted after the kill answered after"
+          + " %d ms%n", kill + 1, victim.name(),
+          java.time.LocalTime.ofInstant(java.time.Instant.ofEpochMilli(killedAt),
+              java.time.ZoneId.systemDefault()), failover);
       load.stop();
       nodes.remove(victim);
       ClusterNode fresh = startNode("r" + kill, false);
