@@ -1,0 +1,55 @@
+package dev.shepherd.cluster.ha;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
+import dev.shepherd.cluster.trust.ClusterKeys;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a rogue member of the Hazelcast cluster can do to a highly available pool's log in the
+ * {@value HaStore#MAP} map: append records of its own after the leader's, as an entry processor
+ * run on the map's owner (any member may). Two forgeries of an {@code accepted} record for job
+ * {@code job} with {@code replyTo}: one in clear (a member with no key), one sealed with
+ * another key at the entry's current term, as if the leader wrote it.
+ */
+public final class ForgedHaRecords {
+  private ForgedHaRecords() {}
+
+  /** The text of a batch accepting {@code job}, answered at {@code replyTo}. */
+  static String batch(long id, String job, String replyTo) {
+    return new JsonObject().put("id", id).put("records", new JsonArray().add(new JsonObject()
+            .put("t", "accepted").put("job", job).put("replyTo", replyTo)
+            .put("payload", new JsonObject().put("echo", "forged"))))
+        .put("delivered", new JsonArray()).put("undelivered", new JsonArray()).encode();
+  }
+
+  /**
+   * Appends to {@code pool}'s log a batch in clear for {@code jobs[0]} and one sealed with
+   * {@code otherKey} (base64 of 32 bytes) for {@code jobs[1]}; answers the term they claim.
+   */
+  public static long append(HazelcastInstance hazelcast, String pool, String otherKey,
+      String replyTo, String... jobs) {
+    return hazelcast.<String, HaEntry>getMap(HaStore.MAP)
+        .executeOnKey(pool, new Append(pool, otherKey, replyTo, List.of(jobs)));
+  }
+
+  /** Runs on the entry's owner: the term is the entry's, the sequences past any batch's. */
+  record Append(String pool, String otherKey, String replyTo, List<String> jobs)
+      implements EntryProcessor<String, HaEntry, Long> {
+    @Override
+    public Long process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue();
+      long sequence = 1_000_000;
+      value.batches.add(batch(sequence, jobs.get(0), replyTo));
+      SealedRecords other = new SealedRecords(pool,
+          ClusterKeys.fromEnvironment(Map.of(ClusterKeys.KEY, otherKey)));
+      value.batches.add(other.seal(SealedRecords.BATCH, value.term, sequence + 1,
+          batch(sequence + 1, jobs.get(1), replyTo)));
+      entry.setValue(value);
+      return value.term;
+    }
+  }
+}
