@@ -36,18 +36,27 @@ public final class ForgedHaRecords {
         .executeOnKey(pool, new Append(pool, otherKey, replyTo, List.of(jobs)));
   }
 
-  /** Runs on the entry's owner: the term is the entry's, the sequences past any batch's. */
+  /**
+   * Runs on the entry's owner: two batches right after the last one stored in the base's term, so
+   * that a successor's recovery reads them (a batch after a gap is never read at all).
+   */
   record Append(String pool, String otherKey, String replyTo, List<String> jobs)
       implements EntryProcessor<String, HaEntry, Long> {
     @Override
     public Long process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue();
-      long sequence = 1_000_000;
-      value.batches.add(batch(sequence, jobs.get(0), replyTo));
+      long term = value.baseTerm;
+      long last = value.baseId;
+      for (HaEntry.Stored b : value.batches) {
+        if (b.term() == term) {
+          last = Math.max(last, b.id());
+        }
+      }
+      value.keep(term, last + 1, batch(last + 1, jobs.get(0), replyTo), null);
       SealedRecords other = new SealedRecords(pool,
           ClusterKeys.fromEnvironment(Map.of(ClusterKeys.KEY, otherKey)));
-      value.batches.add(other.seal(SealedRecords.BATCH, value.term, sequence + 1,
-          batch(sequence + 1, jobs.get(1), replyTo)));
+      value.keep(term, last + 2, other.seal(SealedRecords.BATCH, term, last + 2,
+          batch(last + 2, jobs.get(1), replyTo)), null);
       entry.setValue(value);
       return value.term;
     }
