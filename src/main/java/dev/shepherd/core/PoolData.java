@@ -359,6 +359,23 @@ final class PoolData implements SlotView {
     ProgressFlow.armed(this, slot, job);
   }
 
+  /**
+   * The job that assignment {@code assignment} of slot {@code worker} still runs, for a timer of
+   * that assignment that fired (its job timeout, P14 in docs/rules.md; its progress silence, T2);
+   * null, counted as an ignored fact, when the timer is stale: the slot is gone or not running,
+   * the pool stopped, or the assignment ended. The job's {@code slot} is the slot.
+   */
+  Job liveAssignment(String worker, long assignment) {
+    Slot slot = slotsById.get(worker);
+    int at = slot == null || slot.life != Slot.Life.RUNNING || state == PoolState.STOPPED
+        ? -1 : slot.runningIndex(assignment);
+    if (at < 0) {
+      ignoredFacts++;
+      return null;
+    }
+    return slot.running.get(at);
+  }
+
   /** An assignment ended: its job timeout (P14 in docs/rules.md) no longer applies. */
   void assignmentEnded(Slot slot, Job job) {
     if (job.deadline(settings.jobTimeoutMs()) != Long.MAX_VALUE) {

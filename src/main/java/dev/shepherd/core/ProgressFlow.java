@@ -42,14 +42,11 @@ final class ProgressFlow {
 
   /** The silence timer of a live assignment fired: hung, or armed again for the new silence. */
   void silence(Timer.ProgressSilence timer, long now) {
-    Slot slot = d.slotsById.get(timer.worker());
-    int at = slot == null || slot.life != Slot.Life.RUNNING || d.state == PoolState.STOPPED
-        ? -1 : slot.runningIndex(timer.assignment());
-    if (at < 0) {
-      d.ignoredFacts++;
+    Job job = d.liveAssignment(timer.worker(), timer.assignment());
+    if (job == null) {
       return;
     }
-    Job job = slot.running.get(at);
+    Slot slot = job.slot;
     long limit = job.progressTimeout(d.settings.jobs().progressTimeoutMs());
     long end = job.lastHeard() + limit;
     if (now < end) {
