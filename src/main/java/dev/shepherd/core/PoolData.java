@@ -144,11 +144,32 @@ final class PoolData implements SlotView {
 
   // ---- durability (A3) -----------------------------------------------------------------------
 
-  /** Emits {@code record} when the pool is durable; otherwise nothing is kept. */
+  /**
+   * Emits {@code record} when the pool is durable; otherwise nothing is kept. A job going back
+   * ({@code Requeued}) has its held-back checkpoint written first (T2 in docs/rules.md), so the
+   * next leader resumes its retry from the latest report.
+   */
   void record(DurableRecord record) {
     if (settings.durable()) {
+      if (record instanceof DurableRecord.Requeued r) {
+        Job job = jobs.get(r.job());
+        if (job != null && job.fate != null && job.fate.checkpointHeld) {
+          writeCheckpoint(job, job.fate.progressAt);
+        }
+      }
       out.add(new Effect.Persist(record));
     }
+  }
+
+  /** T2 (docs/rules.md): writes {@code job}'s latest checkpoint, as of {@code now}. */
+  void writeCheckpoint(Job job, long now) {
+    Job.Fate fate = job.fate();
+    fate.durableCheckpoint = fate.checkpoint;
+    fate.durableCheckpointBytes = fate.checkpointBytes;
+    fate.checkpointWrittenAt = now;
+    fate.checkpointHeld = false;
+    out.add(new Effect.Persist(new DurableRecord.Checkpointed(job.id, fate.checkpoint,
+        fate.checkpointBytes)));
   }
 
   // ---- answers -------------------------------------------------------------------------------

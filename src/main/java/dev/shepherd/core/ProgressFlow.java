@@ -35,6 +35,17 @@ final class ProgressFlow {
     fate.checkpoint = e.progress();
     fate.checkpointBytes = e.bytes();
     fate.progressAt = e.now();
+    if (d.settings.durable()) {
+      // A3: the checkpoint is journaled for the next leader, at most once per job per
+      // CHECKPOINT_WRITE_MS; a report within that is held back and goes with the next report
+      // after it, or before the job's Requeued record.
+      if (fate.checkpointWrittenAt == Long.MIN_VALUE
+          || e.now() - fate.checkpointWrittenAt >= Pool.CHECKPOINT_WRITE_MS) {
+        d.writeCheckpoint(job, e.now());
+      } else {
+        fate.checkpointHeld = true;
+      }
+    }
     d.out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
         e.progress(), e.bytes()));
     return null;
