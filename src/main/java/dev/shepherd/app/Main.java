@@ -196,6 +196,7 @@ public final class Main implements VertxApplicationHooks {
       tls.applyTo(options.getEventBusOptions());
     }
     VertxBuilder builder = Vertx.builder().with(options);
+    TracingSetup.apply(System.getenv(), options, builder);
     if (clustered) {
       ClusterSettings settings = cluster;
       builder.withClusterManager(ClusterSetup.clusterManager(settings != null ? settings

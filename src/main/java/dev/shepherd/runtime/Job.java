@@ -42,6 +42,16 @@ public final class Job {
       }
 
       @Override
+      protected void traced(Job job, Object trace) {
+        job.trace = trace;
+      }
+
+      @Override
+      protected Object trace(Job job) {
+        return job.trace;
+      }
+
+      @Override
       protected void cancel(Job job) {
         job.cancel();
       }
@@ -70,6 +80,8 @@ public final class Job {
   /** Created on the first {@link #cancelled()} call; guarded by {@code this}. */
   private Promise<Void> cancellation;
   private Context context;
+  /** Its trace while tracing is on (T1 in docs/rules.md), else null; internal to the runtime. */
+  private volatile Object trace;
   /** T2 (docs/rules.md): the last progress of an earlier attempt, or null. */
   private final JsonObject checkpoint;
   /** T2 (docs/rules.md): where reports go (null: nowhere, for a job made outside a slot) and the one waiting. */

@@ -6,9 +6,11 @@ import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.spi.VertxTracerFactory;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.List;
@@ -29,14 +31,23 @@ public final class ClusteredVertx {
 
   /** As above, where {@code majority} members are a majority (1: it may lead HA pools alone). */
   public static Vertx start(String name, int basePort, int majority) {
+    return start(name, basePort, majority, null);
+  }
+
+  /** As above, tracing through {@code tracer} (with its default options) unless it is null. */
+  public static Vertx start(String name, int basePort, int majority, VertxTracerFactory tracer) {
     ClusterSettings settings =
         new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"), majority);
     HazelcastClusterManager manager =
         new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings));
     VertxOptions options = new VertxOptions()
         .setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0));
-    Future<Vertx> started = Vertx.builder().with(options).withClusterManager(manager)
-        .buildClustered();
+    VertxBuilder builder = Vertx.builder();
+    if (tracer != null) {
+      options.setTracingOptions(tracer.newOptions());
+      builder.withTracer(tracer);
+    }
+    Future<Vertx> started = builder.with(options).withClusterManager(manager).buildClustered();
     try {
       return started.toCompletionStage().toCompletableFuture()
           .get(Duration.ofSeconds(60).toMillis(), TimeUnit.MILLISECONDS);

@@ -6,6 +6,7 @@ import dev.shepherd.cluster.hosts.HostMac;
 import io.vertx.core.buffer.Buffer;
 import dev.shepherd.core.HostState;
 import dev.shepherd.runtime.coordinator.HostedPool;
+import dev.shepherd.runtime.trace.JobTraces;
 import dev.shepherd.runtime.coordinator.TurnBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,11 +28,14 @@ final class RemoteHost {
   final Map<String, RemoteSlot> slots = new LinkedHashMap<>();
 
   private final TurnBuffer<HostCommand> turn;
+  /** The pool's job traces (T1 in docs/rules.md), null while tracing is off. */
+  final JobTraces traces;
 
   RemoteHost(String id, String node, String address, HostedPool pool, long term, HostMac mac) {
     this.id = id;
     this.node = node;
     this.address = address;
+    this.traces = pool.traces();
     // Sent to the address the host has when the turn ends: a re-registration may have moved it.
     this.turn = pool.turnBuffer(items -> {
       Buffer batch = HostBatchWriter.write(new HostCommand.Batch(term, items));

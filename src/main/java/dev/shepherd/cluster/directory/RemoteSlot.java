@@ -53,7 +53,8 @@ final class RemoteSlot implements SlotHandle {
 
   @Override
   public void assign(Effect.Assign assignment) {
-    host.send(HostCommand.Assign.of(assignment, incarnation));
+    host.send(HostCommand.Assign.of(assignment, incarnation,
+        host.traces == null ? null : host.traces.trace(assignment.job())));
   }
 
   /**

@@ -81,6 +81,12 @@ public final class HostBatchWriter {
       if (a.key() != null) {
         json.writeStringField(KEY, a.key());
       }
+      if (a.traceparent() != null) {
+        json.writeStringField(TRACEPARENT, a.traceparent());
+        if (a.tracestate() != null) {
+          json.writeStringField(TRACESTATE, a.tracestate());
+        }
+      }
     } else if (command instanceof HostCommand.Deploy d) {
       json.writeStringField(OP, OP_DEPLOY);
       json.writeStringField(WORKER, d.worker());

@@ -35,7 +35,7 @@ public final class HostCodec {
   // The fields each body and item may have, made once: batches are decoded item by item.
   private static final Set<String> COMMAND_BATCH_FIELDS = Set.of(TERM, ITEMS);
   private static final Set<String> ASSIGN_FIELDS = Set.of(OP, WORKER, INCARNATION,
-      ASSIGNMENT, JOB, PAYLOAD, ATTEMPT, KEY, CHECKPOINT);
+      ASSIGNMENT, JOB, PAYLOAD, ATTEMPT, KEY, CHECKPOINT, TRACEPARENT, TRACESTATE);
   private static final Set<String> DEPLOY_FIELDS = Set.of(OP, WORKER, INCARNATION);
   private static final Set<String> STOP_FIELDS = Set.of(OP, WORKER, INCARNATION, REASON);
   private static final Set<String> CANCEL_FIELDS =
@@ -166,6 +166,12 @@ public final class HostCodec {
       if (a.checkpoint() != null) {
         json.put(CHECKPOINT, JsonValues.toJson(a.checkpoint()));
       }
+      if (a.traceparent() != null) {
+        json.put(TRACEPARENT, a.traceparent());
+        if (a.tracestate() != null) {
+          json.put(TRACESTATE, a.tracestate());
+        }
+      }
       return a.key() == null ? json : json.put(KEY, a.key());
     } else if (command instanceof HostCommand.Deploy d) {
       return new JsonObject().put(OP, OP_DEPLOY).put(WORKER, d.worker())
@@ -205,7 +211,8 @@ public final class HostCodec {
       return new HostCommand.Assign(id(json, path, WORKER, true), incarnation(json, path),
           number(json, path, ASSIGNMENT, 0, Long.MAX_VALUE), id(json, path, JOB, true),
           json.getValue(PAYLOAD), (int) number(json, path, ATTEMPT, 1, Integer.MAX_VALUE),
-          id(json, path, KEY, false), json.getValue(CHECKPOINT));
+          id(json, path, KEY, false), json.getValue(CHECKPOINT),
+          id(json, path, TRACEPARENT, false), text(json, path, TRACESTATE));
     } else if (OP_DEPLOY.equals(op)) {
       only(json, path, DEPLOY_FIELDS);
       return new HostCommand.Deploy(id(json, path, WORKER, true), incarnation(json, path));

@@ -1,6 +1,7 @@
 package dev.shepherd.cluster.hosts;
 
 import dev.shepherd.core.Effect;
+import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.core.Exit;
 import java.util.List;
 import java.util.Objects;
@@ -32,22 +33,38 @@ public sealed interface HostCommand {
    * checkpoint} is the last progress of an earlier attempt (T2 in docs/rules.md), or null.
    */
   record Assign(String worker, int incarnation, long assignment, String job, Object payload,
-      int attempt, String key, Object checkpoint) implements HostCommand {
+      int attempt, String key, Object checkpoint, String traceparent, String tracestate)
+      implements HostCommand {
     public Assign {
       Objects.requireNonNull(worker, "worker");
       Objects.requireNonNull(job, "job");
     }
 
-    /** An assignment without a checkpoint. */
+    /** An assignment without a checkpoint or a trace. */
     public Assign(String worker, int incarnation, long assignment, String job, Object payload,
         int attempt, String key) {
-      this(worker, incarnation, assignment, job, payload, attempt, key, null);
+      this(worker, incarnation, assignment, job, payload, attempt, key, null, null, null);
+    }
+
+    /** An assignment without a trace. */
+    public Assign(String worker, int incarnation, long assignment, String job, Object payload,
+        int attempt, String key, Object checkpoint) {
+      this(worker, incarnation, assignment, job, payload, attempt, key, checkpoint, null, null);
     }
 
     /** The core's assignment, sent to the incarnation the coordinator knows the slot runs. */
     public static Assign of(Effect.Assign assign, int incarnation) {
+      return of(assign, incarnation, null);
+    }
+
+    /**
+     * The same, carrying the submitter's trace (T1 in docs/rules.md) as W3C strings, when it has
+     * one: the host opens the attempt's span under it.
+     */
+    public static Assign of(Effect.Assign assign, int incarnation, JobTrace trace) {
       return new Assign(assign.worker(), incarnation, assign.assignment(), assign.job(),
-          assign.payload(), assign.attempt(), assign.key(), assign.checkpoint());
+          assign.payload(), assign.attempt(), assign.key(), assign.checkpoint(),
+          trace == null ? null : trace.traceparent(), trace == null ? null : trace.tracestate());
     }
   }
 

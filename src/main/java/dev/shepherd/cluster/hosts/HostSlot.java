@@ -2,9 +2,11 @@ package dev.shepherd.cluster.hosts;
 
 import dev.shepherd.core.Exit;
 import dev.shepherd.runtime.slot.IncarnationRunner;
+import dev.shepherd.runtime.slot.JobControl;
+import dev.shepherd.runtime.trace.JobTrace;
+import dev.shepherd.runtime.trace.Tracing;
 import dev.shepherd.runtime.slot.VertxDeployments;
 import dev.shepherd.runtime.slot.Incarnation;
-import dev.shepherd.runtime.slot.JobControl;
 import dev.shepherd.runtime.slot.ProgressReport;
 import dev.shepherd.runtime.Job;
 import dev.shepherd.runtime.payload.LogText;
@@ -115,6 +117,11 @@ final class HostSlot implements IncarnationRunner.Port {
             report.bytes()));
       }
     }));
+    if (assign.traceparent() != null && Tracing.on(host.vertx())) {
+      // T1 (docs/rules.md): the attempt's span opens under the submitter's trace.
+      JobControl.trace(job, JobTrace.fromW3c(host.hostConfig().pool(), assign.traceparent(),
+          assign.tracestate()));
+    }
     if (running >= worker.maxConcurrency()) {
       if (waiting.isEmpty()) {
         LOG.warn("host {}: {} was sent more than its {} assignments at once; holding {} until"

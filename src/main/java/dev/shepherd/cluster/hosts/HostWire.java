@@ -29,6 +29,9 @@ public final class HostWire {
   static final String PAYLOAD = "payload";
   static final String ATTEMPT = "attempt";
   static final String KEY = "key";
+  /** An assignment's W3C trace context (T1 in docs/rules.md), absent while tracing is off. */
+  static final String TRACEPARENT = "traceparent";
+  static final String TRACESTATE = "tracestate";
   static final String REASON = "reason";
   static final String RESULT = "result";
   /** A completion that is a handler's "rate limited for this many ms" (F4 in docs/rules.md). */

@@ -15,6 +15,7 @@ import dev.shepherd.runtime.coordinator.LookupsAndDeadLetters;
 import dev.shepherd.runtime.coordinator.Outbox;
 import dev.shepherd.runtime.coordinator.PoolObserver;
 import dev.shepherd.runtime.payload.BadRequest;
+import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.NodeId;
 import dev.shepherd.runtime.wire.RequestDecoder;
@@ -86,7 +87,9 @@ public final class LocalPoolHandle implements PoolHandle {
     }
     CallbackResponder responder = new CallbackResponder(onAnswer, admission,
         Vertx.currentContext(), coordinator.outbox(), onProgress);
-    coordinator.execute(() -> coordinator.submit(request, responder));
+    // T1 (docs/rules.md): the caller's trace, captured here on the caller's context.
+    JobTrace trace = coordinator.traces() == null ? null : coordinator.traces().capture();
+    coordinator.execute(() -> coordinator.submit(request, responder, trace));
   }
 
   @Override

@@ -24,6 +24,8 @@ import dev.shepherd.runtime.slot.ResultCheck;
 import dev.shepherd.runtime.time.RuntimeClock;
 import dev.shepherd.runtime.time.Scheduler;
 import dev.shepherd.runtime.time.WallTimes;
+import dev.shepherd.runtime.trace.JobTrace;
+import dev.shepherd.runtime.trace.JobTraces;
 import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.Responder;
@@ -94,6 +96,8 @@ public final class Coordinator {
    * What lets a highly available pool's effects out (A3 in docs/rules.md); null for other pools.
    */
   private DurableLeader leader;
+  /** The traces of its jobs (T1 in docs/rules.md); null while its Vert.x does not trace. */
+  private final JobTraces traces;
 
   public Coordinator(Vertx vertx, Context context, PoolConfig config) {
     this(vertx, context, config, PoolPorts.of(vertx, context));
@@ -124,6 +128,7 @@ public final class Coordinator {
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);
     this.jobs = new LookupsAndDeadLetters(this, pool);
+    this.traces = JobTraces.of(vertx, config.name());
   }
 
   public String name() {
@@ -161,6 +166,11 @@ public final class Coordinator {
   /** What the coordinator sends on: answers to reply addresses, commands to worker hosts. */
   public Sender sender() {
     return sender;
+  }
+
+  /** The traces of the pool's jobs (T1 in docs/rules.md), or null: tracing is off. */
+  public JobTraces traces() {
+    return traces;
   }
 
   public Timers timers() {
@@ -395,6 +405,17 @@ public final class Coordinator {
    * RequestDecoder#checkForPool}).
    */
   public void submit(Requests.Submit request, Responder responder) {
+    submit(request, responder, traces == null ? null : traces.capture());
+  }
+
+  /**
+   * {@link #submit(Requests.Submit, Responder)} under {@code trace}, the submitter's trace captured
+   * where the submit was made (T1 in docs/rules.md; null: none).
+   */
+  public void submit(Requests.Submit request, Responder responder, JobTrace trace) {
+    if (traces != null) {
+      traces.submitted(trace, responder);
+    }
     FailureRetry retry = request.retry() == null ? null
         : request.retry().resolve(config.settings().jobs().retryFailures());
     apply(new PoolEvent.Submit(request.job(), request.payload(), request.key(), responder,

@@ -25,6 +25,11 @@ final class CoordinatorHosting implements HostedPool {
   }
 
   @Override
+  public dev.shepherd.runtime.trace.JobTraces traces() {
+    return coordinator.traces();
+  }
+
+  @Override
   public String name() {
     return coordinator.name();
   }

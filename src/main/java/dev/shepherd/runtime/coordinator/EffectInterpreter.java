@@ -28,6 +28,9 @@ final class EffectInterpreter {
   void run(Effect effect) {
     if (effect instanceof Effect.Respond respond) {
       Throwable cause = coordinator.causes().answered(respond.outcome());
+      if (coordinator.traces() != null) {
+        coordinator.traces().answered(respond.replyTo(), respond.outcome());
+      }
       ((Responder) respond.replyTo()).respond(respond.outcome(), cause);
       for (PoolObserver observer : coordinator.observers()) {
         observer.onOutcome(respond.outcome());
@@ -36,6 +39,9 @@ final class EffectInterpreter {
     } else if (effect instanceof Effect.Assign assign) {
       for (PoolObserver observer : coordinator.observers()) {
         observer.onAssigned(assign.worker(), assign.job(), assign.attempt());
+      }
+      if (coordinator.traces() != null) {
+        coordinator.traces().dispatched(assign.job());
       }
       slot(assign.worker()).assign(assign);
     } else if (effect instanceof Effect.Progress progress) {

@@ -23,6 +23,11 @@ public interface HostedPool {
 
   String name();
 
+  /** The traces of the pool's jobs (T1 in docs/rules.md), or null while tracing is off. */
+  default dev.shepherd.runtime.trace.JobTraces traces() {
+    return null;
+  }
+
   /** The pool's event-bus addresses (its hosts' register, heartbeat, deregister, completed). */
   Addresses addresses();
 

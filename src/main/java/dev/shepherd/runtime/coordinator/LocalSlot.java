@@ -76,6 +76,9 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
         assignment.key(), id, incarnation.incarnation(), assignment.assignment(),
         assignment.checkpoint() instanceof JsonObject checkpoint ? checkpoint.copy() : null);
     JobControl.reportProgressTo(job, progressSink);
+    if (coordinator.traces() != null) {
+      JobControl.trace(job, coordinator.traces().trace(assignment.job()));
+    }
     incarnation.deliver(job);
   }
 

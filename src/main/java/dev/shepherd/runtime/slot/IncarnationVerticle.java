@@ -8,11 +8,14 @@ import dev.shepherd.runtime.WorkerContext;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.payload.RawJson;
+import dev.shepherd.runtime.trace.AttemptSpan;
+import dev.shepherd.runtime.trace.JobTrace;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -226,10 +229,25 @@ public final class IncarnationVerticle extends VerticleBase
         undecodable = e;
       }
     }
+    Object trace = JobControl.get().trace(job);
+    AttemptSpan span = null;
     try {
-      result = undecodable != null ? Future.failedFuture(undecodable) : handler.handle(job);
+      if (undecodable != null) {
+        result = Future.failedFuture(undecodable);
+      } else if (trace == null) {
+        result = handler.handle(job);
+      } else {
+        // T1 (docs/rules.md): the attempt's span is current while the handler runs.
+        span = AttemptSpan.start((JobTrace) trace, job.id(), job.attempt(), owner.worker(),
+            (ContextInternal) context);
+        JobControl.get().traced(job, span);
+        result = span.call(() -> handler.handle(job));
+      }
     } catch (Exception e) {
       if (onException == OnException.CRASH && !(e instanceof JobRateLimitedException)) {
+        if (span != null) {
+          span.interrupted("WORKER_STOPPED", e);
+        }
         crash(e);
         return;
       }
@@ -239,6 +257,9 @@ public final class IncarnationVerticle extends VerticleBase
       }
       result = Future.failedFuture(e);
     } catch (Throwable t) {
+      if (span != null) {
+        span.interrupted("WORKER_STOPPED", t);
+      }
       crash(t);
       return;
     }
@@ -246,7 +267,11 @@ public final class IncarnationVerticle extends VerticleBase
       crash(new NullPointerException("JobHandler.handle returned null instead of a Future"));
       return;
     }
+    AttemptSpan attempt = span;
     result.onComplete(ar -> {
+      if (attempt != null) {
+        ended(attempt, ar.failed() ? ar.cause() : null);
+      }
       if (crashed) {
         return;
       }
@@ -258,6 +283,17 @@ public final class IncarnationVerticle extends VerticleBase
         owner.completed(this, List.of(completion));
       }
     });
+  }
+
+  /** The attempt's span ends with what its handler answered (T1 in docs/rules.md). */
+  private static void ended(AttemptSpan span, Throwable failure) {
+    if (failure == null) {
+      span.completed();
+    } else if (failure instanceof JobRateLimitedException) {
+      span.rateLimited();
+    } else {
+      span.failed(String.valueOf(JobErrors.of(failure).code()), failure);
+    }
   }
 
   /** Completions of one turn of this context go to the owner together. */
@@ -316,6 +352,11 @@ public final class IncarnationVerticle extends VerticleBase
   @Override
   public void stopBySlot() {
     moveTo(Life.STOPPED);
+    for (Job job : running.values()) {
+      if (JobControl.get().trace(job) instanceof AttemptSpan span) {
+        span.interrupted("WORKER_STOPPED", null);
+      }
+    }
     if (idle != null) {
       idle.tryComplete();
     }

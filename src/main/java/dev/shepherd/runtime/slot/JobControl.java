@@ -43,6 +43,20 @@ public abstract class JobControl {
   /** Marks the job cancelled; from any thread. */
   protected abstract void cancel(Job job);
 
+  /**
+   * Gives the job its trace (T1 in docs/rules.md): the submitter's, then its attempt's span once
+   * it runs; never called while tracing is off.
+   */
+  protected abstract void traced(Job job, Object trace);
+
+  /** The job's trace, or null (always, while tracing is off). */
+  protected abstract Object trace(Job job);
+
+  /** {@link #traced}, from the packages that hand jobs to incarnations. */
+  public static void trace(Job job, Object trace) {
+    get().traced(job, trace);
+  }
+
   /** Sends {@code job}'s progress reports to {@code sink} (T2 in docs/rules.md). */
   protected abstract void reportTo(Job job, ProgressSink sink);
 

@@ -1,0 +1,168 @@
+package dev.shepherd.runtime.trace;
+
+import dev.shepherd.core.Outcome;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.vertx.core.Vertx;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The traces of one pool's unanswered jobs (T1 in docs/rules.md), on its coordinator's context:
+ * job id to the submitter's {@link JobTrace}, and the job's {@code queued} span from admission to
+ * its first dispatch. An entry lives from the submit to the job's terminal answer; a job
+ * submitted outside any trace has none. Only a coordinator whose Vert.x traces has one ({@link
+ * #of}): with tracing off the coordinator holds null and pays one null check per effect.
+ */
+public final class JobTraces {
+  private final String pool;
+  /** Admitted jobs by id. */
+  private final Map<String, Entry> jobs = new HashMap<>();
+  /**
+   * Submits not answered yet, by their responder: a submit may name no id (the pool makes one),
+   * and its admission, which names the id, comes before its first dispatch.
+   */
+  private final Map<Object, Entry> admitting = new IdentityHashMap<>();
+
+  private static final class Entry {
+    final JobTrace trace;
+    Span queued;
+    boolean dispatched;
+
+    Entry(JobTrace trace) {
+      this.trace = trace;
+    }
+  }
+
+  private final Vertx vertx;
+
+  private JobTraces(Vertx vertx, String pool) {
+    this.vertx = vertx;
+    this.pool = pool;
+  }
+
+  /** The traces of {@code pool}'s jobs, or null when {@code vertx} does not trace. */
+  public static JobTraces of(Vertx vertx, String pool) {
+    return Tracing.on(vertx) ? new JobTraces(vertx, pool) : null;
+  }
+
+  public String pool() {
+    return pool;
+  }
+
+  /** The current context's trace, captured for a submit to this pool (null: none). */
+  public JobTrace capture() {
+    return JobTrace.capture(pool);
+  }
+
+  /**
+   * A submit answered through {@code replyTo}, under {@code trace} (nothing when null); its
+   * admission ({@link #answered}) names the job.
+   */
+  public void submitted(JobTrace trace, Object replyTo) {
+    if (trace != null) {
+      admitting.put(replyTo, new Entry(trace));
+    }
+  }
+
+  /**
+   * A job recovered from the journal of a highly available pool (A3 in docs/rules.md) with the
+   * trace recorded at its admission: its spans continue under the original submitter's.
+   */
+  public void recovered(String job, JobTrace trace) {
+    if (trace != null) {
+      Entry entry = new Entry(trace);
+      jobs.put(job, entry);
+      entry.queued = queued(entry, job);
+    }
+  }
+
+  /** The trace of {@code job}, or null. */
+  public JobTrace trace(String job) {
+    Entry entry = jobs.get(job);
+    return entry == null ? null : entry.trace;
+  }
+
+  /** The number of jobs with a trace, admitted or being admitted. */
+  public int size() {
+    return jobs.size() + admitting.size();
+  }
+
+  /** {@code job} is handed to a slot: its queued span ends at its first dispatch. */
+  public JobTrace dispatched(String job) {
+    Entry entry = jobs.get(job);
+    if (entry == null) {
+      return null;
+    }
+    if (!entry.dispatched) {
+      entry.dispatched = true;
+      if (entry.queued == null) {
+        entry.queued = queued(entry, job);
+      }
+      entry.queued.setAttribute(Tracing.OUTCOME, "dispatched");
+      entry.queued.end();
+    }
+    return entry.trace;
+  }
+
+  /** An answer to {@code replyTo}: the admission starts the queued span, a terminal one ends it. */
+  public void answered(Object replyTo, Outcome outcome) {
+    String job = outcome.job();
+    if (outcome instanceof Outcome.Accepted) {
+      Entry admitted = admitting.remove(replyTo);
+      if (admitted != null) {
+        admitted.queued = queued(admitted, job);
+        jobs.put(job, admitted);
+      }
+      return;
+    }
+    if (outcome instanceof Outcome.Rejected) {
+      admitting.remove(replyTo);
+      return;
+    }
+    Entry entry = jobs.remove(job);
+    if (entry == null) {
+      return;
+    }
+    if (!entry.dispatched && entry.queued != null) {
+      String reason = reason(outcome);
+      entry.queued.setAttribute(Tracing.OUTCOME, name(outcome));
+      if (reason != null) {
+        entry.queued.setAttribute(Tracing.REASON, reason);
+      }
+      if (!(outcome instanceof Outcome.Cancelled)) {
+        entry.queued.setStatus(StatusCode.ERROR, reason == null ? name(outcome) : reason);
+      }
+      entry.queued.end();
+    }
+  }
+
+  private Span queued(Entry entry, String job) {
+    return Tracing.tracer(vertx).spanBuilder(Tracing.QUEUED)
+        .setParent(entry.trace.parent())
+        .setSpanKind(SpanKind.INTERNAL)
+        .setAttribute(Tracing.POOL, pool)
+        .setAttribute(Tracing.JOB, job)
+        .startSpan();
+  }
+
+  /** The outcome's name as the protocol spells it. */
+  static String name(Outcome outcome) {
+    return outcome.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  static String reason(Outcome outcome) {
+    if (outcome instanceof Outcome.Rejected r) {
+      return r.reason().name();
+    }
+    if (outcome instanceof Outcome.Interrupted i) {
+      return i.reason().kind();
+    }
+    if (outcome instanceof Outcome.Failed f) {
+      return String.valueOf(f.error().code());
+    }
+    return null;
+  }
+}
