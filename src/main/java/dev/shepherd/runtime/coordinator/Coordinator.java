@@ -118,7 +118,14 @@ public final class Coordinator {
     this.config = config;
     this.deployments = ports.deployments();
     this.pool = Pool.create(config.settings());
-    this.outbox = new Outbox(turns);
+    // With caller-runs on, every entry is a turn and each turn ends with the outbox's flush: no
+    // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
+    // its turns on its context ({@link #lead}) queues it as before.
+    this.outbox = new Outbox(task -> {
+      if (!this.inbox.callerRuns()) {
+        this.turns.execute(task);
+      }
+    });
     this.inbox = new Inbox(ports.turns(), outbox::flush, callerRuns);
     int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
     for (String id : pool.slotIds()) {

@@ -25,7 +25,7 @@ public final class Inbox {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbox.class);
   private static final int BATCH = 4096;
   /** The most tasks a caller's thread runs before it hands the rest to the context. */
-  static final int CALLER_BUDGET = 1024;
+  static final int CALLER_BUDGET = 64;
 
   /** The coordinator's context's next turn. */
   private final Executor context;
