@@ -121,11 +121,7 @@ public final class Coordinator {
     // With caller-runs on, every entry is a turn and each turn ends with the outbox's flush: no
     // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
     // its turns on its context ({@link #lead}) queues it as before.
-    this.outbox = new Outbox(task -> {
-      if (!this.inbox.callerRuns()) {
-        this.turns.execute(task);
-      }
-    });
+    this.outbox = new Outbox(this::outboxFlushLater);
     this.inbox = new Inbox(ports.turns(), outbox::flush, callerRuns);
     int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
     for (String id : pool.slotIds()) {
@@ -223,6 +219,13 @@ public final class Coordinator {
    */
   public void execute(Runnable task) {
     inbox.offer(task);
+  }
+
+  /** Queues the outbox's end-of-turn flush, unless every turn ends with it anyway. */
+  private void outboxFlushLater(Runnable flush) {
+    if (!inbox.callerRuns()) {
+      turns.execute(flush);
+    }
   }
 
   /**
