@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Off ({@link CallerRuns}), every turn runs on the coordinator's context: one context task
  * drains everything that queued up meanwhile. On, the thread that queues a task runs the turn
- * itself when no turn is under way (flat combining): at one in flight a job then crosses
+ * itself when no turn is under way and nothing else waits (flat combining): at one in flight a job then crosses
  * submitter -> incarnation -> submitter, not through the coordinator's event loop as well. A
  * caller runs at most {@link #CALLER_BUDGET} tasks; what is left then goes to the coordinator's
  * context, so a caller is never kept long. A turn runs the pool's own code only: jobs' handlers
@@ -69,8 +69,13 @@ public final class Inbox {
 
   /** From any thread; with caller-runs on, may run the turn, this task included, right here. */
   public void offer(Runnable task) {
+    // Only a caller that finds nothing waiting runs the turn: under load the context's batches
+    // carry the work, as they do with caller-runs off. Whether the queue was empty is a hint
+    // only; the flag and the recheck after each release keep the turns one at a time and lose
+    // nothing.
+    boolean idle = queue.isEmpty();
     queue.offer(task);
-    if (callerRuns) {
+    if (callerRuns && idle) {
       runAsCaller();
     } else {
       schedule();
