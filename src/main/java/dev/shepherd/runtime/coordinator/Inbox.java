@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Off ({@link CallerRuns}), every turn runs on the coordinator's context: one context task
  * drains everything that queued up meanwhile. On, the thread that queues a task runs the turn
- * itself when no turn is under way and nothing else waits (flat combining): at one in flight a job then crosses
- * submitter -> incarnation -> submitter, not through the coordinator's event loop as well. A
+ * itself when no turn is under way and nothing else waits (flat combining): at one in flight a
+ * job then crosses submitter -> incarnation -> submitter, not the coordinator's event loop too. A
  * caller runs at most {@link #CALLER_BUDGET} tasks; what is left then goes to the coordinator's
  * context, so a caller is never kept long. A turn runs the pool's own code only: jobs' handlers
  * run on their incarnations' contexts.
