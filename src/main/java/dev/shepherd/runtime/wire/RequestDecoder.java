@@ -12,6 +12,8 @@ import dev.shepherd.runtime.payload.RawJson;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Decodes and validates every request body of protocol v1. Each refusal is a {@link BadRequest}
@@ -455,7 +457,21 @@ public final class RequestDecoder {
       return "unparseable";
     }
     int end = message.indexOf('\n');
-    String line = end < 0 ? message : message.substring(0, end);
-    return line.length() > 120 ? line.substring(0, 120) + "…" : line;
+    String line = withoutSource(end < 0 ? message : message.substring(0, end));
+    if (end >= 0) {
+      Matcher at = JACKSON_LOCATION.matcher(message.substring(end));
+      if (at.find()) {
+        line = line + " at line " + at.group(1) + ", column " + at.group(2);
+      }
+    }
+    return line.length() > 160 ? line.substring(0, 160) + "…" : line;
   }
+
+  /** Jackson's "[Source: REDACTED (…); line: 1, column: 2]" as "line 1, column 2". */
+  private static String withoutSource(String line) {
+    return JACKSON_LOCATION.matcher(line).replaceAll("line $1, column $2");
+  }
+
+  private static final Pattern JACKSON_LOCATION =
+      Pattern.compile("\\[Source: [^\\n]*?; line: (\\d+), column: (\\d+)\\]");
 }

@@ -138,4 +138,18 @@ class RawSubmitReaderTest {
   private static String body(String payload) {
     return "{\"job\":\"deep\",\"payload\":" + payload + "}";
   }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"{", "{\"payload\":", "{\"payload\":[1,}", "{\"payload\":1,,}", "nul",
+      "{\"payload\":\"\\x\"}", "{\"payload\":1} x"})
+  void a_body_that_is_not_json_says_where_without_the_parser_s_internals(String body) {
+    for (Object form : new Object[] {body, Buffer.buffer(body)}) {
+      assertThatThrownBy(() -> RequestDecoder.submit(form, 64))
+          .isInstanceOf(BadRequest.class)
+          .hasMessageStartingWith("body: ")
+          .hasMessageNotContaining("Source")
+          .hasMessageNotContaining("REDACTED")
+          .hasMessageNotContaining("StreamReadFeature");
+    }
+  }
 }
