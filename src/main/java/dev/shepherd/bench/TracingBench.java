@@ -38,8 +38,8 @@ import org.HdrHistogram.Histogram;
  * tracing is off); {@code on-untraced}, a Vert.x tracing through an SDK (batch processor, an
  * exporter that counts and drops) with jobs submitted outside any trace; {@code on}, the same
  * with each job submitted under its own caller span, so each makes a {@code queued} and an {@code
- * attempt} span. The modes are interleaved round by round after a warm-up, each on its own Vert.x;
- * it prints each round, then the median of the rounds per mode and the ratios to {@code off}.
+ * attempt} span. The modes are interleaved round by round after three warm-up rounds, each on its own Vert.x;
+ * it prints each measured round, then the median of the rounds per mode and the ratios to {@code off}.
  *
  * <pre>java -cp target/shepherd.jar dev.shepherd.bench.TracingBench --jobs 100000 --rounds 3
  *   (--workers 4 --inflight 64; --quick for a smoke run)</pre>
@@ -47,6 +47,8 @@ import org.HdrHistogram.Histogram;
 public final class TracingBench {
   private static final String POOL = "traced-bench";
   private static final List<String> MODES = List.of("off", "on-untraced", "on");
+  /** Unmeasured rounds of every mode first, as many jobs each as a measured one. */
+  private static final int WARM_UP_ROUNDS = 3;
 
   private final String mode;
   private final Vertx vertx;
@@ -114,8 +116,10 @@ public final class TracingBench {
     }
     System.out.printf(Locale.ROOT, "TracingBench workers=%d inflight=%d jobs=%d rounds=%d%n",
         workers, inflight, jobs, rounds);
-    for (TracingBench bench : benches.values()) {
-      bench.measure(Math.max(1_000, jobs / 5), inflight); // warm-up
+    for (int warm = 0; warm < WARM_UP_ROUNDS; warm++) {
+      for (TracingBench bench : benches.values()) {
+        bench.measure(jobs, inflight); // the JIT settles over the first rounds of each mode
+      }
     }
     Map<String, List<Sample>> samples = new LinkedHashMap<>();
     for (int round = 1; round <= rounds; round++) {
