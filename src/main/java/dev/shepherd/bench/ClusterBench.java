@@ -115,10 +115,10 @@ public final class ClusterBench {
       bench.awaitHost(slots);
       System.out.printf(Locale.ROOT, "ClusterBench: A = this JVM (pid %d: the pool's coordinator"
               + " and the client), B = pid %d (host %s: %d slots x maxConcurrency %d, and %d raw"
-              + " consumers); %d in flight, %d jobs per mode, %d rounds; %d cores, Java %s%n",
+              + " consumers); %d in flight, %d jobs per mode, %d rounds; %d cores, Java %s; %s%n",
           ProcessHandle.current().pid(), b.pid(), BenchHostNode.HOST_ID, slots, maxConcurrency,
           consumers, inflight, jobs, rounds, Runtime.getRuntime().availableProcessors(),
-          Runtime.version());
+          Runtime.version(), BenchCluster.trust(System.getenv()));
       bench.run(inflight, jobs, rounds, modes);
     } finally {
       if (b != null) {

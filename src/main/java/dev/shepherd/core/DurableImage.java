@@ -61,14 +61,32 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
    * runs on (null unless running), the interruption it carries (null if never interrupted); and
    * for section 10 (docs/rules.md): {@code dueAt} (above 0 while it waits; then {@code front}: it
    * goes to the front when due, as a retry, rather than the back, as a delayed submit), its {@code
-   * stops} (J2), its failed attempts and its own failure retries (J3, null: the pool's).
+   * stops} (J2), its failed attempts and its own failure retries (J3, null: the pool's); its
+   * checkpoint as last written (T2: {@code checkpoint}, null if none, {@code checkpointBytes}
+   * its cost), handed to its next attempt.
    */
   public record JobImage(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
       Interruption interruption, long dueAt, boolean front, int stops, int failures,
-      FailureRetry retry, String group, int priority) {
+      FailureRetry retry, String group, int priority, Object checkpoint, long checkpointBytes) {
     public JobImage {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job without a checkpoint (T2 in docs/rules.md). */
+    public JobImage(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
+        Interruption interruption, long dueAt, boolean front, int stops, int failures,
+        FailureRetry retry, String group, int priority) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
+          worker, interruption, dueAt, front, stops, failures, retry, group, priority, null, 0);
+    }
+
+    /** This job with {@code progress} as its checkpoint (T2 in docs/rules.md). */
+    public JobImage withCheckpoint(Object progress, long progressBytes) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
+          progress, progressBytes);
     }
 
     /** A job without a group, at the default priority. */

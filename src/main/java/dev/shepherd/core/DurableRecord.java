@@ -181,6 +181,19 @@ public sealed interface DurableRecord {
   }
 
   /**
+   * T2 (docs/rules.md): the running job's latest progress report, its checkpoint ({@code
+   * progress}, {@code bytes} its cost), so that a retry on the next leader resumes from it. Only
+   * the latest per job is kept, and a pool writes at most one per job per {@link
+   * Pool#CHECKPOINT_WRITE_MS} (a report held back goes with the next write, see {@link
+   * ProgressFlow}).
+   */
+  record Checkpointed(String job, Object progress, long bytes) implements DurableRecord {
+    public Checkpointed {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /**
    * F6 (docs/rules.md): the held job {@code job} must now run on {@code target}, because the slot
    * it was bound to leaves the pool and its key moved there.
    */

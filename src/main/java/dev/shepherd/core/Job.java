@@ -97,6 +97,15 @@ final class Job {
     Object checkpoint;
     long checkpointBytes;
     long progressAt;
+    /**
+     * T2, A3 (docs/rules.md): the checkpoint a durable pool last wrote ({@code durableCheckpoint},
+     * its cost), when ({@code checkpointWrittenAt}, {@link Long#MIN_VALUE}: never), and whether a
+     * later report waits to be written ({@code checkpointHeld}).
+     */
+    Object durableCheckpoint;
+    long durableCheckpointBytes;
+    long checkpointWrittenAt = Long.MIN_VALUE;
+    boolean checkpointHeld;
   }
 
   Job(String id, long generated, Object payload, Object replyTo, String key, long timeoutMs,

@@ -54,19 +54,22 @@ public final class Ledger {
       jobs.put(a.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), a.attempt(), a.worker(),
           j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority()));
+          j.priority())
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     } else if (record instanceof DurableRecord.Requeued r) {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), null,
           r.interruption(), r.dueAt(), r.dueAt() > 0, r.stops(), r.failures(), j.retry(),
-          j.group(), j.priority()));
+          j.group(), j.priority())
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     } else if (record instanceof DurableRecord.Returned r) {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), r.attempts(), null,
           j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority()));
+          j.priority())
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     } else if (record instanceof DurableRecord.GroupSet g) {
       DurableImage.GroupImage was = groups.get(g.group());
       groups.put(g.group(), new DurableImage.GroupImage(g.group(), g.settings(),
@@ -115,12 +118,15 @@ public final class Ledger {
       hosts.put(h.host(), new DurableImage.HostImage(h.host(), h.node(), h.slots()));
     } else if (record instanceof DurableRecord.Resized r) {
       size = new PoolSize(r.instances(), r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Checkpointed c) {
+      jobs.put(c.job(), held(c.job()).withCheckpoint(c.progress(), c.bytes()));
     } else if (record instanceof DurableRecord.Retargeted r) {
       DurableImage.JobImage j = held(r.job());
       jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
           j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), r.target(), j.attempts(), j.worker(),
           j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority()));
+          j.priority())
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     } else {
       throw new AssertionError("unhandled " + record);
     }

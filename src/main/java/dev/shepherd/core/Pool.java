@@ -17,6 +17,14 @@ import java.util.List;
  * }</pre>
  */
 public final class Pool {
+  /**
+   * T2 (docs/rules.md): a durable pool journals a job's checkpoint at most once per this many ms
+   * of the reports' {@code now}, so a job that reports fast does not cost one replicated write per
+   * report; a report held back is written with the job's next report past it, or before its
+   * {@code Requeued} record.
+   */
+  public static final long CHECKPOINT_WRITE_MS = 1_000;
+
   private final PoolData d;
   private final JobFlow jobs;
   private final SlotFlow slots;
@@ -348,7 +356,9 @@ public final class Pool {
           job.replyTo, job.timeoutMs, job.bytes, job.target == null ? null : job.target.id,
           job.attempts, job.place == Job.Place.RUNNING ? job.slot.id : null, job.interruption,
           waiting ? job.dueAt() : 0, waiting && job.fate.resumeAtFront, job.stops(),
-          job.failures(), job.retry(), job.group.name, job.priority));
+          job.failures(), job.retry(), job.group.name, job.priority,
+          job.fate == null ? null : job.fate.durableCheckpoint,
+          job.fate == null ? 0 : job.fate.durableCheckpointBytes));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->

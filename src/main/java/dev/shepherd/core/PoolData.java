@@ -144,11 +144,32 @@ final class PoolData implements SlotView {
 
   // ---- durability (A3) -----------------------------------------------------------------------
 
-  /** Emits {@code record} when the pool is durable; otherwise nothing is kept. */
+  /**
+   * Emits {@code record} when the pool is durable; otherwise nothing is kept. A job going back
+   * ({@code Requeued}) has its held-back checkpoint written first (T2 in docs/rules.md), so the
+   * next leader resumes its retry from the latest report.
+   */
   void record(DurableRecord record) {
     if (settings.durable()) {
+      if (record instanceof DurableRecord.Requeued r) {
+        Job job = jobs.get(r.job());
+        if (job != null && job.fate != null && job.fate.checkpointHeld) {
+          writeCheckpoint(job, job.fate.progressAt);
+        }
+      }
       out.add(new Effect.Persist(record));
     }
+  }
+
+  /** T2 (docs/rules.md): writes {@code job}'s latest checkpoint, as of {@code now}. */
+  void writeCheckpoint(Job job, long now) {
+    Job.Fate fate = job.fate();
+    fate.durableCheckpoint = fate.checkpoint;
+    fate.durableCheckpointBytes = fate.checkpointBytes;
+    fate.checkpointWrittenAt = now;
+    fate.checkpointHeld = false;
+    out.add(new Effect.Persist(new DurableRecord.Checkpointed(job.id, fate.checkpoint,
+        fate.checkpointBytes)));
   }
 
   // ---- answers -------------------------------------------------------------------------------
@@ -357,6 +378,23 @@ final class PoolData implements SlotView {
       out.add(new Effect.StartTimer(new Timer.JobDeadline(slot.id, job.token), deadline));
     }
     ProgressFlow.armed(this, slot, job);
+  }
+
+  /**
+   * The job that assignment {@code assignment} of slot {@code worker} still runs, for a timer of
+   * that assignment that fired (its job timeout, P14 in docs/rules.md; its progress silence, T2);
+   * null, counted as an ignored fact, when the timer is stale: the slot is gone or not running,
+   * the pool stopped, or the assignment ended. The job's {@code slot} is the slot.
+   */
+  Job liveAssignment(String worker, long assignment) {
+    Slot slot = slotsById.get(worker);
+    int at = slot == null || slot.life != Slot.Life.RUNNING || state == PoolState.STOPPED
+        ? -1 : slot.runningIndex(assignment);
+    if (at < 0) {
+      ignoredFacts++;
+      return null;
+    }
+    return slot.running.get(at);
   }
 
   /** An assignment ended: its job timeout (P14 in docs/rules.md) no longer applies. */

@@ -35,6 +35,17 @@ final class ProgressFlow {
     fate.checkpoint = e.progress();
     fate.checkpointBytes = e.bytes();
     fate.progressAt = e.now();
+    if (d.settings.durable()) {
+      // A3: the checkpoint is journaled for the next leader, at most once per job per
+      // CHECKPOINT_WRITE_MS; a report within that is held back and goes with the next report
+      // after it, or before the job's Requeued record.
+      if (fate.checkpointWrittenAt == Long.MIN_VALUE
+          || e.now() - fate.checkpointWrittenAt >= Pool.CHECKPOINT_WRITE_MS) {
+        d.writeCheckpoint(job, e.now());
+      } else {
+        fate.checkpointHeld = true;
+      }
+    }
     d.out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
         e.progress(), e.bytes()));
     return null;
@@ -42,14 +53,11 @@ final class ProgressFlow {
 
   /** The silence timer of a live assignment fired: hung, or armed again for the new silence. */
   void silence(Timer.ProgressSilence timer, long now) {
-    Slot slot = d.slotsById.get(timer.worker());
-    int at = slot == null || slot.life != Slot.Life.RUNNING || d.state == PoolState.STOPPED
-        ? -1 : slot.runningIndex(timer.assignment());
-    if (at < 0) {
-      d.ignoredFacts++;
+    Job job = d.liveAssignment(timer.worker(), timer.assignment());
+    if (job == null) {
       return;
     }
-    Job job = slot.running.get(at);
+    Slot slot = job.slot;
     long limit = job.progressTimeout(d.settings.jobs().progressTimeoutMs());
     long end = job.lastHeard() + limit;
     if (now < end) {

@@ -128,6 +128,14 @@ final class RecoveryFlow {
       }
       job.interruption = j.interruption();
       job.order = j.order();
+      if (j.checkpoint() != null) {
+        // T2: the retry on this leader resumes from the checkpoint the last one wrote.
+        Job.Fate fate = job.fate();
+        fate.checkpoint = j.checkpoint();
+        fate.checkpointBytes = j.checkpointBytes();
+        fate.durableCheckpoint = j.checkpoint();
+        fate.durableCheckpointBytes = j.checkpointBytes();
+      }
       rebuilt.add(job);
       d.generatedAccepted = Math.max(d.generatedAccepted, j.generated());
     }

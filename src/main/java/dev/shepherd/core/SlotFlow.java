@@ -216,16 +216,12 @@ final class SlotFlow {
    * stopped.
    */
   void deadline(Timer.JobDeadline timer, long now) {
-    Slot slot = d.slotsById.get(timer.worker());
-    int at = slot == null || slot.life != Slot.Life.RUNNING || d.state == PoolState.STOPPED
-        ? -1 : slot.runningIndex(timer.assignment());
-    if (at < 0) {
-      d.ignoredFacts++;
+    Job job = d.liveAssignment(timer.worker(), timer.assignment());
+    if (job == null) {
       return;
     }
-    Job job = slot.running.get(at);
     long limit = job.timeoutMs > 0 ? job.timeoutMs : d.settings.jobTimeoutMs();
-    stop(slot, Exit.TIMEOUT, "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
+    stop(job.slot, Exit.TIMEOUT, "job '" + job.id + "' ran past its timeout of " + limit + " ms", now);
   }
 
   /**

@@ -10,8 +10,9 @@ import dev.shepherd.runtime.payload.BadRequest;
  * failure retries of its own ({@code retry}, J3; null = the pool's {@code retryFailures}), its
  * group ({@code group}, a tenant, customer or downstream whose limits it counts in, F1; null =
  * none) and its priority within the group ({@code priority}, 0 first to 9, default {@value
- * #DEFAULT_PRIORITY}, F3). The client checks these and fails the submit with a {@link
- * BadRequest} naming the field, as the protocol's {@code 400}.
+ * #DEFAULT_PRIORITY}, F3), and its progress timeout ({@code progressTimeoutMs}, T2: how long it
+ * may run without a progress report; 0 = the pool's). The client checks these and fails the
+ * submit with a {@link BadRequest} naming the field, as the protocol's {@code 400}.
  *
  * <pre>{@code
  * JobRequest.of(payload).withDelayMs(60_000).withRetry(RetryOverride.attempts(5));
@@ -19,10 +20,16 @@ import dev.shepherd.runtime.payload.BadRequest;
  * }</pre>
  */
 public record JobRequest(String job, Object payload, String key, long timeoutMs, long delayMs,
-    RetryOverride retry, String group, int priority) {
+    RetryOverride retry, String group, int priority, long progressTimeoutMs) {
 
   /** The priority of a job that names none (F3 in docs/rules.md): the middle of 0-9. */
   public static final int DEFAULT_PRIORITY = 5;
+
+  /** A job with the pool's progress timeout (T2 in docs/rules.md). */
+  public JobRequest(String job, Object payload, String key, long timeoutMs, long delayMs,
+      RetryOverride retry, String group, int priority) {
+    this(job, payload, key, timeoutMs, delayMs, retry, group, priority, 0);
+  }
 
   /** A job without a group, at the default priority. */
   public JobRequest(String job, Object payload, String key, long timeoutMs, long delayMs,
@@ -40,27 +47,32 @@ public record JobRequest(String job, Object payload, String key, long timeoutMs,
   }
 
   public JobRequest withJob(String id) {
-    return new JobRequest(id, payload, key, timeoutMs, delayMs, retry, group, priority);
+    return new JobRequest(id, payload, key, timeoutMs, delayMs, retry, group, priority,
+        progressTimeoutMs);
   }
 
   public JobRequest withKey(String affinityKey) {
-    return new JobRequest(job, payload, affinityKey, timeoutMs, delayMs, retry, group, priority);
+    return new JobRequest(job, payload, affinityKey, timeoutMs, delayMs, retry, group, priority,
+        progressTimeoutMs);
   }
 
   public JobRequest withTimeoutMs(long timeout) {
-    return new JobRequest(job, payload, key, timeout, delayMs, retry, group, priority);
+    return new JobRequest(job, payload, key, timeout, delayMs, retry, group, priority,
+        progressTimeoutMs);
   }
 
   /**
    * This job, accepted now and run no earlier than {@code delay} ms later (J4 in docs/rules.md).
    */
   public JobRequest withDelayMs(long delay) {
-    return new JobRequest(job, payload, key, timeoutMs, delay, retry, group, priority);
+    return new JobRequest(job, payload, key, timeoutMs, delay, retry, group, priority,
+        progressTimeoutMs);
   }
 
   /** This job with failure retries of its own (J3 in docs/rules.md); null = the pool's. */
   public JobRequest withRetry(RetryOverride override) {
-    return new JobRequest(job, payload, key, timeoutMs, delayMs, override, group, priority);
+    return new JobRequest(job, payload, key, timeoutMs, delayMs, override, group, priority,
+        progressTimeoutMs);
   }
 
   /** This job retried after a failure up to {@code maxAttempts} attempts, waiting {@code backoff}. */
@@ -74,11 +86,24 @@ public record JobRequest(String job, Object payload, String key, long timeoutMs,
    * (F2). Null = no group.
    */
   public JobRequest withGroup(String name) {
-    return new JobRequest(job, payload, key, timeoutMs, delayMs, retry, name, priority);
+    return new JobRequest(job, payload, key, timeoutMs, delayMs, retry, name, priority,
+        progressTimeoutMs);
   }
 
   /** This job at {@code level} within its group (F3 in docs/rules.md): 0 runs first, 9 last. */
   public JobRequest withPriority(int level) {
-    return new JobRequest(job, payload, key, timeoutMs, delayMs, retry, group, level);
+    return new JobRequest(job, payload, key, timeoutMs, delayMs, retry, group, level,
+        progressTimeoutMs);
+  }
+
+  /**
+   * This job failed as hung when it runs {@code timeout} ms without a progress report (T2 in
+   * docs/rules.md), instead of after the pool's {@code progressTimeoutMs}; 0 = the pool's. The
+   * client refuses anything but 0 or 1 to the protocol's largest timeout, naming {@code
+   * progressTimeoutMs}.
+   */
+  public JobRequest withProgressTimeoutMs(long timeout) {
+    return new JobRequest(job, payload, key, timeoutMs, delayMs, retry, group, priority,
+        timeout);
   }
 }

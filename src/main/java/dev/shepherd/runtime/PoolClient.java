@@ -130,9 +130,9 @@ public final class PoolClient {
   /**
    * {@link #submit(JobRequest, Class)}, with {@code onProgress} called on the caller's context
    * with each progress report of the job (T2 in docs/rules.md: what its handler passed to {@link
-   * Job#progress}), before the future completes. Reports reach a client in the JVM of the pool's
-   * coordinator; over the bus (a client on another node) they are not heard: subscribe to the
-   * pool's events address instead. Reports that come fast may be coalesced; the last one before
+   * Job#progress}), before the future completes, and never after it. Reports reach a client in the
+   * JVM of the pool's coordinator and, through the client's reply address, one on another node
+   * (a client whose replies are request/reply hears none). Reports that come fast may be coalesced; the last one before
    * the answer always comes.
    */
   public <T> Future<T> submit(JobRequest request, Class<T> resultType,
@@ -208,7 +208,7 @@ public final class PoolClient {
       return;
     }
     if (viaReplies) {
-      replies.submit(overBus.addresses(), submit, leaderWaitMs, onAnswer, onFailure);
+      replies.submit(overBus.addresses(), submit, leaderWaitMs, onAnswer, onFailure, onProgress);
     } else {
       handle.submit(submit, admission, onAnswer, onFailure, onProgress);
     }
@@ -486,7 +486,8 @@ public final class PoolClient {
   }
 
   /**
-   * Checks ids, timeout, delay, retry, group and priority, and the payload's depth, and measures the payload for
+   * Checks ids, timeout, progress timeout, delay, retry, group and priority, and the payload's
+   * depth, and measures the payload for
    * the byte budget. A delay beyond the pool's {@code maxDelayMs} is the pool's to refuse.
    */
   private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
@@ -495,6 +496,12 @@ public final class PoolClient {
     if (request.timeoutMs() < 0 || request.timeoutMs() > RequestDecoder.MAX_TIMEOUT_MS) {
       throw new BadRequest("timeoutMs: must be between 1 and " + RequestDecoder.MAX_TIMEOUT_MS
           + ", or 0 for the pool's default (was " + request.timeoutMs() + ")");
+    }
+    if (request.progressTimeoutMs() < 0
+        || request.progressTimeoutMs() > RequestDecoder.MAX_TIMEOUT_MS) {
+      throw new BadRequest("progressTimeoutMs: must be between 1 and "
+          + RequestDecoder.MAX_TIMEOUT_MS + ", or 0 for the pool's default (was "
+          + request.progressTimeoutMs() + ")");
     }
     if (request.delayMs() < 0 || request.delayMs() > RequestDecoder.MAX_DELAY_MS) {
       throw new BadRequest("delayMs: must be between 0 and the pool's maxDelayMs (was "
@@ -506,7 +513,7 @@ public final class PoolClient {
     long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
     return new Requests.Submit(request.job(), request.payload(), request.key(), null,
         request.timeoutMs(), bytes, request.delayMs(), request.retry(), request.group(),
-        request.priority());
+        request.priority(), request.progressTimeoutMs());
   }
 
   private static void checkId(String field, String value) {

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class HaBench {
   static final int IN_FLIGHT = 256;
   static final long ROUND_MS = 10_000;
+  /** {@code -Dha.bench.sealed=true}: the nodes share a cluster key, so HA records are sealed. */
+  static final boolean SEALED = Boolean.getBoolean("ha.bench.sealed");
+  private static final String KEY = java.util.Base64.getEncoder()
+      .encodeToString(new java.security.SecureRandom().generateSeed(32));
 
   @RegisterExtension
   final ClusterNodes cluster = new ClusterNodes();
@@ -45,12 +49,19 @@ class HaBench {
     if (withPlain) {
       pools.add(echoPool("plain", false));
     }
+    java.util.Map<String, String> env = new java.util.HashMap<>(cluster.clusterEnv());
+    if (SEALED) {
+      env.put(dev.shepherd.cluster.trust.ClusterKeys.KEY, KEY);
+    }
     return cluster.start(name, new JsonObject()
-        .put("http", new JsonObject().put("enabled", false)).put("pools", pools));
+        .put("http", new JsonObject().put("enabled", false)).put("pools", pools), env,
+        java.util.List.of());
   }
 
   @Test
   void ha_against_plain_throughput_and_failover_times() throws Exception {
+    System.out.println("HaBench: HA records " + (SEALED ? "sealed (cluster key set)"
+        : "in clear (no cluster key)"));
     List<ClusterNode> nodes = new ArrayList<>();
     nodes.add(startNode("n0", true));
     nodes.add(startNode("n1", false));
@@ -92,8 +103,10 @@ class HaBench {
           .until(() -> load.firstAnswerToJobSubmittedAfter(killedAt) > 0);
       long failover = load.firstAnswerToJobSubmittedAfter(killedAt) - killedAt;
       failovers.add(failover);
-      System.out.printf("kill %d of %s: first job submitted after the kill answered after %d ms%n",
-          kill + 1, victim.name(), failover);
+      System.out.printf("kill %d of %s at %s: first job submitted after the kill answered after"
+          + " %d ms%n", kill + 1, victim.name(),
+          java.time.LocalTime.ofInstant(java.time.Instant.ofEpochMilli(killedAt),
+              java.time.ZoneId.systemDefault()), failover);
       load.stop();
       nodes.remove(victim);
       ClusterNode fresh = startNode("r" + kill, false);

@@ -26,12 +26,19 @@ final class HaNodes {
   final Vertx member;
 
   HaNodes(ClusterNodes cluster, int count, JsonObject pool) {
+    this(cluster, count, pool, java.util.Map.of());
+  }
+
+  /** The same, each node's environment with {@code env} added (a cluster key, say). */
+  HaNodes(ClusterNodes cluster, int count, JsonObject pool, java.util.Map<String, String> env) {
+    java.util.Map<String, String> all = new java.util.HashMap<>(cluster.clusterEnv());
+    all.putAll(env);
     for (int i = 0; i < count; i++) {
       int port = ClusterNodes.freePort();
       httpPorts.add(port);
       nodes.add(cluster.start("n" + i, new JsonObject()
           .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
-          .put("pools", new JsonArray().add(pool.copy()))));
+          .put("pools", new JsonArray().add(pool.copy())), all, java.util.List.of()));
     }
     for (ClusterNode node : nodes) {
       node.awaitLine("Shepherd node ready", Duration.ofSeconds(120));

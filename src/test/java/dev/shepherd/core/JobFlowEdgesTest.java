@@ -104,5 +104,55 @@ class JobFlowEdgesTest {
       assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
       assertThat(fx.pool.deadLetter("bad")).isNotNull();
     }
+
+    @Test
+    void J5_P4_a_replay_of_a_forgotten_key_for_which_the_selector_chooses_no_worker_stays_in_the_set() {
+      // Chooses the first worker with nothing in flight, or none.
+      AffinitySelector firstFree = (key, slots) -> {
+        for (int i = 0; i < slots.size(); i++) {
+          if (slots.inFlight(i) == 0) {
+            return slots.id(i);
+          }
+        }
+        return null;
+      };
+      Fixture fx = Fixture.pool(1).jobs(DeadLetterTest.RULES).selector(firstFree)
+          .limits(new PoolLimits(Long.MAX_VALUE, 0, 0)).running();
+      fx.submit("bad", "k");
+      fx.crash("w-0");
+      fx.created("w-0");
+      fx.crash("w-0");
+      fx.created("w-0");
+      assertThat(fx.pool.deadLetter("bad").key()).isEqualTo("k");
+      assertThat(fx.pool.binding("k")).as("an idle binding beyond the limit is forgotten").isNull();
+      assertThat(placed(fx.submit("busy"))).containsExactly("busy@w-0");
+      List<Effect> replayed = fx.replay("bad");
+      assertThat(Fixture.rejection(replayed).reason())
+          .isEqualTo(RejectionReason.AFFINITY_UNAVAILABLE);
+      assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
+      assertThat(fx.pool.deadLetter("bad")).as("a refused replay keeps its dead letter")
+          .isNotNull();
+    }
+
+    @Test
+    void J5_F1_a_replay_refused_because_its_group_is_at_its_queue_capacity_stays_in_the_set() {
+      Fixture fx = Fixture.pool(1).jobs(DeadLetterTest.RULES)
+          .flow(FlowSettings.NONE.withGroups(
+              java.util.Map.of("a", new GroupSettings(null, 1, null, null, null))))
+          .running();
+      fx.submitIn("bad", "a", 5);
+      fx.crash("w-0");
+      fx.created("w-0");
+      fx.crash("w-0");
+      fx.created("w-0");
+      assertThat(fx.pool.deadLetter("bad").group()).isEqualTo("a");
+      assertThat(placed(fx.submitIn("a1", "a", 5))).containsExactly("a1@w-0");
+      assertThat(placed(fx.submitIn("a2", "a", 5))).isEmpty();
+      List<Effect> replayed = fx.replay("bad");
+      assertThat(Fixture.rejection(replayed).reason()).isEqualTo(RejectionReason.GROUP_FULL);
+      assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
+      assertThat(fx.pool.deadLetter("bad")).as("a refused replay keeps its dead letter")
+          .isNotNull();
+    }
   }
 }

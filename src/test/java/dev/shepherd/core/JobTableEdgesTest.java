@@ -77,6 +77,29 @@ class JobTableEdgesTest {
   }
 
   @Test
+  void P15_an_id_outside_the_rings_window_is_not_found_where_its_position_wraps_onto_a_held_job() {
+    JobTable table = new JobTable();
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      jobs.add(generated(table));
+    }
+    // job-1 .. job-16 fill the ring of 16: job-17 and job-33 would sit where job-1 is.
+    assertThat(table.get("job-17")).as("one past a full ring").isNull();
+    assertThat(table.get("job-33")).as("two rings past").isNull();
+    assertThat(table.contains("job-17")).isFalse();
+    table.remove(jobs.get(0));
+    Job seventeenth = generated(table);
+    // job-2 .. job-17 fill it now, job-17 where job-1 was.
+    assertThat(seventeenth.id).isEqualTo("job-17");
+    assertThat(table.get("job-1")).as("answered, before the window").isNull();
+    assertThat(table.get("job-17")).isSameAs(seventeenth);
+    assertThat(table.get("job-18")).as("one past the window").isNull();
+    table.remove(job("job-1", 1));
+    assertThat(table.get("job-17")).as("removing an answered id removes nothing").isSameAs(seventeenth);
+    assertThat(table.size()).isEqualTo(16);
+  }
+
+  @Test
   void A3_generated_numbers_count_from_one_and_continue_after_a_recovered_one() {
     JobTable table = new JobTable();
     assertThat(table.generatedSoFar()).isZero();

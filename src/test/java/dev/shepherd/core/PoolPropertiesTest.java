@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,6 +68,7 @@ class PoolPropertiesTest {
    * several slots and delayed ones, redeploys, timeouts, sibling stops, interruptions in a drain.
    */
   @Test
+  @Tag("generator-reach")
   void generator_exercises_every_event_effect_error_and_outcome_type() {
     Set<Class<?>> seen = new HashSet<>();
     Set<String> kinds = new HashSet<>();

@@ -101,7 +101,10 @@ final class ReferencePool {
     /** T2: its own progress timeout (0: the pool's), its checkpoint and when it was reported. */
     long progressTimeoutMs;
     Object checkpoint;
+    long checkpointBytes;
     long progressAt;
+    /** T2: when a durable pool last journaled its checkpoint (MIN_VALUE: never). */
+    long checkpointWrittenAt = Long.MIN_VALUE;
 
     RJob(PoolEvent.Submit e, String id, long generated, String target) {
       this(id, generated, e.payload(), e.replyTo(), e.key(), e.timeoutMs(), e.bytes(), target);
@@ -148,6 +151,8 @@ final class ReferencePool {
   private final List<RJob> line = new ArrayList<>();
   /** Jobs waiting for a due time, in the order they began waiting. */
   private final List<RJob> waitingJobs = new ArrayList<>();
+  /** T2: jobs whose latest checkpoint is held back from the journal, by id. */
+  private final java.util.Map<String, RJob> heldCheckpoints = new java.util.HashMap<>();
   private long waitSeq;
   private long armedDue = Long.MAX_VALUE;
   private long retryJitter;
@@ -1296,7 +1301,18 @@ final class ReferencePool {
       return null;
     }
     job.checkpoint = e.progress();
+    job.checkpointBytes = e.bytes();
     job.progressAt = e.now();
+    if (settings.durable()) {
+      // T2, A3: at most one journaled checkpoint per job per CHECKPOINT_WRITE_MS; one held back
+      // goes with the next report past that, or before the job's Requeued record.
+      if (job.checkpointWrittenAt == Long.MIN_VALUE
+          || e.now() - job.checkpointWrittenAt >= Pool.CHECKPOINT_WRITE_MS) {
+        writeCheckpoint(job, e.now());
+      } else {
+        heldCheckpoints.put(job.id, job);
+      }
+    }
     out.add(new Effect.Progress(job.replyTo, job.id, slot.id, job.token, job.attempts,
         e.progress(), e.bytes()));
     return null;
@@ -1461,8 +1477,21 @@ final class ReferencePool {
 
   private void record(DurableRecord record) {
     if (settings.durable()) {
+      if (record instanceof DurableRecord.Requeued r && heldCheckpoints.containsKey(r.job())) {
+        RJob job = heldCheckpoints.get(r.job());
+        writeCheckpoint(job, job.progressAt);
+      } else if (record instanceof DurableRecord.Answered a) {
+        heldCheckpoints.remove(a.job());
+      }
       out.add(new Effect.Persist(record));
     }
+  }
+
+  private void writeCheckpoint(RJob job, long at) {
+    heldCheckpoints.remove(job.id);
+    job.checkpointWrittenAt = at;
+    out.add(new Effect.Persist(new DurableRecord.Checkpointed(job.id, job.checkpoint,
+        job.checkpointBytes)));
   }
 
   private Outcome answerInterrupted(RJob job, Interruption why) {
@@ -1930,6 +1959,8 @@ final class ReferencePool {
       job.failures = j.failures();
       job.group = j.group();
       job.priority = j.priority();
+      job.checkpoint = j.checkpoint();
+      job.checkpointBytes = j.checkpointBytes();
       job.acceptedAt = now;
       groups.of(j.group());
       generatedAccepted = Math.max(generatedAccepted, j.generated());

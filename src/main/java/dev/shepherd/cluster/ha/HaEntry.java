@@ -8,19 +8,78 @@ import java.util.List;
  * What the cluster keeps of one highly available pool (A2, A3 in docs/rules.md), the value of its
  * entry in the {@value HaStore#MAP} map: the current term and the node leading it (the pool's
  * leader lock: held while that node is a member), the term that wrote last, the base (the last
- * checkpoint, as JSON) and the batches written since (JSON each). Changed only by the entry
- * processors of {@link HaStore}, atomically on the key's owner and its synchronous backup.
+ * checkpoint, as JSON, with the term and batch id it came from) and the batches written since
+ * (JSON each, with their term and id). Changed only by the entry processors of {@link HaStore},
+ * atomically on the key's owner and its synchronous backup.
+ *
+ * <p>A leader keeps several writes in flight, and Hazelcast may run them out of order (an
+ * operation retried during a partition migration): so batches are kept in (term, id) order
+ * whatever order they arrive in, and the log a claim reads is only the unbroken run after the
+ * base, batch {@code id + 1} of the base's term, then {@code id + 2}, and so on. A batch after a
+ * gap (its predecessor failed, or never came) was never committed by its leader, which let
+ * nothing out after it, so it is not part of the log.
  */
 final class HaEntry implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   long term;
   String leader;
   long writtenBy;
   String base;
-  ArrayList<String> batches = new ArrayList<>();
+  /** The term and batch id of the checkpoint {@link #base} is (0, 0: none). */
+  long baseTerm;
+  long baseId;
+  /** Batches after the base, in (term, id) order. */
+  ArrayList<Stored> batches = new ArrayList<>();
+
+  /** One batch as written: its term, its id within the term, its JSON. */
+  record Stored(long term, long id, String text) implements Serializable {}
 
   /** What a claim hands the new leader (a copy). */
   record Claimed(long term, long previousTerm, String base, List<String> batches)
       implements Serializable {}
+
+  /**
+   * Keeps batch {@code id} of {@code term} ({@code checkpoint} non-null: the pool's whole state
+   * as of it, which replaces the base and every batch up to it). A batch or checkpoint at or
+   * before the base is covered by it already and changes nothing.
+   */
+  void keep(long term, long id, String text, String checkpoint) {
+    if (!after(term, id, baseTerm, baseId)) {
+      return;
+    }
+    if (checkpoint != null) {
+      base = checkpoint;
+      baseTerm = term;
+      baseId = id;
+      batches.removeIf(b -> !after(b.term(), b.id(), term, id));
+      return;
+    }
+    int at = batches.size();
+    while (at > 0 && after(batches.get(at - 1).term(), batches.get(at - 1).id(), term, id)) {
+      at--;
+    }
+    if (at > 0 && batches.get(at - 1).term() == term && batches.get(at - 1).id() == id) {
+      return;
+    }
+    batches.add(at, new Stored(term, id, text));
+  }
+
+  /** The log a successor recovers from: the batches that follow the base without a gap. */
+  List<String> log() {
+    List<String> log = new ArrayList<>();
+    long id = baseId;
+    for (Stored b : batches) {
+      if (b.term() != baseTerm || b.id() != id + 1) {
+        break;
+      }
+      log.add(b.text());
+      id++;
+    }
+    return log;
+  }
+
+  private static boolean after(long term, long id, long otherTerm, long otherId) {
+    return term > otherTerm || (term == otherTerm && id > otherId);
+  }
 }

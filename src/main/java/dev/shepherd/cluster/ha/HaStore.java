@@ -3,7 +3,7 @@ package dev.shepherd.cluster.ha;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -35,11 +35,16 @@ final class HaStore {
   }
 
   /**
-   * Appends a batch ({@code base} non-null: a checkpoint, which replaces the log) if {@code
-   * term} is still the pool's: whether it did.
+   * Keeps batch {@code id} of {@code term} ({@code base} non-null: a checkpoint, which replaces
+   * the log before it) if {@code term} is still the pool's: whether it was. Writes may be in
+   * flight together and arrive in any order ({@link HaEntry}).
    */
-  CompletionStage<Boolean> write(String pool, long term, String batch, String base) {
-    return map.submitToKey(pool, new Write(term, batch, base));
+  CompletionStage<Boolean> write(String pool, long term, long id, String batch, String base) {
+    return map.submitToKey(pool, new Write(term, id, utf8(batch), utf8(base)));
+  }
+
+  private static byte[] utf8(String text) {
+    return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
@@ -59,13 +64,17 @@ final class HaStore {
       value.term++;
       value.leader = node;
       entry.setValue(value);
-      return new HaEntry.Claimed(value.term, value.writtenBy, value.base,
-          new ArrayList<>(value.batches));
+      return new HaEntry.Claimed(value.term, value.writtenBy, value.base, value.log());
     }
   }
 
-  /** A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. */
-  record Write(long term, String batch, String base)
+  /**
+   * A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. The texts
+   * travel as UTF-8 bytes: Java serialization copies a byte array at once, where it writes a long
+   * string char by char (inflating it first), which made the leader's event loop spend a third of
+   * its time serializing its writes (docs/benchmarks.md, HA section).
+   */
+  record Write(long term, long id, byte[] batch, byte[] base)
       implements EntryProcessor<String, HaEntry, Boolean> {
     @Override
     public Boolean process(Map.Entry<String, HaEntry> entry) {
@@ -73,16 +82,15 @@ final class HaStore {
       if (value == null || value.term != term) {
         return false;
       }
-      if (base != null) {
-        value.base = base;
-        value.batches = new ArrayList<>();
-      } else {
-        value.batches.add(batch);
-      }
+      value.keep(term, id, text(batch), text(base));
       value.writtenBy = term;
       entry.setValue(value);
       return true;
     }
+  }
+
+  private static String text(byte[] utf8) {
+    return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
   }
 
   /** Gives the lock back after a step-down, so a standby need not wait for this node to leave. */

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HazelcastLeadership implements Leadership {
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
+  /** How many of a leader's writes may be in flight at once. */
+  static final int WRITES_IN_FLIGHT = 4;
   /** How often a standby tries to claim the pool. */
   static final long RETRY_MS = 250;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
@@ -108,6 +110,7 @@ public final class HazelcastLeadership implements Leadership {
 
           @Override
           public void memberRemoved(MembershipEvent event) {
+            LOG.info("pool {}: member {} left the cluster", pool, event.getMember().getUuid());
             context.runOnContext(v -> memberLeft());
           }
         });
@@ -191,6 +194,8 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           leading = claimed.term();
+          LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start)", pool, node,
+              claimed.term(), clock.monotonicMs() - sentAt);
           candidate.lead(claimed.term(), recovered, sentAt);
         }));
   }
@@ -220,7 +225,7 @@ public final class HazelcastLeadership implements Leadership {
         : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base));
     CompletionStage<Boolean> write;
     try {
-      write = store.write(pool, term, text, baseText);
+      write = store.write(pool, term, batch.id(), text, baseText);
     } catch (HazelcastInstanceNotActiveException e) {
       return Future.failedFuture(e);
     }
@@ -234,6 +239,15 @@ public final class HazelcastLeadership implements Leadership {
       }
     });
     return written.future();
+  }
+
+  /**
+   * Batches in flight at once: the store keeps them in order whatever order they arrive in, so
+   * a leader need not wait for one write's round trip before the next.
+   */
+  @Override
+  public int writesInFlight() {
+    return WRITES_IN_FLIGHT;
   }
 
   @Override

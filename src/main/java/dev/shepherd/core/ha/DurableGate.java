@@ -13,9 +13,10 @@ import java.util.function.Supplier;
 /**
  * What lets a durable pool's effects out (A2, A3 in docs/rules.md): the records of a turn are
  * written to the store as one batch, and every effect that follows a record waits until the store
- * has it, so nothing is answered or assigned that a successor would not know of. One batch is in
- * flight at a time; the records of the turns meanwhile make up the next one, so a slow store makes
- * batches bigger rather than the pool slower.
+ * has it, so nothing is answered or assigned that a successor would not know of. Up to {@code
+ * maxInFlight} batches are in flight at once (one by default), committed in order; the records of
+ * the turns meanwhile make up the next one, so a slow store makes batches bigger rather than the
+ * pool slower.
  *
  * <p>It is also a lease: an effect leaves only within {@code leaseMs} of sending a batch that the
  * store then acknowledged. A successor exists only after this coordinator's member was removed
@@ -73,6 +74,18 @@ public final class DurableGate {
   /** In the queue of waiting effects: everything after it waits for batch {@code id}. */
   private record Barrier(long id) {}
 
+  /** A batch in flight: when it was sent, and whether the store acknowledged it already. */
+  private static final class Sent {
+    final long id;
+    final long at;
+    boolean acknowledged;
+
+    Sent(long id, long at) {
+      this.id = id;
+      this.at = at;
+    }
+  }
+
   private final long leaseMs;
   private final Output output;
   private final IntSupplier liveJobs;
@@ -82,8 +95,10 @@ public final class DurableGate {
   private List<String> delivered = new ArrayList<>();
   private long nextBatch = 1;
   private long committed;
-  private Batch inFlight;
-  private long inFlightSentAt;
+  /** Batches sent and not yet committed, oldest first, each with when it was sent. */
+  private final ArrayDeque<Sent> inFlight = new ArrayDeque<>();
+  /** How many batches may be in flight at once (1: each waits for the one before). */
+  private final int maxInFlight;
   private long leaseFrom;
   private long recordsSinceCheckpoint;
   private boolean checkpointNext = true;
@@ -95,7 +110,7 @@ public final class DurableGate {
    * batch is a checkpoint, so a new coordinator starts its log afresh.
    */
   public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs, Output output) {
-    this(leaseMs, leaseFrom, liveJobs, () -> null, output);
+    this(leaseMs, leaseFrom, liveJobs, () -> null, 1, output);
   }
 
   /**
@@ -105,6 +120,22 @@ public final class DurableGate {
    */
   public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs,
       Supplier<Counters> totals, Output output) {
+    this(leaseMs, leaseFrom, liveJobs, totals, 1, output);
+  }
+
+  /**
+   * A gate that keeps up to {@code maxInFlight} batches in flight: a turn's batch is sent while
+   * earlier ones are still being written, and a batch commits only once it and every batch before
+   * it are acknowledged, so effects still leave in order and only after everything they follow is
+   * stored. The store must then keep only an unbroken run of batches after its checkpoint (one
+   * written after a batch that failed is not part of the log).
+   */
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs,
+      Supplier<Counters> totals, int maxInFlight, Output output) {
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
+    }
+    this.maxInFlight = maxInFlight;
     this.leaseMs = leaseMs;
     this.leaseFrom = leaseFrom;
     this.liveJobs = liveJobs;
@@ -160,8 +191,10 @@ public final class DurableGate {
         delivered.add(respond.outcome().job());
       }
     }
-    if (inFlight == null && !closed) {
-      boolean renew = !fresh && !waiting.isEmpty() && !(waiting.peekFirst() instanceof Barrier);
+    if (inFlight.size() < maxInFlight && !closed) {
+      // A lease is renewed by an acknowledgement; one in flight will bring it.
+      boolean renew = inFlight.isEmpty() && !fresh && !waiting.isEmpty()
+          && !(waiting.peekFirst() instanceof Barrier);
       if (!open.isEmpty() || !delivered.isEmpty() || renew) {
         send(now);
       }
@@ -173,7 +206,7 @@ public final class DurableGate {
    * coordinator finds out soon that it was replaced (its write is refused). Call periodically.
    */
   public void renew(long now) {
-    if (!closed && inFlight == null && now - leaseFrom >= leaseMs / 2) {
+    if (!closed && inFlight.isEmpty() && now - leaseFrom >= leaseMs / 2) {
       send(now);
     }
   }
@@ -191,8 +224,7 @@ public final class DurableGate {
     } else {
       recordsSinceCheckpoint += batch.records().size();
     }
-    inFlight = batch;
-    inFlightSentAt = now;
+    inFlight.addLast(new Sent(batch.id(), now));
     output.write(batch);
   }
 
@@ -226,15 +258,35 @@ public final class DurableGate {
     return effects;
   }
 
-  /** The store acknowledged batch {@code id}: what waited for it may leave. */
+  /**
+   * The store acknowledged batch {@code id}: once every batch before it is acknowledged too, what
+   * waited for them may leave, and the lease runs from when the last of them was sent.
+   */
   public void written(long id, long now) {
-    if (closed || inFlight == null || inFlight.id() != id) {
+    if (closed) {
       return;
     }
-    committed = id;
-    leaseFrom = inFlightSentAt;
-    inFlight = null;
-    pump(now);
+    boolean found = false;
+    for (Sent sent : inFlight) {
+      if (sent.id == id) {
+        sent.acknowledged = true;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return;
+    }
+    boolean moved = false;
+    while (!inFlight.isEmpty() && inFlight.peekFirst().acknowledged) {
+      Sent done = inFlight.pollFirst();
+      committed = done.id;
+      leaseFrom = done.at;
+      moved = true;
+    }
+    if (moved) {
+      pump(now);
+    }
   }
 
   /**
@@ -246,7 +298,7 @@ public final class DurableGate {
     waiting.clear();
     open = new ArrayList<>();
     delivered = new ArrayList<>();
-    inFlight = null;
+    inFlight.clear();
   }
 
   /** Closes the gate (the coordinator steps down for another reason). */
@@ -271,6 +323,6 @@ public final class DurableGate {
 
   /** Whether a write is in flight. */
   public boolean writing() {
-    return inFlight != null;
+    return !inFlight.isEmpty();
   }
 }

@@ -167,8 +167,18 @@ public final class BusPoolHandle implements PoolHandle {
   @Override
   public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
       Handler<Throwable> onFailure) {
+    submit(request, admission, onAnswer, onFailure, null);
+  }
+
+  /**
+   * As above; a submit that waits at this handle's reply address hears the job's progress
+   * reports there (T2 in docs/rules.md); a request/reply submit has nowhere to hear them.
+   */
+  @Override
+  public void submit(Requests.Submit request, boolean admission, Handler<Outcome> onAnswer,
+      Handler<Throwable> onFailure, Handler<JsonObject> onProgress) {
     if (replies != null && !admission) {
-      replies.submit(addresses, request, leaderWaitMs, onAnswer, onFailure);
+      replies.submit(addresses, request, leaderWaitMs, onAnswer, onFailure, onProgress);
       return;
     }
     // With a replyTo the pool's reply is the admission, and the terminal outcome goes to an

@@ -7,6 +7,7 @@ import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.BusWire;
 import dev.shepherd.runtime.wire.OutcomeJson;
+import dev.shepherd.runtime.wire.ProgressJson;
 import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SubmitBody;
@@ -40,7 +41,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The address has one consumer, registered on a context of its own at the first submit (so it
  * does not go away with the verticle that happened to submit first) and unregistered by {@link
- * #close()}. A message there that is not a terminal outcome, or one for a job nobody waits for
+ * #close()}. A progress message ({@code {"type": "progress", "job", …}}, T2 in docs/rules.md) goes
+ * to the waiting submit's progress handler, if it gave one, on its context and in the order the
+ * reports arrived, and never after the outcome: the answer removes the entry, so a report that
+ * comes after it finds nobody. A message there that is not a terminal outcome or a progress
+ * report, or one for a job nobody waits for
  * (answered already, given up by timeout, or never this client's), is counted and ignored with
  * one debug line. Every submit waits for its timeout, then fails with a {@link ReplyException} of
  * type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
@@ -82,14 +87,22 @@ public final class ReplyAddress {
   private static final class Waiting {
     final Handler<Outcome> onAnswer;
     final Handler<Throwable> onFailure;
+    /** Hears the job's progress reports; null: none. */
+    final Handler<JsonObject> onProgress;
     final Context caller;
+    /**
+     * Set on the caller's context as the answer (or failure) is handed over; a progress report
+     * queued there after it is not heard.
+     */
+    volatile boolean answered;
     /** {@link System#nanoTime()} at which the client stops waiting. */
     final long deadline;
 
-    Waiting(Handler<Outcome> onAnswer, Handler<Throwable> onFailure, Context caller,
-        long deadline) {
+    Waiting(Handler<Outcome> onAnswer, Handler<Throwable> onFailure,
+        Handler<JsonObject> onProgress, Context caller, long deadline) {
       this.onAnswer = onAnswer;
       this.onFailure = onFailure;
+      this.onProgress = onProgress;
       this.caller = caller;
       this.deadline = deadline;
     }
@@ -141,8 +154,18 @@ public final class ReplyAddress {
    */
   public void submit(Addresses addresses, Requests.Submit request, long leaderWaitMs,
       Handler<Outcome> onAnswer, Handler<Throwable> onFailure) {
+    submit(addresses, request, leaderWaitMs, onAnswer, onFailure, null);
+  }
+
+  /**
+   * As above; {@code onProgress} (null: none) hears each of the job's progress reports (T2 in
+   * docs/rules.md) on the caller's context, in the order they arrive, each before the answer and
+   * none after it.
+   */
+  public void submit(Addresses addresses, Requests.Submit request, long leaderWaitMs,
+      Handler<Outcome> onAnswer, Handler<Throwable> onFailure, Handler<JsonObject> onProgress) {
     String job = request.job() != null ? request.job() : idPrefix + generated.incrementAndGet();
-    Waiting entry = new Waiting(onAnswer, onFailure, Vertx.currentContext(),
+    Waiting entry = new Waiting(onAnswer, onFailure, onProgress, Vertx.currentContext(),
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
     if (closed) {
       onFailure.handle(closedError(job));
@@ -232,6 +255,10 @@ public final class ReplyAddress {
 
   private void onMessage(Message<Object> message) {
     Object body = message.body();
+    if (ProgressJson.isProgress(body)) {
+      onProgress((JsonObject) body);
+      return;
+    }
     Outcome outcome;
     try {
       JsonObject json = RequestDecoder.object(body);
@@ -256,6 +283,32 @@ public final class ReplyAddress {
       return;
     }
     answer(entry, outcome);
+  }
+
+  /**
+   * A progress report (T2 in docs/rules.md) for a submit still waiting: handed to its progress
+   * handler as the in-JVM client hands it (a JSON object as it is, anything else as {@code
+   * {"value": …}}). One for a job nobody waits for (answered already) is dropped.
+   */
+  private void onProgress(JsonObject body) {
+    if (!(body.getValue(BusWire.JOB) instanceof String job)) {
+      ignore(body, "job: must be a string");
+      return;
+    }
+    Waiting entry = waiting.get(job);
+    if (entry == null || entry.onProgress == null) {
+      return;
+    }
+    Object value = body.getValue("progress");
+    JsonObject report = value instanceof JsonObject json ? json
+        : new JsonObject().put("value", value);
+    // The caller's context runs its tasks in order: a report queued before the answer is
+    // heard before it, and one after it finds the entry answered.
+    onCaller(entry, () -> {
+      if (!entry.answered) {
+        entry.onProgress.handle(report);
+      }
+    });
   }
 
   private void ignore(Object body, String why) {
@@ -283,11 +336,17 @@ public final class ReplyAddress {
   }
 
   private void answer(Waiting entry, Outcome outcome) {
-    onCaller(entry, () -> entry.onAnswer.handle(outcome));
+    onCaller(entry, () -> {
+      entry.answered = true;
+      entry.onAnswer.handle(outcome);
+    });
   }
 
   private void fail(Waiting entry, Throwable failure) {
-    onCaller(entry, () -> entry.onFailure.handle(failure));
+    onCaller(entry, () -> {
+      entry.answered = true;
+      entry.onFailure.handle(failure);
+    });
   }
 
   private static void onCaller(Waiting entry, Runnable task) {

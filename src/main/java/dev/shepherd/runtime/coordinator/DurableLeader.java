@@ -47,7 +47,8 @@ public final class DurableLeader {
     this.onStepDown = onStepDown;
     // The totals ride on every batch, so the next term's counters go on (T3 in docs/rules.md).
     this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::unanswered,
-        () -> coordinator.pool().counters(), new DurableGate.Output() {
+        () -> coordinator.pool().counters(), leadership.writesInFlight(),
+        new DurableGate.Output() {
           @Override
           public void release(Effect effect) {
             coordinator.release(effect);

@@ -112,7 +112,9 @@ public final class TermRunner implements Leadership.Candidate {
       return;
     }
     site.serve(started, failure -> {
-      if (failure != null) {
+      if (failure == null) {
+        LOG.info("pool {}: term {} serves", config.name(), term);
+      } else {
         site.discard(started);
         failed(term, started, failure);
       }

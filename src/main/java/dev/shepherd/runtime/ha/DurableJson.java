@@ -40,7 +40,9 @@ import java.util.Objects;
  *       letter…], "recent": [recent outcome…]}}, lists in the image's order.
  *   <li>job of an image: {@code {"job", "generated", "order", "payload", "key", "replyTo",
  *       "timeoutMs", "bytes", "target", "attempts", "worker", "interruption", "dueAt"?,
- *       "front"?, "stops"?, "failures"?, "retry"?}}.
+ *       "front"?, "stops"?, "failures"?, "retry"?, "checkpoint"?, "checkpointBytes"?}}.
+ *   <li>T2: record {@code checkpointed} {@code {"job", "checkpoint"?, "checkpointBytes"?}}, the
+ *       job's latest progress as reported (JSON), and its cost.
  *   <li>records, named by {@code "t"}: {@code accepted} (the submit's fields, {@code "dueAt"?},
  *       {@code "retry"?}); {@code assigned} {@code {"job", "worker", "attempt"}}; {@code
  *       requeued} {@code {"job", "order", "interruption", "stops"?, "failures"?, "dueAt"?}};
@@ -133,6 +135,7 @@ public final class DurableJson {
         job.put("retry", DurableValueJson.encode(j.retry()));
       }
       flow(job, j.group(), j.priority());
+      checkpoint(job, j.checkpoint(), j.checkpointBytes());
       jobs.add(job);
     }
     JsonArray bindings = new JsonArray();
@@ -187,7 +190,8 @@ public final class DurableJson {
           j.getString("worker"), DurableValueJson.interruption(j.getJsonObject("interruption")),
           j.getLong("dueAt", 0L), j.getBoolean("front", false), j.getInteger("stops", 0),
           j.getInteger("failures", 0), DurableValueJson.decodeRetry(j.getJsonObject("retry")),
-          j.getString("group"), j.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY)));
+          j.getString("group"), j.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY),
+          j.getValue("checkpoint"), j.getLong("checkpointBytes", 0L)));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     for (Object o : json.getJsonArray("bindings")) {
@@ -289,11 +293,26 @@ public final class DurableJson {
     } else if (record instanceof DurableRecord.Resized r) {
       return new JsonObject().put("t", "resized").put("instances", r.instances())
           .put("maxConcurrency", r.maxConcurrency());
+    } else if (record instanceof DurableRecord.Checkpointed c) {
+      return checkpoint(new JsonObject().put("t", "checkpointed").put("job", c.job()),
+          c.progress(), c.bytes());
     } else if (record instanceof DurableRecord.Retargeted r) {
       return new JsonObject().put("t", "retargeted").put("job", r.job())
           .put("target", r.target());
     }
     throw new AssertionError("unhandled " + record);
+  }
+
+  /**
+   * T2 (docs/rules.md): a job's checkpoint, its JSON as reported, and its cost; nothing when it
+   * has none.
+   */
+  private static JsonObject checkpoint(JsonObject json, Object checkpoint, long bytes) {
+    if (checkpoint != null) {
+      json.put("checkpoint", checkpoint);
+      positive(json, "checkpointBytes", bytes);
+    }
+    return json;
   }
 
   static DurableRecord decodeRecord(JsonObject json) {
@@ -332,6 +351,8 @@ public final class DurableJson {
           json.getInteger("maxConcurrency"));
       case "retargeted" -> new DurableRecord.Retargeted(json.getString("job"),
           json.getString("target"));
+      case "checkpointed" -> new DurableRecord.Checkpointed(json.getString("job"),
+          json.getValue("checkpoint"), json.getLong("checkpointBytes", 0L));
       default -> throw new IllegalArgumentException("not a durable record: " + json.encode());
     };
   }

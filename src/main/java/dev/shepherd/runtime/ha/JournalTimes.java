@@ -102,7 +102,8 @@ public final class JournalTimes {
       jobs.add(j.dueAt() <= 0 ? j : new DurableImage.JobImage(j.job(), j.generated(), j.order(),
           j.payload(), j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(),
           j.worker(), j.interruption(), due(j.dueAt(), shift), j.front(), j.stops(),
-          j.failures(), j.retry(), j.group(), j.priority()));
+          j.failures(), j.retry(), j.group(), j.priority())
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     }
     List<DeadLetter> dead = new ArrayList<>(image.dead().size());
     image.dead().forEach(d -> dead.add(WallTimes.deadLetter(d, shift)));

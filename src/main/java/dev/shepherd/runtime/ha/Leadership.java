@@ -48,7 +48,16 @@ public interface Leadership {
    */
   Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base);
 
-  /** Gives up {@code term} after a step-down, so that another node may claim the next one. */
+  /**
+   * How many batches may be in flight at once (A3 in docs/rules.md); above 1 only for a store
+   * that keeps them in order of their ids whatever order they arrive in, and reads back only the
+   * unbroken run after its checkpoint.
+   */
+  default int writesInFlight() {
+    return 1;
+  }
+
+    /** Gives up {@code term} after a step-down, so that another node may claim the next one. */
   void resign(long term);
 
   /** The pool's high-availability status as this node sees it while leading {@code term}. */

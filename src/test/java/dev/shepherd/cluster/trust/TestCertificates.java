@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class TestCertificates {
   public static final String PASSWORD = "test-only-password";
   /** The nodes a CA-signed key store is made for. */
-  public static final List<String> NODES = List.of("node-a", "node-b");
+  public static final List<String> NODES = List.of("node-a", "node-b", "node-c");
   private static Path dir;
 
   private TestCertificates() {}

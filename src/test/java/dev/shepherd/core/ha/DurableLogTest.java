@@ -307,6 +307,28 @@ class DurableLogTest {
     }
 
     @Test
+    void A3_two_answers_of_one_job_id_each_reported_delivered_are_neither_sent_again() {
+      DurableGate.Batch one = new DurableGate.Batch(1, List.of(accepted("a"),
+          answered("a", "first"), accepted("a"), answered("a", "second")), List.of(), false,
+          List.of());
+      DurableGate.Batch two = new DurableGate.Batch(2, List.of(), List.of("a"), false, List.of());
+      DurableGate.Batch three = new DurableGate.Batch(3, List.of(), List.of("a"), false,
+          List.of());
+
+      assertThat(DurableLog.recover(DurableLog.Base.empty(0), List.of(one, two, three), 1)
+          .undelivered()).as("the second delivery crosses off the second answer").isEmpty();
+    }
+
+    @Test
+    void A3_a_delivery_of_a_job_with_no_recorded_answer_crosses_off_nothing() {
+      DurableGate.Batch one = new DurableGate.Batch(1, List.of(accepted("a"),
+          answered("a", "first")), List.of("b"), false, List.of());
+
+      assertThat(DurableLog.recover(DurableLog.Base.empty(0), List.of(one), 1).undelivered())
+          .extracting(DurableRecord.Answered::replyTo).containsExactly("first");
+    }
+
+    @Test
     void A3_answers_a_checkpoint_kept_are_crossed_off_by_later_deliveries() {
       DurableLog.Base base = new DurableLog.Base(DurableImage.empty(1),
           List.of(answered("a", "kept"), answered("b", "kept")));

@@ -126,7 +126,9 @@ class DurableJsonTest {
         new DurableRecord.Resumed("tenant-1"),
         new DurableRecord.Resumed(null),
         new DurableRecord.Resized(6, 2),
-        new DurableRecord.Retargeted("job-3", "w-0"));
+        new DurableRecord.Retargeted("job-3", "w-0"),
+        new DurableRecord.Checkpointed("job-3",
+            new JsonObject().put("page", 3).put("of", 9), 21));
   }
 
   @Nested
@@ -399,7 +401,8 @@ class DurableJsonTest {
     // A guard for the codec, not the format: a JobImage field added later must be written too.
     Set<String> written = DurableJson.encode(new DurableImage(1, 0, List.of(
             new DurableImage.JobImage("j", 1, 1, raw("1"), "k", "r", 1, 1, "w-0", 1, "w-0",
-                LOST, 1, true, 1, 1, RETRY, "g", 2)), List.of(), List.of()))
+                LOST, 1, true, 1, 1, RETRY, "g", 2,
+                new JsonObject().put("page", 1), 12)), List.of(), List.of()))
         .getJsonArray("jobs").getJsonObject(0).fieldNames();
     Set<String> fields = Arrays.stream(DurableImage.JobImage.class.getRecordComponents())
         .map(c -> c.getName()).collect(Collectors.toSet());
@@ -423,5 +426,21 @@ class DurableJsonTest {
     DurableImage none = DurableImage.empty(1);
     assertThat(DurableJson.decodeBase(DurableJson.encode(new DurableLog.Base(none, List.of())))
         .image()).isEqualTo(none);
+  }
+
+  @Test
+  void T2_a_job_images_checkpoint_round_trips_and_an_image_without_one_reads_none() {
+    JsonObject checkpoint = new JsonObject().put("page", 4).put("cursor", "abc");
+    DurableImage image = new DurableImage(2, 1, List.of(new DurableImage.JobImage("j", 1, 1,
+        raw("1"), null, "r", 0, 1, null, 1, "w-0", null, 0, false, 0, 0, null, null, 5,
+        checkpoint, 30)), List.of(), List.of());
+    DurableImage read = DurableJson.decodeImage(DurableJson.encode(image));
+    assertThat(read.jobs().get(0).checkpoint()).isEqualTo(checkpoint);
+    assertThat(read.jobs().get(0).checkpointBytes()).isEqualTo(30);
+    DurableImage none = DurableJson.decodeImage(DurableJson.encode(new DurableImage(2, 1,
+        List.of(new DurableImage.JobImage("j", 1, 1, raw("1"), null, "r", 0, 1, null, 1, "w-0",
+            null)), List.of(), List.of())));
+    assertThat(none.jobs().get(0).checkpoint()).isNull();
+    assertThat(none.jobs().get(0).checkpointBytes()).isZero();
   }
 }

@@ -1,0 +1,63 @@
+package dev.shepherd.cluster.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.AbstractMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A write's texts travel as UTF-8 bytes and are kept as the text they were (A3 in docs/rules.md). */
+class HaStoreWriteTest {
+  private static HaEntry entryOfTerm(long term) {
+    HaEntry entry = new HaEntry();
+    entry.term = term;
+    entry.leader = "n1";
+    return entry;
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void A3_a_batch_sent_as_bytes_is_kept_as_its_text_even_beyond_ascii() {
+    HaEntry entry = entryOfTerm(3);
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+    String first = "{\"records\":[{\"job\":\"caf\u00e9-\u4e2d-\ud83d\ude00\"}]}";
+    String second = "x".repeat(100_000);
+
+    assertThat(new HaStore.Write(3, 1, null, utf8("{}")).process(held)).isTrue();
+    assertThat(new HaStore.Write(3, 2, utf8(first), null).process(held)).isTrue();
+    assertThat(new HaStore.Write(3, 3, utf8(second), null).process(held)).isTrue();
+
+    assertThat(entry.log()).containsExactly(first, second);
+    assertThat(entry.writtenBy).isEqualTo(3);
+  }
+
+  @Test
+  void A3_a_checkpoint_sent_as_bytes_replaces_the_base() {
+    HaEntry entry = entryOfTerm(2);
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+
+    assertThat(new HaStore.Write(2, 1, utf8("b1"), null).process(held)).isTrue();
+    assertThat(new HaStore.Write(2, 2, null, utf8("{\"image\":\"\u00fc\"}")).process(held))
+        .isTrue();
+
+    assertThat(entry.base).isEqualTo("{\"image\":\"\u00fc\"}");
+    assertThat(entry.log()).isEmpty();
+  }
+
+  @Test
+  void A3_a_write_of_another_term_is_refused_and_changes_nothing() {
+    HaEntry entry = entryOfTerm(5);
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+
+    assertThat(new HaStore.Write(4, 1, utf8("late"), null).process(held)).isFalse();
+    assertThat(new HaStore.Write(4, 1, utf8("late"), null)
+        .process(new AbstractMap.SimpleEntry<>("jobs", null))).isFalse();
+
+    assertThat(entry.log()).isEmpty();
+    assertThat(entry.writtenBy).isZero();
+  }
+}
