@@ -10,6 +10,7 @@ import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.payload.LogText;
@@ -24,8 +25,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -185,8 +188,9 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           DurableLog.Recovered recovered;
+          Map<String, JournalTrace> traces = new HashMap<>();
           try {
-            recovered = recover(claimed);
+            recovered = recover(claimed, traces);
           } catch (RuntimeException e) {
             LOG.error("pool {}: the store's log of term {} cannot be read: {}", pool,
                 claimed.previousTerm(), LogText.quote(String.valueOf(e.getMessage())));
@@ -196,21 +200,23 @@ public final class HazelcastLeadership implements Leadership {
           leading = claimed.term();
           LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start)", pool, node,
               claimed.term(), clock.monotonicMs() - sentAt);
-          candidate.lead(claimed.term(), recovered, sentAt);
+          candidate.lead(claimed.term(), recovered, traces, sentAt);
         }));
   }
 
-  private DurableLog.Recovered recover(HaEntry.Claimed claimed) {
+  /** What the store holds; the traces of its jobs (T1 in docs/rules.md) go into {@code traces}. */
+  private DurableLog.Recovered recover(HaEntry.Claimed claimed,
+      Map<String, JournalTrace> traces) {
     SealedRecords.Reader log = sealed.reader();
     String baseText = claimed.base() == null ? null : log.next(SealedRecords.BASE, claimed.base());
     DurableLog.Base base = baseText == null
         ? DurableLog.Base.empty(claimed.previousTerm())
-        : DurableJson.decodeBase(baseText);
+        : DurableJson.decodeBase(baseText, traces);
     List<DurableGate.Batch> batches = new ArrayList<>(claimed.batches().size());
     for (String batch : claimed.batches()) {
       String text = log.next(SealedRecords.BATCH, batch);
       if (text != null) {
-        batches.add(DurableJson.decodeBatch(text));
+        batches.add(DurableJson.decodeBatch(text, traces));
       }
     }
     return DurableLog.recover(base, batches, claimed.previousTerm());
@@ -218,11 +224,18 @@ public final class HazelcastLeadership implements Leadership {
 
   @Override
   public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base) {
+    return write(term, batch, base, Map.of());
+  }
+
+  /** The traces (T1 in docs/rules.md) ride inside the sealed text, beside their jobs' records. */
+  @Override
+  public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base,
+      Map<String, JournalTrace> traces) {
     Promise<Void> written = Promise.promise();
-    String text = base == null
-        ? sealed.seal(SealedRecords.BATCH, term, batch.id(), DurableJson.encode(batch)) : null;
+    String text = base == null ? sealed.seal(SealedRecords.BATCH, term, batch.id(),
+        DurableJson.encode(batch, traces)) : null;
     String baseText = base == null ? null
-        : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base));
+        : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base, traces));
     CompletionStage<Boolean> write;
     try {
       write = store.write(pool, term, batch.id(), text, baseText);

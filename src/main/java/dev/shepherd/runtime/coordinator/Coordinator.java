@@ -16,6 +16,7 @@ import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.PoolErrorException;
+import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.LogText;
@@ -321,7 +322,15 @@ public final class Coordinator {
    * {@link #start} (see {@link DurableLeader#recover}).
    */
   public void recover(DurableLog.Recovered recovered) {
-    leader.recover(recovered);
+    recover(recovered, Map.of());
+  }
+
+  /**
+   * The same, the recovered jobs' spans continuing under the submitters' traces the journal kept
+   * ({@code traces}, job id to trace; T1 in docs/rules.md).
+   */
+  public void recover(DurableLog.Recovered recovered, Map<String, JournalTrace> traces) {
+    leader.recover(recovered, traces);
   }
 
   /**

@@ -9,12 +9,17 @@ import dev.shepherd.core.Transition;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.JournalTimes;
+import dev.shepherd.runtime.ha.JournalTrace;
+import dev.shepherd.runtime.trace.JobTrace;
+import dev.shepherd.runtime.trace.JobTraces;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.wire.AddressResponder;
 import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.Future;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -88,7 +93,7 @@ public final class DurableLeader {
         ? DurableLog.checkpoint(coordinator.pool().durableImage(), batch) : null;
     long offset = coordinator.clock().wallOffsetMs();
     Future<Void> written = leadership.write(term, JournalTimes.toWall(batch, offset),
-        JournalTimes.toWall(base, offset));
+        JournalTimes.toWall(base, offset), traces(batch, base));
     written.onComplete(ar -> coordinator.execute(() -> {
       if (gate.closed()) {
         return;
@@ -113,9 +118,20 @@ public final class DurableLeader {
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
    * monotonic ones ({@link JournalTimes}).
    */
-  void recover(DurableLog.Recovered journaled) {
+  void recover(DurableLog.Recovered journaled, Map<String, JournalTrace> traces) {
     DurableLog.Recovered recovered =
         JournalTimes.toMonotonic(journaled, coordinator.clock().wallOffsetMs());
+    JobTraces jobTraces = coordinator.traces();
+    if (jobTraces != null && !traces.isEmpty()) {
+      // Before the recovery's effects: a job dispatched or answered at once ends its queued span.
+      for (DurableImage.JobImage j : recovered.image().jobs()) {
+        JournalTrace trace = traces.get(j.job());
+        if (trace != null) {
+          jobTraces.recovered(j.job(),
+              JobTrace.fromW3c(coordinator.name(), trace.traceparent(), trace.tracestate()));
+        }
+      }
+    }
     Sender bus = coordinator.sender();
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (DurableImage.JobImage j : recovered.image().jobs()) {
@@ -146,6 +162,36 @@ public final class DurableLeader {
       turn.flush();
       gate.renew(coordinator.now());
     });
+  }
+
+  /**
+   * The submitters' traces of the jobs {@code batch} accepts, or {@code base} holds (T1 in
+   * docs/rules.md), as the journal keeps them; empty while tracing is off.
+   */
+  private Map<String, JournalTrace> traces(DurableGate.Batch batch, DurableLog.Base base) {
+    JobTraces jobTraces = coordinator.traces();
+    if (jobTraces == null || jobTraces.size() == 0) {
+      return Map.of();
+    }
+    Map<String, JournalTrace> traces = new HashMap<>();
+    if (base != null) {
+      for (DurableImage.JobImage j : base.image().jobs()) {
+        put(traces, j.job(), jobTraces.trace(j.job(), j.replyTo()));
+      }
+    } else {
+      for (DurableRecord record : batch.records()) {
+        if (record instanceof DurableRecord.Accepted a) {
+          put(traces, a.job(), jobTraces.trace(a.job(), a.replyTo()));
+        }
+      }
+    }
+    return traces;
+  }
+
+  private static void put(Map<String, JournalTrace> traces, String job, JobTrace trace) {
+    if (trace != null) {
+      traces.put(job, new JournalTrace(trace.traceparent(), trace.tracestate()));
+    }
   }
 
   /** Nothing leaves any more: the leader stepped down. */

@@ -2,12 +2,14 @@ package dev.shepherd.runtime.coordinator;
 
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.PoolConfig;
+import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.payload.LogText;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +87,12 @@ public final class TermRunner implements Leadership.Candidate {
 
   @Override
   public void lead(long term, DurableLog.Recovered recovered, long claimedAt) {
+    lead(term, recovered, Map.of(), claimedAt);
+  }
+
+  @Override
+  public void lead(long term, DurableLog.Recovered recovered, Map<String, JournalTrace> traces,
+      long claimedAt) {
     if (coordinator != null) {
       stepDown("a new term began while this node still led one");
     }
@@ -105,7 +113,7 @@ public final class TermRunner implements Leadership.Candidate {
     try {
       // Started and recovered before it serves: nothing reaches the pool before what it recovers.
       started.start();
-      started.recover(recovered);
+      started.recover(recovered, traces);
     } catch (RuntimeException e) {
       site.discard(started);
       failed(term, started, e);

@@ -16,7 +16,9 @@ import dev.shepherd.runtime.wire.Responder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -59,6 +61,10 @@ import java.util.Objects;
  *       "perMs"}, "paused"?}}.
  *   <li>values (dead letters, recent outcomes, outcomes, failure retries): {@link
  *       DurableValueJson}.
+ *   <li>T1: an {@code accepted} record's and a job image's {@code "trace"?} and {@code
+ *       "tracestate"?}, the submitter's W3C trace context ({@link JournalTrace}), written when
+ *       the leader's traces hold one for the job and collected by the decoders that take a map;
+ *       the pool's records themselves never carry it.
  * </ul>
  */
 public final class DurableJson {
@@ -67,8 +73,13 @@ public final class DurableJson {
   // ---- batches and bases ----------------------------------------------------------------------
 
   public static String encode(DurableGate.Batch batch) {
+    return encode(batch, Map.of());
+  }
+
+  /** {@code batch}, its accepted records with the trace {@code traces} holds for their job. */
+  public static String encode(DurableGate.Batch batch, Map<String, JournalTrace> traces) {
     JsonArray records = new JsonArray();
-    batch.records().forEach(r -> records.add(encode(r)));
+    batch.records().forEach(r -> records.add(traced(encode(r), r, traces)));
     JsonArray undelivered = new JsonArray();
     batch.undelivered().forEach(a -> undelivered.add(encode(a)));
     return new JsonObject().put("id", batch.id()).put("records", records)
@@ -78,10 +89,19 @@ public final class DurableJson {
   }
 
   public static DurableGate.Batch decodeBatch(String text) {
+    return decodeBatch(text, new HashMap<>());
+  }
+
+  /** The batch {@code text} holds; the traces of its accepted records go into {@code traces}. */
+  public static DurableGate.Batch decodeBatch(String text, Map<String, JournalTrace> traces) {
     JsonObject json = new JsonObject(text);
     List<DurableRecord> records = new ArrayList<>();
     for (Object r : json.getJsonArray("records")) {
-      records.add(decodeRecord((JsonObject) r));
+      DurableRecord record = decodeRecord((JsonObject) r);
+      if (record instanceof DurableRecord.Accepted a) {
+        collect((JsonObject) r, a.job(), traces);
+      }
+      records.add(record);
     }
     List<String> delivered = new ArrayList<>();
     for (Object d : json.getJsonArray("delivered")) {
@@ -93,15 +113,26 @@ public final class DurableJson {
   }
 
   public static String encode(DurableLog.Base base) {
+    return encode(base, Map.of());
+  }
+
+  /** {@code base}, its image's jobs with the trace {@code traces} holds for them. */
+  public static String encode(DurableLog.Base base, Map<String, JournalTrace> traces) {
     JsonArray undelivered = new JsonArray();
     base.undelivered().forEach(a -> undelivered.add(encode(a)));
-    return new JsonObject().put("image", encode(base.image())).put("undelivered", undelivered)
+    return new JsonObject().put("image", encode(base.image(), traces))
+        .put("undelivered", undelivered)
         .put("counters", DurableValueJson.encode(base.counters())).encode();
   }
 
   public static DurableLog.Base decodeBase(String text) {
+    return decodeBase(text, new HashMap<>());
+  }
+
+  /** The base {@code text} holds; the traces of its image's jobs go into {@code traces}. */
+  public static DurableLog.Base decodeBase(String text, Map<String, JournalTrace> traces) {
     JsonObject json = new JsonObject(text);
-    return new DurableLog.Base(decodeImage(json.getJsonObject("image")),
+    return new DurableLog.Base(decodeImage(json.getJsonObject("image"), traces),
         answers(json.getJsonArray("undelivered")),
         DurableValueJson.decodeCounters(json.getJsonObject("counters")));
   }
@@ -117,6 +148,10 @@ public final class DurableJson {
   // ---- images ---------------------------------------------------------------------------------
 
   static JsonObject encode(DurableImage image) {
+    return encode(image, Map.of());
+  }
+
+  static JsonObject encode(DurableImage image, Map<String, JournalTrace> traces) {
     JsonArray jobs = new JsonArray();
     for (DurableImage.JobImage j : image.jobs()) {
       JsonObject job = new JsonObject().put("job", j.job()).put("generated", j.generated())
@@ -136,6 +171,7 @@ public final class DurableJson {
       }
       flow(job, j.group(), j.priority());
       checkpoint(job, j.checkpoint(), j.checkpointBytes());
+      trace(job, traces.get(j.job()));
       jobs.add(job);
     }
     JsonArray bindings = new JsonArray();
@@ -180,9 +216,14 @@ public final class DurableJson {
   }
 
   static DurableImage decodeImage(JsonObject json) {
+    return decodeImage(json, new HashMap<>());
+  }
+
+  static DurableImage decodeImage(JsonObject json, Map<String, JournalTrace> traces) {
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (Object o : json.getJsonArray("jobs")) {
       JsonObject j = (JsonObject) o;
+      collect(j, j.getString("job"), traces);
       jobs.add(new DurableImage.JobImage(j.getString("job"), j.getLong("generated"),
           j.getLong("order"), DurableValueJson.rawPayload(j.getString("payload")),
           j.getString("key"), j.getString("replyTo"), j.getLong("timeoutMs"),
@@ -365,6 +406,42 @@ public final class DurableJson {
         : remembered.containsKey("outcome") ? DurableValueJson.decodeRecent(remembered)
         : new RecentOutcome(job, outcome, remembered.getLong("at"), remembered.getLong("bytes"));
     return new DurableRecord.Answered(job, json.getString("replyTo"), outcome, recent);
+  }
+
+  // ---- traces (T1) ---------------------------------------------------------------------------
+
+  /** An accepted record's JSON with its job's trace, if {@code traces} holds one. */
+  private static JsonObject traced(JsonObject json, DurableRecord record,
+      Map<String, JournalTrace> traces) {
+    if (record instanceof DurableRecord.Accepted a && !traces.isEmpty()) {
+      trace(json, traces.get(a.job()));
+    }
+    return json;
+  }
+
+  private static void trace(JsonObject json, JournalTrace trace) {
+    if (trace != null) {
+      json.put("trace", trace.traceparent());
+      if (trace.tracestate() != null) {
+        json.put("tracestate", trace.tracestate());
+      }
+    }
+  }
+
+  /**
+   * Puts {@code job}'s trace, if {@code json} holds one, into {@code traces}; a field that is not
+   * a string (a store written by something else) is left out, as no trace.
+   */
+  private static void collect(JsonObject json, String job, Map<String, JournalTrace> traces) {
+    Object traceparent = json.getValue("trace");
+    if (job != null && traceparent instanceof String parent) {
+      Object tracestate = json.getValue("tracestate");
+      traces.put(job, new JournalTrace(parent,
+          tracestate instanceof String state ? state : null));
+    } else if (job != null) {
+      // A job id accepted again after it was forgotten, this time outside any trace.
+      traces.remove(job);
+    }
   }
 
   // ---- flow control (section 11) -------------------------------------------------------------

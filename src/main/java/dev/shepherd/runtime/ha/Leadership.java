@@ -7,6 +7,7 @@ import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.time.RuntimeTime;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import java.util.Map;
 
 /**
  * The cluster's side of a highly available pool (A1-A3 in docs/rules.md): who leads it, in which
@@ -32,6 +33,16 @@ public interface Leadership {
      */
     void lead(long term, DurableLog.Recovered recovered, long claimedAt);
 
+    /**
+     * {@link #lead(long, DurableLog.Recovered, long)}, with the traces the journal holds for its
+     * jobs (T1 in docs/rules.md; job id to trace, empty when none), so that the recovered jobs'
+     * spans continue under their submitters'. By default the traces are dropped.
+     */
+    default void lead(long term, DurableLog.Recovered recovered, Map<String, JournalTrace> traces,
+        long claimedAt) {
+      lead(term, recovered, claimedAt);
+    }
+
     /** Stop acting at once: the majority is lost, or this member is merging. */
     void stepDown(String why);
   }
@@ -47,6 +58,16 @@ public interface Leadership {
    * Completes on any thread; fails when the term is no longer the pool's or there is no majority.
    */
   Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base);
+
+  /**
+   * {@link #write(long, DurableGate.Batch, DurableLog.Base)}, with the traces of the jobs the
+   * batch accepts or the base holds (T1 in docs/rules.md; job id to trace), for a store that
+   * journals them ({@link DurableJson}). By default the traces are not kept.
+   */
+  default Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base,
+      Map<String, JournalTrace> traces) {
+    return write(term, batch, base);
+  }
 
   /**
    * How many batches may be in flight at once (A3 in docs/rules.md); above 1 only for a store

@@ -85,6 +85,18 @@ public final class JobTraces {
     return entry == null ? null : entry.trace;
   }
 
+  /**
+   * The trace of {@code job}, admitted, or being admitted through {@code replyTo} (its admission
+   * is written before it is answered), or null.
+   */
+  public JobTrace trace(String job, Object replyTo) {
+    Entry entry = jobs.get(job);
+    if (entry == null) {
+      entry = admitting.get(replyTo);
+    }
+    return entry == null ? null : entry.trace;
+  }
+
   /** The number of jobs with a trace, admitted or being admitted. */
   public int size() {
     return jobs.size() + admitting.size();
