@@ -11,6 +11,8 @@ import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.SlotHandle;
 import dev.shepherd.runtime.coordinator.TermRunner;
+import dev.shepherd.runtime.ha.JournalTrace;
+import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.runtime.wire.Requests;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -19,14 +21,15 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /** A coordinator leading {@code term} on its own Vert.x instance and clock. */
 final class HaTestLeader implements AutoCloseable {
-  final Vertx vertx = Vertx.vertx();
+  final Vertx vertx;
   final FakeTime time;
-  final Context context = vertx.getOrCreateContext();
+  final Context context;
   final Coordinator coordinator;
   final List<Outcome> answers = new CopyOnWriteArrayList<>();
 
@@ -37,6 +40,17 @@ final class HaTestLeader implements AutoCloseable {
   /** A leader of the pool {@code pool} (a pool entry; HA is turned on here). */
   HaTestLeader(FakeTime time, HaTestStore store, long term, DurableLog.Recovered recovered,
       JsonObject pool) {
+    this(Vertx.vertx(), time, store, term, recovered, Map.of(), pool);
+  }
+
+  /**
+   * A leader on {@code vertx} (one that traces, say), recovering {@code recovered} with the
+   * traces the journal kept for its jobs (T1 in docs/rules.md).
+   */
+  HaTestLeader(Vertx vertx, FakeTime time, HaTestStore store, long term,
+      DurableLog.Recovered recovered, Map<String, JournalTrace> traces, JsonObject pool) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
     this.time = time.installOn(vertx);
     // As a clustered node parses it (HA needs one); the test plays the cluster's store.
     PoolConfig parsed = PoolConfig.parse(pool.copy()
@@ -46,11 +60,15 @@ final class HaTestLeader implements AutoCloseable {
       Coordinator c = new Coordinator(vertx, context, config);
       c.lead(term, time.monotonicMs(), TermRunner.LEASE_MS, store, why -> { });
       c.start();
-      c.recover(recovered);
+      c.recover(recovered, traces);
       return c;
     });
     await().atMost(PoolFixture.STEP).pollInterval(Duration.ofMillis(10)).until(() ->
-        on(() -> coordinator.snapshot().slots().get(0).phase() == Phase.IDLE));
+        on(() -> {
+          // Installed: idle, or already running a job it recovered.
+          Phase phase = coordinator.snapshot().slots().get(0).phase();
+          return phase == Phase.IDLE || phase == Phase.ASSIGNED;
+        }));
   }
 
   /**
@@ -73,6 +91,15 @@ final class HaTestLeader implements AutoCloseable {
     on(() -> {
       coordinator.submit(new Requests.Submit(job, payload, null, null, 10_000, 0, delayMs,
           null), answers::add);
+      return null;
+    });
+  }
+
+  /** Submits {@code job} under {@code trace}, the submitter's (T1 in docs/rules.md). */
+  void submit(String job, JsonObject payload, JobTrace trace) {
+    on(() -> {
+      coordinator.submit(new Requests.Submit(job, payload, null, null, 10_000, 0, 0, null),
+          answers::add, trace);
       return null;
     });
   }

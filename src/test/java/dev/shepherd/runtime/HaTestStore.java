@@ -4,12 +4,15 @@ import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.runtime.ha.Leadership;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The store of one highly available pool in tests: acknowledges writes at once, or holds them
@@ -22,13 +25,18 @@ final class HaTestStore implements Leadership {
   private boolean holding;
 
   @Override
+  public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base checkpoint) {
+    return write(term, batch, checkpoint, Map.of());
+  }
+
+  @Override
   public synchronized Future<Void> write(long term, DurableGate.Batch batch,
-      DurableLog.Base checkpoint) {
+      DurableLog.Base checkpoint, Map<String, JournalTrace> traces) {
     if (checkpoint != null) {
-      base = DurableJson.encode(checkpoint);
+      base = DurableJson.encode(checkpoint, traces);
       batches.clear();
     } else {
-      batches.add(DurableJson.encode(batch));
+      batches.add(DurableJson.encode(batch, traces));
     }
     Promise<Void> written = Promise.promise();
     if (holding) {
@@ -61,6 +69,16 @@ final class HaTestStore implements Leadership {
 
   synchronized List<DurableGate.Batch> batches() {
     return batches.stream().map(DurableJson::decodeBatch).toList();
+  }
+
+  /** The traces the journal keeps for its jobs (T1 in docs/rules.md), as a new leader reads them. */
+  synchronized Map<String, JournalTrace> traces() {
+    Map<String, JournalTrace> traces = new HashMap<>();
+    if (base != null) {
+      DurableJson.decodeBase(base, traces);
+    }
+    batches.forEach(b -> DurableJson.decodeBatch(b, traces));
+    return traces;
   }
 
   /** What the next term recovers from. */
