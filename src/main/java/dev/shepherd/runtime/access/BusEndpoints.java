@@ -85,7 +85,7 @@ public final class BusEndpoints {
 
   public Future<Void> register() {
     routes().forEach((address, handler) ->
-        consumers.add(bus.consumer(address, handler::accept)));
+        consumers.add(bus.consumer(address, coordinator.asTurn(handler::accept))));
     List<Future<Void>> ready = new ArrayList<>();
     consumers.forEach(c -> ready.add(c.completion()));
     return Future.all(ready).mapEmpty();

@@ -112,14 +112,21 @@ public final class Coordinator {
     this.vertx = vertx;
     this.context = context;
     this.clock = ports.clock();
-    this.scheduler = ports.scheduler();
-    this.turns = ports.turns();
+    boolean callerRuns = CallerRuns.enabled() && (vertx == null || !vertx.isClustered());
+    // With caller-runs on, every entry is a turn of the inbox: the context's own tasks (timers,
+    // end-of-turn flushes) as much as other threads' hand-ins.
+    this.turns = callerRuns ? this::execute : ports.turns();
+    this.scheduler = callerRuns ? new TurnScheduler(ports.scheduler(), this::execute)
+        : ports.scheduler();
     this.sender = ports.sender();
     this.config = config;
     this.deployments = ports.deployments();
     this.pool = Pool.create(config.settings());
-    this.outbox = new Outbox(turns);
-    this.inbox = new Inbox(turns, outbox::flush);
+    // With caller-runs on, every entry is a turn and each turn ends with the outbox's flush: no
+    // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
+    // its turns on its context ({@link #lead}) queues it as before.
+    this.outbox = new Outbox(this::outboxFlushLater);
+    this.inbox = new Inbox(ports.turns(), outbox::flush, callerRuns);
     int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
     for (String id : pool.slotIds()) {
       slots.put(id, new LocalSlot(id, this, config, ports.deployments().get(),
@@ -216,9 +223,31 @@ public final class Coordinator {
     observers.remove(observer);
   }
 
-  /** Runs {@code task} on the coordinator's context, batched with other hand-ins; any thread. */
+  /**
+   * Runs {@code task} as a turn of the pool's state, batched with other hand-ins; any thread. With
+   * caller-runs on ({@link CallerRuns}) the calling thread may run the turn itself.
+   */
   public void execute(Runnable task) {
     inbox.offer(task);
+  }
+
+  /** Queues the outbox's end-of-turn flush, unless every turn ends with it anyway. */
+  private void outboxFlushLater(Runnable flush) {
+    if (!inbox.callerRuns()) {
+      turns.execute(flush);
+    }
+  }
+
+  /**
+   * {@code handler} as an entry into the pool's state: itself when turns run on the context only,
+   * else a handler that runs it as a turn ({@link #execute}). Every bus endpoint of the pool is
+   * registered through it.
+   */
+  public <T> Handler<T> asTurn(Handler<T> handler) {
+    if (!inbox.callerRuns()) {
+      return handler;
+    }
+    return value -> execute(() -> handler.handle(value));
   }
 
   /**
@@ -282,6 +311,8 @@ public final class Coordinator {
    */
   public void lead(long term, long claimedAt, long leaseMs, Leadership leadership,
       Consumer<String> onStepDown) {
+    // Its leadership's callbacks reach the pool on its context, not as turns.
+    inbox.onContextOnly();
     leader = new DurableLeader(this, term, claimedAt, leaseMs, leadership, onStepDown);
   }
 
@@ -329,7 +360,16 @@ public final class Coordinator {
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
+  /** Starts the pool: a turn of its own when callers run turns ({@link CallerRuns}). */
   public void start() {
+    if (inbox.callerRuns()) {
+      execute(this::startNow);
+    } else {
+      startNow();
+    }
+  }
+
+  private void startNow() {
     run(pool.start());
     statsTimer = scheduler.every(500, () -> {
       PoolSnapshot snapshot = snapshot();
@@ -347,7 +387,11 @@ public final class Coordinator {
    * incarnation is gone.
    */
   public Future<Void> stop() {
-    apply(new PoolEvent.StopRequested(now()));
+    if (inbox.callerRuns()) {
+      execute(() -> apply(new PoolEvent.StopRequested(now())));
+    } else {
+      apply(new PoolEvent.StopRequested(now()));
+    }
     return stopped.future();
   }
 

@@ -6,44 +6,150 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Work handed to the coordinator from other threads (in-JVM submitters, local slots), run on the
- * coordinator's context in batches: one context task drains everything that queued up meanwhile.
+ * The only way into a pool's state: one turn at a time, whoever runs it. Every entry (a submit
+ * from an in-JVM caller, a completion from an incarnation, a bus message, a timer) queues its task
+ * here; a turn drains a bounded batch of them, then hands the coordinator's outbox over ({@code
+ * endOfTurn}). The turn flag ({@code turn}, taken with a compare-and-set, released with a volatile
+ * write) gives each turn the writes of the turns before it, so the single-writer rule holds
+ * whichever thread runs the turn.
+ *
+ * <p>Off ({@link CallerRuns}), every turn runs on the coordinator's context: one context task
+ * drains everything that queued up meanwhile. On, the thread that queues a task runs the turn
+ * itself when no turn is under way and nothing else waits (flat combining): at one in flight a
+ * job then crosses submitter -> incarnation -> submitter, not the coordinator's event loop too. A
+ * caller runs at most {@link #CALLER_BUDGET} tasks; what is left then goes to the coordinator's
+ * context, so a caller is never kept long. A turn runs the pool's own code only: jobs' handlers
+ * run on their incarnations' contexts.
  */
 public final class Inbox {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Inbox.class);
   private static final int BATCH = 4096;
+  /** The most tasks a caller's thread runs before it hands the rest to the context. */
+  static final int CALLER_BUDGET = 64;
 
   /** The coordinator's context's next turn. */
   private final Executor context;
   private final Runnable drain = this::drain;
   private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+  /** A drain is queued on the context. */
   private final AtomicBoolean scheduled = new AtomicBoolean();
+  /** A turn is under way (on any thread). */
+  private final AtomicBoolean turn = new AtomicBoolean();
+  private volatile boolean callerRuns;
 
   private final Runnable endOfTurn;
 
   /** {@code endOfTurn} runs after each batch (the coordinator hands its outbox over). */
   public Inbox(Context context, Runnable endOfTurn) {
-    this(PoolPorts.turns(context), endOfTurn);
+    this(PoolPorts.turns(context), endOfTurn, false);
   }
 
-  /** {@code turns} runs a task on the coordinator's context after what is queued there. */
-  Inbox(Executor turns, Runnable endOfTurn) {
+  /**
+   * {@code turns} runs a task on the coordinator's context after what is queued there; {@code
+   * callerRuns} lets the thread that hands a task in run the turn itself.
+   */
+  Inbox(Executor turns, Runnable endOfTurn, boolean callerRuns) {
     this.context = turns;
     this.endOfTurn = endOfTurn;
+    this.callerRuns = callerRuns;
   }
 
-  /** From any thread. */
+  /** Whether callers run turns themselves. */
+  boolean callerRuns() {
+    return callerRuns;
+  }
+
+  /**
+   * Turns caller-runs off from now on (a pool whose entries are not all turns, such as a highly
+   * available one); before the pool starts.
+   */
+  void onContextOnly() {
+    callerRuns = false;
+  }
+
+  /** From any thread; with caller-runs on, may run the turn, this task included, right here. */
   public void offer(Runnable task) {
+    // Only a caller that finds nothing waiting runs the turn: under load the context's batches
+    // carry the work, as they do with caller-runs off. Whether the queue was empty is a hint
+    // only; the flag and the recheck after each release keep the turns one at a time and lose
+    // nothing.
+    boolean idle = queue.isEmpty();
     queue.offer(task);
+    if (callerRuns && idle) {
+      runAsCaller();
+    } else {
+      schedule();
+    }
+  }
+
+  private void schedule() {
     if (scheduled.compareAndSet(false, true)) {
       context.execute(drain);
     }
   }
 
+  /**
+   * Runs turns on this thread while no other turn is under way and work is queued, up to {@link
+   * #CALLER_BUDGET} tasks. A task queued while another turn held the flag is seen by that turn's
+   * recheck after its release, so none is left behind.
+   */
+  private void runAsCaller() {
+    int budget = CALLER_BUDGET;
+    while (!queue.isEmpty() && turn.compareAndSet(false, true)) {
+      int ran;
+      try {
+        ran = runBatch(budget);
+      } finally {
+        turn.set(false);
+      }
+      budget -= ran;
+      if (budget <= 0) {
+        if (!queue.isEmpty()) {
+          schedule();
+        }
+        return;
+      }
+    }
+  }
+
+  /** A turn on the coordinator's context. */
   private void drain() {
+    if (!callerRuns) {
+      // Only the context runs turns: the flag is always free here.
+      turn.set(true);
+      runBatch(BATCH);
+      turn.set(false);
+      scheduled.set(false);
+      if (!queue.isEmpty()) {
+        schedule();
+      }
+      return;
+    }
+    scheduled.set(false);
+    if (!turn.compareAndSet(false, true)) {
+      // A caller's turn is under way: its recheck after its release takes what is queued.
+      return;
+    }
+    int ran;
+    try {
+      ran = runBatch(BATCH);
+    } finally {
+      turn.set(false);
+    }
+    if (!queue.isEmpty()) {
+      if (ran < BATCH) {
+        runAsCaller();
+      } else {
+        schedule();
+      }
+    }
+  }
+
+  /** Under the turn flag: runs up to {@code max} tasks, then the end of the turn. */
+  private int runBatch(int max) {
     Runnable task;
     int ran = 0;
-    while (ran < BATCH && (task = queue.poll()) != null) {
+    while (ran < max && (task = queue.poll()) != null) {
       try {
         task.run();
       } catch (RuntimeException | AssertionError e) {
@@ -51,10 +157,11 @@ public final class Inbox {
       }
       ran++;
     }
-    endOfTurn.run();
-    scheduled.set(false);
-    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
-      context.execute(drain);
+    try {
+      endOfTurn.run();
+    } catch (RuntimeException e) {
+      LOG.error("coordinator's end of turn failed", e);
     }
+    return ran;
   }
 }

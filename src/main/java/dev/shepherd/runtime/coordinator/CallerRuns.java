@@ -1,0 +1,21 @@
+package dev.shepherd.runtime.coordinator;
+
+/**
+ * The switch for caller-runs turns ({@link Inbox}): the system property {@value #PROPERTY}
+ * ({@code true} or {@code false}), off when unset. With it on, every entry into a pool's state
+ * (submits, completions, bus messages, timers, the outbox's and worker hosts' end-of-turn
+ * flushes) is a turn of the pool's {@link Inbox}, and the thread that queues one runs it when no
+ * turn is under way. A pool that is highly available or runs on a cluster keeps its turns on its
+ * context: some of its entries (leadership and membership callbacks) are not turns yet.
+ */
+public final class CallerRuns {
+  /** The system property that turns caller-runs on. */
+  public static final String PROPERTY = "shepherd.callerRuns";
+
+  private CallerRuns() {}
+
+  /** Whether new pools run their turns on their callers' threads. */
+  public static boolean enabled() {
+    return Boolean.getBoolean(PROPERTY);
+  }
+}

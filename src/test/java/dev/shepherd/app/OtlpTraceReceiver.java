@@ -1,0 +1,192 @@
+package dev.shepherd.app;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A tiny OTLP/HTTP trace receiver on loopback for tests: {@code POST /v1/traces} with an {@code
+ * ExportTraceServiceRequest} in protobuf, read with just enough of the wire format for
+ * ResourceSpans(1) > ScopeSpans(2) > Span(2) and each span's trace_id(1), span_id(2),
+ * parent_span_id(4), name(5) and attributes(9) (KeyValue: key(1), AnyValue(2): string(1),
+ * bool(2), int(3)). It keeps every span it receives and answers an empty response.
+ */
+final class OtlpTraceReceiver implements AutoCloseable {
+  /** One received span: ids in lower-case hex (parent "" at a root), its string attributes. */
+  record Span(String traceId, String spanId, String parentSpanId, String name,
+      Map<String, String> attributes) {
+    String attribute(String key) {
+      return attributes.get(key);
+    }
+  }
+
+  private final Vertx vertx = Vertx.vertx();
+  private final List<Span> spans = new CopyOnWriteArrayList<>();
+  private final HttpServer server;
+
+  OtlpTraceReceiver() throws Exception {
+    server = vertx.createHttpServer().requestHandler(request -> {
+      if (!"/v1/traces".equals(request.path())) {
+        request.response().setStatusCode(404).end();
+        return;
+      }
+      boolean gzip = "gzip".equalsIgnoreCase(request.getHeader("Content-Encoding"));
+      request.body().onSuccess(body -> {
+        spans.addAll(decode(gzip ? gunzip(body.getBytes()) : body.getBytes()));
+        request.response().putHeader("Content-Type", "application/x-protobuf")
+            .end(Buffer.buffer());
+      }).onFailure(e -> request.response().setStatusCode(500).end());
+    }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+  }
+
+  int port() {
+    return server.actualPort();
+  }
+
+  /** Every span received so far. */
+  List<Span> spans() {
+    return List.copyOf(spans);
+  }
+
+  @Override
+  public void close() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  static List<Span> decode(byte[] request) {
+    List<Span> out = new ArrayList<>();
+    for (byte[] resourceSpans : fields(request, 1)) {
+      for (byte[] scopeSpans : fields(resourceSpans, 2)) {
+        for (byte[] span : fields(scopeSpans, 2)) {
+          out.add(span(span));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Span span(byte[] span) {
+    Map<String, String> attributes = new HashMap<>();
+    for (byte[] keyValue : fields(span, 9)) {
+      String key = string(first(keyValue, 1));
+      byte[] value = first(keyValue, 2);
+      if (key != null && value != null) {
+        attributes.put(key, anyValue(value));
+      }
+    }
+    return new Span(hex(first(span, 1)), hex(first(span, 2)), hex(first(span, 4)),
+        string(first(span, 5)), attributes);
+  }
+
+  /** An AnyValue's string, bool or int as text (other kinds: null). */
+  private static String anyValue(byte[] value) {
+    Reader reader = new Reader(value);
+    while (reader.more()) {
+      long tag = reader.varint();
+      int field = (int) (tag >>> 3);
+      int type = (int) (tag & 7);
+      if (field == 1 && type == 2) {
+        return new String(reader.bytes(), StandardCharsets.UTF_8);
+      }
+      if ((field == 2 || field == 3) && type == 0) {
+        long v = reader.varint();
+        return field == 2 ? String.valueOf(v != 0) : String.valueOf(v);
+      }
+      reader.skip(type);
+    }
+    return null;
+  }
+
+  /** The length-delimited fields numbered {@code number} of a message. */
+  private static List<byte[]> fields(byte[] message, int number) {
+    List<byte[]> out = new ArrayList<>();
+    Reader reader = new Reader(message);
+    while (reader.more()) {
+      long tag = reader.varint();
+      int type = (int) (tag & 7);
+      if ((tag >>> 3) == number && type == 2) {
+        out.add(reader.bytes());
+      } else {
+        reader.skip(type);
+      }
+    }
+    return out;
+  }
+
+  private static byte[] first(byte[] message, int number) {
+    List<byte[]> all = fields(message, number);
+    return all.isEmpty() ? null : all.get(0);
+  }
+
+  private static String string(byte[] bytes) {
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static String hex(byte[] bytes) {
+    return bytes == null ? "" : HexFormat.of().formatHex(bytes);
+  }
+
+  private static byte[] gunzip(byte[] bytes) {
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The protobuf wire format, as far as this receiver reads it. */
+  private static final class Reader {
+    private final byte[] data;
+    private int at;
+
+    Reader(byte[] data) {
+      this.data = data;
+    }
+
+    boolean more() {
+      return at < data.length;
+    }
+
+    long varint() {
+      long value = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        byte b = data[at++];
+        value |= (long) (b & 0x7f) << shift;
+        if ((b & 0x80) == 0) {
+          return value;
+        }
+      }
+      throw new IllegalArgumentException("varint too long");
+    }
+
+    byte[] bytes() {
+      int length = (int) varint();
+      byte[] out = java.util.Arrays.copyOfRange(data, at, at + length);
+      at += length;
+      return out;
+    }
+
+    void skip(int type) {
+      switch (type) {
+        case 0 -> varint();
+        case 1 -> at += 8;
+        case 2 -> bytes();
+        case 5 -> at += 4;
+        default -> throw new IllegalArgumentException("wire type " + type);
+      }
+    }
+  }
+}
