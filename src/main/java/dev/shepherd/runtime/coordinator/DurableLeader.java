@@ -113,7 +113,8 @@ public final class DurableLeader {
   /**
    * Rebuilds the pool from {@code recovered}, right after it started: queued jobs in their order,
    * running ones interrupted {@code NODE_LOST}, waiting ones with their due times, bindings,
-   * hosts, the dead-letter set, the recent outcomes and the counters (T3 in docs/rules.md); then
+   * hosts, the dead-letter set, the recent outcomes and the counters (T3 in docs/rules.md), each
+   * job's last journaled checkpoint (T2), handed to its next attempt; then
    * sends again the answers never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
    * monotonic ones ({@link JournalTimes}).
@@ -138,7 +139,9 @@ public final class DurableLeader {
       jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
           new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
           j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
-          j.failures(), j.retry(), j.group(), j.priority()));
+          j.failures(), j.retry(), j.group(), j.priority())
+          // T2: the checkpoint the last leader wrote goes to the job's retry here.
+          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
     }
     DurableImage image = recovered.image();
     // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
