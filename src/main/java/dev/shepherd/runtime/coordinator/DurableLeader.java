@@ -10,9 +10,9 @@ import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.JournalTimes;
 import dev.shepherd.runtime.ha.JournalTrace;
+import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.runtime.trace.JobTraces;
-import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.wire.AddressResponder;
 import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.Future;
@@ -117,7 +117,9 @@ public final class DurableLeader {
    * job's last journaled checkpoint (T2), handed to its next attempt; then
    * sends again the answers never reported delivered. A job's stored {@code replyTo} (an address, or none) becomes the
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
-   * monotonic ones ({@link JournalTimes}).
+   * monotonic ones ({@link JournalTimes}). A recovered job with a trace in {@code traces} (job id
+   * to the submitter's trace the journal kept; T1 in docs/rules.md) goes on under it: its queued
+   * span starts here, its attempts' spans are the submitter's children.
    */
   void recover(DurableLog.Recovered journaled, Map<String, JournalTrace> traces) {
     DurableLog.Recovered recovered =
