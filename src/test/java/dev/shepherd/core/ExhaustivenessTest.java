@@ -189,13 +189,14 @@ class ExhaustivenessTest {
       fx.stopRequested();
     }
 
-    /** A durable pool records, is taken over, and a second recovery is refused. */
+    /** A durable pool records (a checkpoint too), is taken over, and a second recovery is refused. */
     private void recovery() {
       Fixture fx = run(Fixture.pool(1).durable().retry(3));
       fx.created("w-0");
       fx.hostUp("h1", 1, 1);
       fx.submitAll("a", "b");
       fx.submit("c", "w-0/k");
+      fx.progress("b", "half");
       fx.complete("a");
       Fixture next = fx.takeOver();
       runs.add(next);
