@@ -13,7 +13,6 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -283,7 +282,7 @@ public final class ClusterBench {
     long outBefore = messagesOut.get();
     long inBefore = messagesIn.get();
     long cpuB = hostNode.cpuNanos();
-    long cpuA = cpuNanos();
+    long cpuA = Driver.processCpuNanos();
     long start = System.nanoTime();
     driverContext.runOnContext(v -> {
       Driver driver = new Driver(request, count, latency);
@@ -291,17 +290,12 @@ public final class ClusterBench {
     });
     Driver driver = finished.future().await();
     long elapsed = System.nanoTime() - start;
-    cpuA = cpuNanos() - cpuA;
+    cpuA = Driver.processCpuNanos() - cpuA;
     cpuB = hostNode.cpuNanos() - cpuB;
     if (driver.failed() > 0) {
       throw new IllegalStateException(driver.failed() + " of " + count + " requests failed");
     }
     return new Round(count, elapsed, cpuA, cpuB, messagesOut.get() - outBefore,
         messagesIn.get() - inBefore, latency);
-  }
-
-  private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 }

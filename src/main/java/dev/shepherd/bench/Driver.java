@@ -1,7 +1,9 @@
 package dev.shepherd.bench;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 
@@ -22,6 +24,38 @@ final class Driver {
     this.request = request;
     this.total = total;
     this.latency = latency;
+  }
+
+  /** What one measured run took: its wall time, the process's CPU time and each latency. */
+  record Run(int count, long elapsedNanos, long cpuNanos, Histogram latency) {}
+
+  /**
+   * Runs {@code count} requests with {@code window} outstanding on {@code context} and measures
+   * them; fails naming {@code what} if any request failed.
+   */
+  static Run measure(Context context, Supplier<Future<?>> request, int count, int window,
+      String what) {
+    Histogram latency = new Histogram(60_000_000L, 3);
+    Promise<Driver> done = Promise.promise();
+    long cpuBefore = processCpuNanos();
+    long start = System.nanoTime();
+    context.runOnContext(v -> {
+      Driver driver = new Driver(request, count, latency);
+      driver.run(window).onComplete(ar -> done.complete(driver));
+    });
+    Driver driver = done.future().await();
+    long elapsed = System.nanoTime() - start;
+    long cpu = processCpuNanos() - cpuBefore;
+    if (driver.failed() > 0) {
+      throw new IllegalStateException(what + ": " + driver.failed() + " of " + count + " failed");
+    }
+    return new Run(count, elapsed, cpu, latency);
+  }
+
+  /** The CPU time this process has used, in nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   Future<Void> run(int inflight) {

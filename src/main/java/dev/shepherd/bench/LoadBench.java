@@ -6,11 +6,9 @@ import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -194,30 +192,18 @@ public final class LoadBench {
   }
 
   private Sample measure(String mode, JsonObject payload, int count, int window) throws Exception {
-    Histogram latency = new Histogram(60_000_000L, 3);
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(60_000);
     JsonObject body = new JsonObject().put("payload", payload);
-    Promise<Driver> started = Promise.promise();
-    long cpuBefore = cpuNanos();
-    long start = System.nanoTime();
-    driverContext.runOnContext(v -> {
-      Driver driver = new Driver(() -> switch (mode) {
-        case "raw" -> vertx.eventBus().request(RAW, body, options);
-        case "bus" -> vertx.eventBus().request("shepherd." + POOL + ".submit", body, options);
-        case "client" -> client.submit(payload);
-        case "tpe" -> Future.fromCompletionStage(
-            CompletableFuture.supplyAsync(() -> work(payload), executor), driverContext);
-        default -> throw new IllegalArgumentException(mode);
-      }, count, latency);
-      driver.run(window).onComplete(ar -> started.complete(driver));
-    });
-    Driver driver = started.future().await();
-    long elapsed = System.nanoTime() - start;
-    long cpu = cpuNanos() - cpuBefore;
-    if (driver.failed() > 0) {
-      throw new IllegalStateException(mode + ": " + driver.failed() + " requests failed");
-    }
-    return new Sample(count, elapsed, cpu, latency);
+    Driver.Run run = Driver.measure(driverContext, () -> switch (mode) {
+      case "raw" -> vertx.eventBus().request(RAW, body, options);
+      case "bus" -> vertx.eventBus().request("shepherd." + POOL + ".submit", body, options);
+      case "client" -> client.submit(payload);
+      case "tpe" -> Future.fromCompletionStage(
+          CompletableFuture.supplyAsync(() -> work(payload), executor), driverContext);
+      default -> throw new IllegalArgumentException(mode);
+    }, count, window,
+        mode + " requests");
+    return new Sample(run.count(), run.elapsedNanos(), run.cpuNanos(), run.latency());
   }
 
   /** What every worker does: {@link BenchWorker}'s echo after its spin. */
@@ -227,11 +213,6 @@ public final class LoadBench {
       Spin.nanos(spin);
     }
     return payload;
-  }
-
-  private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private record Sample(int count, long elapsedNanos, long cpuNanos, Histogram latency) {}

@@ -16,13 +16,11 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
 import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -154,22 +152,9 @@ public final class TracingBench {
     }
   }
 
-  private Sample measure(int count, int window) throws Exception {
-    Histogram latency = new Histogram(60_000_000L, 3);
-    Promise<Driver> done = Promise.promise();
-    long cpuBefore = cpuNanos();
-    long start = System.nanoTime();
-    driverContext.runOnContext(v -> {
-      Driver driver = new Driver(this::submit, count, latency);
-      driver.run(window).onComplete(ar -> done.complete(driver));
-    });
-    Driver driver = done.future().await();
-    long elapsed = System.nanoTime() - start;
-    long cpu = cpuNanos() - cpuBefore;
-    if (driver.failed() > 0) {
-      throw new IllegalStateException(mode + ": " + driver.failed() + " jobs failed");
-    }
-    return new Sample(count, elapsed, cpu, latency);
+  private Sample measure(int count, int window) {
+    Driver.Run run = Driver.measure(driverContext, this::submit, count, window, mode + " jobs");
+    return new Sample(run.count(), run.elapsedNanos(), run.cpuNanos(), run.latency());
   }
 
   /** One job: under its own caller span in mode {@code on}, outside any trace otherwise. */
@@ -196,11 +181,6 @@ public final class TracingBench {
     double[] values = samples.stream().mapToDouble(figure).sorted().toArray();
     int n = values.length;
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-  }
-
-  private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private record Sample(int count, long elapsedNanos, long cpuNanos, Histogram latency) {
