@@ -19,6 +19,9 @@ final class Driver {
   private int started;
   private int finished;
   private int failed;
+  /** Requests due to start once the current {@link #next} call returns. */
+  private int queued;
+  private boolean starting;
 
   Driver(Supplier<Future<?>> request, int total, Histogram latency) {
     this.request = request;
@@ -69,7 +72,28 @@ final class Driver {
     return failed;
   }
 
+  /**
+   * Starts one more request. A request whose future is already complete when it is made (a
+   * refusal, an answer on this thread) would start the next from inside this call; they are
+   * queued instead and started by the outermost call, so the stack stays flat.
+   */
   private void next() {
+    queued++;
+    if (starting) {
+      return;
+    }
+    starting = true;
+    try {
+      while (queued > 0) {
+        queued--;
+        start();
+      }
+    } finally {
+      starting = false;
+    }
+  }
+
+  private void start() {
     started++;
     long start = System.nanoTime();
     request.get().onComplete(ar -> {
@@ -78,7 +102,7 @@ final class Driver {
         failed++;
       }
       finished++;
-      if (started < total) {
+      if (started + queued < total) {
         next();
       } else if (finished == total) {
         done.complete();

@@ -127,7 +127,7 @@ public final class Coordinator {
     // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
     // its turns on its context ({@link #lead}) queues it as before.
     this.outbox = new Outbox(this::outboxFlushLater);
-    this.inbox = new Inbox(ports.turns(), outbox::flush, callerRuns);
+    this.inbox = new Inbox(ports.turns(), this::endOfTurn, callerRuns);
     int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
     for (String id : pool.slotIds()) {
       slots.put(id, new LocalSlot(id, this, config, ports.deployments().get(),
@@ -230,6 +230,17 @@ public final class Coordinator {
    */
   public void execute(Runnable task) {
     inbox.offer(task);
+  }
+
+  /**
+   * The end of every turn: the outbox's hand-overs leave, and the inbox learns whether the pool
+   * is quiet (nothing queued for a slot), the only state in which a caller's own turn saves a
+   * crossing: a submit then dispatches at once, where under load it would only join the backlog
+   * and the context's batches carry the work better.
+   */
+  private void endOfTurn() {
+    outbox.flush();
+    inbox.quiet(pool.queuedLength() == 0);
   }
 
   /** Queues the outbox's end-of-turn flush, unless every turn ends with it anyway. */

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Off ({@link CallerRuns}), every turn runs on the coordinator's context: one context task
  * drains everything that queued up meanwhile. On, the thread that queues a task runs the turn
- * itself when no turn is under way and nothing else waits (flat combining): at one in flight a
+ * itself when no turn is under way, nothing else waits and the pool has nothing queued (flat
+ * combining, for a pool below saturation): at one in flight a
  * job then crosses submitter -> incarnation -> submitter, not the coordinator's event loop too. A
  * caller runs at most {@link #CALLER_BUDGET} tasks; what is left then goes to the coordinator's
  * context, so a caller is never kept long. A turn runs the pool's own code only: jobs' handlers
@@ -36,6 +37,8 @@ public final class Inbox {
   /** A turn is under way (on any thread). */
   private final AtomicBoolean turn = new AtomicBoolean();
   private volatile boolean callerRuns;
+  /** The pool had nothing queued at the end of the last turn; written by each turn's end. */
+  private volatile boolean quiet = true;
 
   private final Runnable endOfTurn;
 
@@ -67,13 +70,22 @@ public final class Inbox {
     callerRuns = false;
   }
 
+  /**
+   * Whether the pool is quiet ({@code true}: nothing queued for a slot), as its last turn left
+   * it; the turn's end says so. Only in a quiet pool does a caller run the turn itself.
+   */
+  void quiet(boolean quiet) {
+    this.quiet = quiet;
+  }
+
   /** From any thread; with caller-runs on, may run the turn, this task included, right here. */
   public void offer(Runnable task) {
-    // Only a caller that finds nothing waiting runs the turn: under load the context's batches
-    // carry the work, as they do with caller-runs off. Whether the queue was empty is a hint
-    // only; the flag and the recheck after each release keep the turns one at a time and lose
-    // nothing.
-    boolean idle = queue.isEmpty();
+    // Only a caller that finds nothing waiting, in a pool with nothing queued, runs the turn:
+    // under load the context's batches carry the work, as they do with caller-runs off (a
+    // caller's turn of one task would flush one hand-over, and wake one thread, per job). Both
+    // are hints only; the flag and the recheck after each release keep the turns one at a time
+    // and lose nothing.
+    boolean idle = quiet && queue.isEmpty();
     queue.offer(task);
     if (callerRuns && idle) {
       runAsCaller();
@@ -89,8 +101,8 @@ public final class Inbox {
   }
 
   /**
-   * Runs turns on this thread while no other turn is under way and work is queued, up to {@link
-   * #CALLER_BUDGET} tasks. A task queued while another turn held the flag is seen by that turn's
+   * Runs turns on this thread while no other turn is under way, work is queued and the pool stays
+   * quiet, up to {@link #CALLER_BUDGET} tasks. A task queued while another turn held the flag is seen by that turn's
    * recheck after its release, so none is left behind.
    */
   private void runAsCaller() {
@@ -103,7 +115,7 @@ public final class Inbox {
         turn.set(false);
       }
       budget -= ran;
-      if (budget <= 0) {
+      if (budget <= 0 || !quiet) {
         if (!queue.isEmpty()) {
           schedule();
         }

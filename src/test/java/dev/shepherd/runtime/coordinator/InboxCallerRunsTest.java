@@ -53,6 +53,24 @@ class InboxCallerRunsTest {
   }
 
   @Test
+  void aPoolWithJobsQueuedLeavesTheTurnToTheContextAndAQuietOneGivesItBack() {
+    Inbox inbox = inbox(true);
+    inbox.quiet(false);
+    inbox.offer(() -> ran.add("a"));
+    inbox.offer(() -> ran.add("b"));
+    assertThat(ran).isEmpty();
+    assertThat(context).hasSize(1);
+    runContext();
+    assertThat(ran).containsExactly("a", "b");
+    assertThat(turnsEnded).isEqualTo(1);
+
+    inbox.quiet(true);
+    inbox.offer(() -> ran.add("c"));
+    assertThat(ran).containsExactly("a", "b", "c");
+    assertThat(context).isEmpty();
+  }
+
+  @Test
   void aTaskHandedInDuringATurnRunsAfterTheCurrentTaskInTheSameCallersTurns() {
     Inbox inbox = inbox(true);
     inbox.offer(() -> {
