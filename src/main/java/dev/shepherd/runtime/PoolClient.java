@@ -15,6 +15,7 @@ import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.JsonCheck;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.FlowJson;
+import dev.shepherd.runtime.wire.JobRequestCheck;
 import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.RetryJson;
@@ -202,7 +203,7 @@ public final class PoolClient {
         && (!handle.local() || options.replies() == PoolClientOptions.Replies.REPLY_ADDRESS);
     Requests.Submit submit;
     try {
-      submit = validate(request, handle.maxPayloadDepth());
+      submit = JobRequestCheck.check(request, handle.maxPayloadDepth());
     } catch (BadRequest e) {
       onFailure.handle(e);
       return;
@@ -266,7 +267,7 @@ public final class PoolClient {
       return Future.failedFuture(new BadRequest("worker: is required, a non-empty string"));
     }
     try {
-      checkId("worker", worker);
+      JobRequestCheck.checkId("worker", worker);
     } catch (BadRequest e) {
       return Future.failedFuture(e);
     }
@@ -464,7 +465,7 @@ public final class PoolClient {
       return new BadRequest(field + ": is required, a non-empty string");
     }
     try {
-      checkId(field, value);
+      JobRequestCheck.checkId(field, value);
       return null;
     } catch (BadRequest e) {
       return e;
@@ -483,43 +484,5 @@ public final class PoolClient {
   PoolHandle handle() {
     PoolHandle local = LocalPools.handle(vertx, pool);
     return local != null ? local : overBus;
-  }
-
-  /**
-   * Checks ids, timeout, progress timeout, delay, retry, group and priority, and the payload's
-   * depth, and measures the payload for
-   * the byte budget. A delay beyond the pool's {@code maxDelayMs} is the pool's to refuse.
-   */
-  private static Requests.Submit validate(JobRequest request, int maxPayloadDepth) {
-    checkId("job", request.job());
-    checkId("key", request.key());
-    if (request.timeoutMs() < 0 || request.timeoutMs() > RequestDecoder.MAX_TIMEOUT_MS) {
-      throw new BadRequest("timeoutMs: must be between 1 and " + RequestDecoder.MAX_TIMEOUT_MS
-          + ", or 0 for the pool's default (was " + request.timeoutMs() + ")");
-    }
-    if (request.progressTimeoutMs() < 0
-        || request.progressTimeoutMs() > RequestDecoder.MAX_TIMEOUT_MS) {
-      throw new BadRequest("progressTimeoutMs: must be between 1 and "
-          + RequestDecoder.MAX_TIMEOUT_MS + ", or 0 for the pool's default (was "
-          + request.progressTimeoutMs() + ")");
-    }
-    if (request.delayMs() < 0 || request.delayMs() > RequestDecoder.MAX_DELAY_MS) {
-      throw new BadRequest("delayMs: must be between 0 and the pool's maxDelayMs (was "
-          + request.delayMs() + ")");
-    }
-    RetryJson.check(request.retry());
-    RequestDecoder.checkGroup("group", request.group());
-    RequestDecoder.checkPriority(request.priority());
-    long bytes = JsonCheck.payload(request.payload(), maxPayloadDepth);
-    return new Requests.Submit(request.job(), request.payload(), request.key(), null,
-        request.timeoutMs(), bytes, request.delayMs(), request.retry(), request.group(),
-        request.priority(), request.progressTimeoutMs());
-  }
-
-  private static void checkId(String field, String value) {
-    if (value != null && (value.isEmpty() || value.length() > RequestDecoder.MAX_ID_LENGTH)) {
-      throw new BadRequest(field + ": must be 1 to " + RequestDecoder.MAX_ID_LENGTH
-          + " characters (was " + value.length() + ")");
-    }
   }
 }
