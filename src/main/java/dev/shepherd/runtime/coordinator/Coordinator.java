@@ -18,7 +18,6 @@ import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.PoolErrorException;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.runtime.ha.Leadership;
-import dev.shepherd.runtime.payload.BadRequest;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.slot.Deployments;
 import dev.shepherd.runtime.slot.ResultCheck;
@@ -38,13 +37,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,12 +69,10 @@ public final class Coordinator {
   private final Executor turns;
   private final Sender sender;
   private final PoolConfig config;
-  /** Makes the {@link Deployments} of each local slot, at start and when a resize adds one. */
-  private final Supplier<Deployments> deployments;
   private final Pool pool;
   private final Inbox inbox;
   private final Outbox outbox;
-  private final Map<String, SlotHandle> slots = new LinkedHashMap<>();
+  private final SlotMembership slots;
   private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
   private final EffectInterpreter interpreter;
   private final Promise<Void> stopped = Promise.promise();
@@ -121,18 +116,13 @@ public final class Coordinator {
         : ports.scheduler();
     this.sender = ports.sender();
     this.config = config;
-    this.deployments = ports.deployments();
     this.pool = Pool.create(config.settings());
     // With caller-runs on, every entry is a turn and each turn ends with the outbox's flush: no
     // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
     // its turns on its context ({@link #lead}) queues it as before.
     this.outbox = new Outbox(this::outboxFlushLater);
     this.inbox = new Inbox(ports.turns(), this::endOfTurn, callerRuns);
-    int maxConcurrency = pool.snapshot(0).size().maxConcurrency();
-    for (String id : pool.slotIds()) {
-      slots.put(id, new LocalSlot(id, this, config, ports.deployments().get(),
-          maxConcurrency));
-    }
+    this.slots = new SlotMembership(this, config, ports.deployments(), pool);
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);
     this.jobs = new LookupsAndDeadLetters(this, pool);
@@ -190,7 +180,7 @@ public final class Coordinator {
   }
 
   public Map<String, SlotHandle> slots() {
-    return slots;
+    return slots.handles();
   }
 
   List<PoolObserver> observers() {
@@ -357,7 +347,7 @@ public final class Coordinator {
     timers.close();
     jobs.waiters().endAll();
     for (PoolSnapshot.SlotStatus slot : pool.snapshot(now()).slots()) {
-      SlotHandle handle = slots.get(slot.id());
+      SlotHandle handle = slots.handles().get(slot.id());
       if (slot.host() == null && handle instanceof LocalSlot && slot.incarnation() > 0) {
         handle.stop(slot.incarnation(), Exit.NODE_LOST);
       }
@@ -421,7 +411,7 @@ public final class Coordinator {
     scheduler.cancel(statsTimer);
     jobs.waiters().endAll();
     List<Future<Void>> undeploys = new ArrayList<>();
-    slots.values().forEach(slot -> undeploys.add(slot.undeployed()));
+    slots.handles().values().forEach(slot -> undeploys.add(slot.undeployed()));
     Future.join(undeploys).onComplete(ar -> stopped.tryComplete());
     // An incarnation whose thread is blocked (a WORKER stuck in a job) cannot run its stop; the
     // pool has answered everything by now, so it does not wait for such a one forever.
@@ -531,64 +521,14 @@ public final class Coordinator {
     throw new IllegalStateException("a revive of " + request.worker() + " revived nothing");
   }
 
-  /**
-   * F6 (docs/rules.md): an operator resizes the pool's own slots, on the coordinator's context: the
-   * size now, or a failed future that changed nothing: {@link BadRequest} naming {@code
-   * instances} (0 for a pool that does not run on worker hosts alone), {@link
-   * PoolErrorException} {@code RESIZE_REFUSED} (the pool is stopping). A null field keeps the
-   * pool's. New slots get their handles before the event that deploys them; a slot that leaves
-   * gives its handle back once its incarnation is undeployed ({@link #slotLeft}). A worker host's
-   * slots are not touched.
-   */
+  /** F6 (docs/rules.md): an operator resizes the pool's own slots ({@link SlotMembership}). */
   public Future<PoolSize> resize(Requests.Resize request) {
-    PoolSize size = pool.snapshot(now()).size();
-    int instances = request.instances() == null ? size.instances() : request.instances();
-    int maxConcurrency = request.maxConcurrency() == null ? size.maxConcurrency()
-        : request.maxConcurrency();
-    List<LocalSlot> added = new ArrayList<>();
-    for (int i = 0; i < instances; i++) {
-      String id = "w-" + i;
-      if (!slots.containsKey(id)) {
-        LocalSlot slot = new LocalSlot(id, this, config, deployments.get(), maxConcurrency);
-        slots.put(id, slot);
-        added.add(slot);
-      }
-    }
-    Transition t;
-    try {
-      t = apply(new PoolEvent.Resize(instances, maxConcurrency, now()));
-    } catch (dev.shepherd.core.ConfigException e) {
-      added.forEach(this::removeSlot);
-      return Future.failedFuture(new BadRequest(e.getMessage()));
-    }
-    if (t instanceof Transition.Refused refused) {
-      added.forEach(this::removeSlot);
-      if (refused.error() instanceof PoolError.ResizeRefused r && r.field() != null) {
-        return Future.failedFuture(new BadRequest(r.message()));
-      }
-      return Future.failedFuture(new PoolErrorException(refused.error()));
-    }
-    for (SlotHandle slot : slots.values()) {
-      if (slot instanceof LocalSlot local) {
-        local.capacity(maxConcurrency);
-      }
-    }
-    return Future.succeededFuture(new PoolSize(instances, maxConcurrency));
+    return slots.resize(request);
   }
 
-  /**
-   * F6 (docs/rules.md): the local slot {@code worker} left the pool; its handle goes once its
-   * incarnation is undeployed, unless a resize brought the slot back meanwhile.
-   */
+  /** F6 (docs/rules.md): the local slot {@code worker} left the pool. */
   void slotLeft(String worker) {
-    SlotHandle handle = slots.get(worker);
-    if (handle instanceof LocalSlot) {
-      handle.undeployed().onComplete(ar -> execute(() -> {
-        if (!pool.slotIds().contains(worker)) {
-          slots.remove(worker, handle);
-        }
-      }));
-    }
+    slots.left(worker);
   }
 
   /** The pool's status as people read it: its times in wall time ({@link WallTimes}). */
@@ -645,19 +585,14 @@ public final class Coordinator {
 
   // ---- slots of other kinds (coordinator context) ---------------------------------------------
 
-  /**
-   * Gives the pool the handle of a slot it was not configured with (a worker host's), before the
-   * event that makes the pool deploy it. False, and nothing changes, when the id has a handle.
-   */
+  /** Gives the pool the handle of a slot it was not configured with ({@link SlotMembership}). */
   boolean addSlot(SlotHandle handle) {
-    return slots.putIfAbsent(handle.id(), handle) == null;
+    return slots.add(handle);
   }
 
   /** Takes back a handle given with {@link #addSlot} that the pool never came to know. */
   void removeSlot(SlotHandle handle) {
-    if (pool.phase(handle.id()) == null) {
-      slots.remove(handle.id(), handle);
-    }
+    slots.remove(handle);
   }
 
   /**
