@@ -138,12 +138,8 @@ public final class DurableLeader {
     Sender bus = coordinator.sender();
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (DurableImage.JobImage j : recovered.image().jobs()) {
-      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
-          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
-          j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
-          j.failures(), j.retry(), j.group(), j.priority())
-          // T2: the checkpoint the last leader wrote goes to the job's retry here.
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      // T2: the checkpoint the last leader wrote goes to the job's retry here.
+      jobs.add(j.withReplyTo(new AddressResponder(bus, (String) j.replyTo())));
     }
     DurableImage image = recovered.image();
     // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
