@@ -64,10 +64,11 @@ import java.util.Objects;
  *       "perMs"}, "paused"?}}.
  *   <li>values (dead letters, recent outcomes, outcomes, failure retries): {@link
  *       DurableValueJson}.
- *   <li>T1: an {@code accepted} record's and a job image's {@code "trace"?} and {@code
- *       "tracestate"?}, the submitter's W3C trace context ({@link JournalTrace}), written when
- *       the leader's traces hold one for the job and collected by the decoders that take a map;
- *       the pool's records themselves never carry it.
+ *   <li>T1: an {@code accepted} record's and a job image's {@code "trace"?}, {@code
+ *       "tracestate"?} and {@code "admittedAt"?}, the submitter's W3C trace context and the
+ *       job's admission in epoch milliseconds ({@link JournalTrace}), written when the leader's
+ *       traces hold one for the job and collected by the decoders that take a map; the pool's
+ *       records themselves never carry it.
  * </ul>
  */
 public final class DurableJson {
@@ -432,6 +433,7 @@ public final class DurableJson {
       if (trace.tracestate() != null) {
         json.put("tracestate", trace.tracestate());
       }
+      positive(json, "admittedAt", trace.admittedAt());
     }
   }
 
@@ -443,8 +445,10 @@ public final class DurableJson {
     Object traceparent = json.getValue("trace");
     if (job != null && traceparent instanceof String parent) {
       Object tracestate = json.getValue("tracestate");
+      Object admittedAt = json.getValue("admittedAt");
       traces.put(job, new JournalTrace(parent,
-          tracestate instanceof String state ? state : null));
+          tracestate instanceof String state ? state : null,
+          admittedAt instanceof Number at ? Math.max(0, at.longValue()) : 0));
     } else if (job != null) {
       // A job id accepted again after it was forgotten, this time outside any trace.
       traces.remove(job);
