@@ -63,14 +63,27 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
    * goes to the front when due, as a retry, rather than the back, as a delayed submit), its {@code
    * stops} (J2), its failed attempts and its own failure retries (J3, null: the pool's); its
    * checkpoint as last written (T2: {@code checkpoint}, null if none, {@code checkpointBytes}
-   * its cost), handed to its next attempt.
+   * its cost), handed to its next attempt, and its own progress timeout (T2: {@code
+   * progressTimeoutMs}, 0: the pool's).
    */
   public record JobImage(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
       Interruption interruption, long dueAt, boolean front, int stops, int failures,
-      FailureRetry retry, String group, int priority, Object checkpoint, long checkpointBytes) {
+      FailureRetry retry, String group, int priority, Object checkpoint, long checkpointBytes,
+      long progressTimeoutMs) {
     public JobImage {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job with the pool's progress timeout (T2 in docs/rules.md). */
+    public JobImage(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target, int attempts, String worker,
+        Interruption interruption, long dueAt, boolean front, int stops, int failures,
+        FailureRetry retry, String group, int priority, Object checkpoint,
+        long checkpointBytes) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
+          worker, interruption, dueAt, front, stops, failures, retry, group, priority, checkpoint,
+          checkpointBytes, 0);
     }
 
     /** A job without a checkpoint (T2 in docs/rules.md). */
@@ -80,13 +93,6 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
         FailureRetry retry, String group, int priority) {
       this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
           worker, interruption, dueAt, front, stops, failures, retry, group, priority, null, 0);
-    }
-
-    /** This job with {@code progress} as its checkpoint (T2 in docs/rules.md). */
-    public JobImage withCheckpoint(Object progress, long progressBytes) {
-      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
-          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
-          progress, progressBytes);
     }
 
     /** A job without a group, at the default priority. */
@@ -105,6 +111,59 @@ public record DurableImage(long term, long generated, List<JobImage> jobs,
         Interruption interruption) {
       this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, attempts,
           worker, interruption, 0, false, 0, 0, null, null, PoolEvent.Submit.DEFAULT_PRIORITY);
+    }
+
+    /** The job {@code accepted} records, queued or waiting, never dispatched. */
+    public static JobImage of(DurableRecord.Accepted a) {
+      return new JobImage(a.job(), a.generated(), a.order(), a.payload(), a.key(), a.replyTo(),
+          a.timeoutMs(), a.bytes(), a.target(), 0, null, null, a.dueAt(), false, 0, 0, a.retry(),
+          a.group(), a.priority(), null, 0, a.progressTimeoutMs());
+    }
+
+    /** This job with {@code progress} as its checkpoint (T2 in docs/rules.md). */
+    public JobImage withCheckpoint(Object progress, long progressBytes) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
+          progress, progressBytes, progressTimeoutMs);
+    }
+
+    /** This job answered at {@code replyTo}. */
+    public JobImage withReplyTo(Object replyTo) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
+          checkpoint, checkpointBytes, progressTimeoutMs);
+    }
+
+    /** This job bound to run on {@code target} (F6 in docs/rules.md). */
+    public JobImage withTarget(String target) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
+          checkpoint, checkpointBytes, progressTimeoutMs);
+    }
+
+    /** This job waiting until {@code dueAt} (J4 in docs/rules.md). */
+    public JobImage withDueAt(long dueAt) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, worker, interruption, dueAt, front, stops, failures, retry, group, priority,
+          checkpoint, checkpointBytes, progressTimeoutMs);
+    }
+
+    /** This job running on {@code worker}, its dispatch number {@code attempt}. */
+    public JobImage assigned(String worker, int attempt) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempt, worker, interruption, 0, false, stops, failures, retry, group, priority,
+          checkpoint, checkpointBytes, progressTimeoutMs);
+    }
+
+    /**
+     * This job back at {@code order} (P9, J3 in docs/rules.md), no longer running: queued, or
+     * waiting until {@code dueAt} to go to the front; {@code attempts} its dispatches so far.
+     */
+    public JobImage back(long order, int attempts, Interruption interruption, long dueAt,
+        int stops, int failures) {
+      return new JobImage(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          attempts, null, interruption, dueAt, dueAt > 0, stops, failures, retry, group, priority,
+          checkpoint, checkpointBytes, progressTimeoutMs);
     }
   }
 

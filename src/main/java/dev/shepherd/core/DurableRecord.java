@@ -18,13 +18,27 @@ public sealed interface DurableRecord {
    * generated id {@code job-N} (0 for a caller's id), {@code target} its affinity slot or null;
    * {@code dueAt} above 0: it waits until then, to be appended (J4 in docs/rules.md); {@code retry}
    * its own failure retries, or null; {@code group} its group (null: none) and {@code priority} its
-   * priority (F1, F3).
+   * priority (F1, F3); {@code progressTimeoutMs} its own progress timeout (T2; 0: the pool's).
    */
   record Accepted(String job, long generated, long order, Object payload, String key,
       Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry,
-      String group, int priority) implements DurableRecord {
+      String group, int priority, long progressTimeoutMs) implements DurableRecord {
     public Accepted {
       Objects.requireNonNull(job, "job");
+    }
+
+    /** A job accepted with the pool's progress timeout (T2 in docs/rules.md). */
+    public Accepted(String job, long generated, long order, Object payload, String key,
+        Object replyTo, long timeoutMs, long bytes, String target, long dueAt, FailureRetry retry,
+        String group, int priority) {
+      this(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target, dueAt, retry,
+          group, priority, 0);
+    }
+
+    /** This record with its due time {@code dueAt}. */
+    public Accepted withDueAt(long dueAt) {
+      return new Accepted(job, generated, order, payload, key, replyTo, timeoutMs, bytes, target,
+          dueAt, retry, group, priority, progressTimeoutMs);
     }
 
     /** A job accepted without a group, at the default priority. */

@@ -106,7 +106,7 @@ final class JobFlow {
     d.generatedAccepted = Math.max(d.generatedAccepted, generated);
     d.record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(),
         e.replyTo(), e.timeoutMs(), e.bytes(), target == null ? null : target.id, due, e.retry(),
-        e.group(), e.priority()));
+        e.group(), e.priority(), e.progressTimeoutMs()));
     d.respond(e.replyTo(), new Outcome.Accepted(id));
     if (waits) {
       d.requeues.armDue();

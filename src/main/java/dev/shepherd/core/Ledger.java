@@ -45,31 +45,18 @@ public final class Ledger {
       if (jobs.containsKey(a.job())) {
         throw new IllegalStateException("job '" + a.job() + "' accepted twice");
       }
-      jobs.put(a.job(), new DurableImage.JobImage(a.job(), a.generated(), a.order(), a.payload(),
-          a.key(), a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), 0, null, null, a.dueAt(),
-          false, 0, 0, a.retry(), a.group(), a.priority()));
+      jobs.put(a.job(), DurableImage.JobImage.of(a));
       generated = Math.max(generated, a.generated());
     } else if (record instanceof DurableRecord.Assigned a) {
-      DurableImage.JobImage j = held(a.job());
-      jobs.put(a.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
-          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), a.attempt(), a.worker(),
-          j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority())
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      jobs.put(a.job(), held(a.job()).assigned(a.worker(), a.attempt()));
     } else if (record instanceof DurableRecord.Requeued r) {
       DurableImage.JobImage j = held(r.job());
-      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
-          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(), null,
-          r.interruption(), r.dueAt(), r.dueAt() > 0, r.stops(), r.failures(), j.retry(),
-          j.group(), j.priority())
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      jobs.put(r.job(), j.back(r.order(), j.attempts(), r.interruption(), r.dueAt(), r.stops(),
+          r.failures()));
     } else if (record instanceof DurableRecord.Returned r) {
       DurableImage.JobImage j = held(r.job());
-      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), r.order(), j.payload(),
-          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), r.attempts(), null,
-          j.interruption(), 0, false, j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority())
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      jobs.put(r.job(), j.back(r.order(), r.attempts(), j.interruption(), 0, j.stops(),
+          j.failures()));
     } else if (record instanceof DurableRecord.GroupSet g) {
       DurableImage.GroupImage was = groups.get(g.group());
       groups.put(g.group(), new DurableImage.GroupImage(g.group(), g.settings(),
@@ -121,12 +108,7 @@ public final class Ledger {
     } else if (record instanceof DurableRecord.Checkpointed c) {
       jobs.put(c.job(), held(c.job()).withCheckpoint(c.progress(), c.bytes()));
     } else if (record instanceof DurableRecord.Retargeted r) {
-      DurableImage.JobImage j = held(r.job());
-      jobs.put(r.job(), new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(),
-          j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), r.target(), j.attempts(), j.worker(),
-          j.interruption(), j.dueAt(), j.front(), j.stops(), j.failures(), j.retry(), j.group(),
-          j.priority())
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      jobs.put(r.job(), held(r.job()).withTarget(r.target()));
     } else {
       throw new AssertionError("unhandled " + record);
     }

@@ -363,7 +363,7 @@ public final class Pool {
           waiting ? job.dueAt() : 0, waiting && job.fate.resumeAtFront, job.stops(),
           job.failures(), job.retry(), job.group.name, job.priority,
           job.fate == null ? null : job.fate.durableCheckpoint,
-          job.fate == null ? 0 : job.fate.durableCheckpointBytes));
+          job.fate == null ? 0 : job.fate.durableCheckpointBytes, job.progressTimeoutMs()));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     d.bindings.sorted().forEach((key, b) ->

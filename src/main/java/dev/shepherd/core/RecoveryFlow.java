@@ -128,6 +128,10 @@ final class RecoveryFlow {
       }
       job.interruption = j.interruption();
       job.order = j.order();
+      if (j.progressTimeoutMs() > 0) {
+        // T2: its own progress timeout, not the pool's, guards its attempts here too.
+        job.fate().progressTimeoutMs = j.progressTimeoutMs();
+      }
       if (j.checkpoint() != null) {
         // T2: the retry on this leader resumes from the checkpoint the last one wrote.
         Job.Fate fate = job.fate();

@@ -87,6 +87,27 @@ class CheckpointJournalTest {
   }
 
   @Test
+  void T2_a_job_s_own_progress_timeout_is_journaled_and_guards_its_retry_on_the_next_leader() {
+    Fixture fx = Fixture.pool(1).durable().retry(3).jobTimeout(0)
+        .jobs(JobSettings.NONE.withProgressTimeoutMs(10_000)).running();
+    fx.submitWithProgressTimeout("j1", 50);
+    fx.submit("j2");
+    assertThat(fx.records()).filteredOn(DurableRecord.Accepted.class::isInstance)
+        .extracting(r -> ((DurableRecord.Accepted) r).progressTimeoutMs()).containsExactly(50L, 0L);
+    assertThat(fx.storedImage().jobs()).extracting(DurableImage.JobImage::progressTimeoutMs)
+        .containsExactly(50L, 0L);
+    assertThat(fx.storedImage()).isEqualTo(fx.pool.durableImage());
+    Fixture next = fx.takeOver();
+    assertThat(next.storedImage()).isEqualTo(next.pool.durableImage());
+    next.created("w-0");
+    long started = next.now();
+    assertThat(next.assignment("j1").attempt()).isEqualTo(2);
+    assertThat(Fixture.only(next.tick(started + 49), Effect.Stop.class)).isEmpty();
+    assertThat(Fixture.only(next.tick(started + 50), Effect.Stop.class))
+        .containsExactly(new Effect.Stop("w-0", 1, Exit.TIMEOUT));
+  }
+
+  @Test
   void T2_a_checkpoint_survives_two_failovers_and_a_new_report_replaces_it() {
     Fixture fx = Fixture.pool(1).durable().retry(5).running();
     fx.submit("j1");

@@ -43,4 +43,23 @@ class LedgerTest {
     assertThatThrownBy(() -> ledger.apply(new DurableRecord.Forgotten("b")))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("none");
   }
+
+  @Test
+  void T2_a_jobs_own_progress_timeout_stays_with_it_through_every_record_that_moves_it() {
+    Ledger ledger = new Ledger(DurableImage.empty(1));
+    ledger.applyAll(List.of(
+        new DurableRecord.Accepted("a", 0, 0, "p", "k", "r", 0, 0, "w-0", 0, null, null, 5, 40),
+        new DurableRecord.Assigned("a", "w-0", 1),
+        new DurableRecord.Checkpointed("a", "half", 4),
+        new DurableRecord.Requeued("a", 1, null, 0, 1, 0),
+        new DurableRecord.Retargeted("a", "w-1"),
+        new DurableRecord.Assigned("a", "w-1", 2),
+        new DurableRecord.Returned("a", 2, 1)));
+    DurableImage.JobImage a = ledger.image(1).jobs().get(0);
+    assertThat(a.progressTimeoutMs()).isEqualTo(40);
+    assertThat(a.checkpoint()).isEqualTo("half");
+    assertThat(a.target()).isEqualTo("w-1");
+    assertThat(a.attempts()).isEqualTo(1);
+    assertThat(a.worker()).isNull();
+  }
 }

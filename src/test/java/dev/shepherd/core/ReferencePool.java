@@ -401,7 +401,8 @@ final class ReferencePool {
     accepted++;
     generatedAccepted = Math.max(generatedAccepted, generated);
     record(new DurableRecord.Accepted(id, generated, job.order, e.payload(), e.key(), e.replyTo(),
-        e.timeoutMs(), e.bytes(), job.target, due, e.retry(), e.group(), e.priority()));
+        e.timeoutMs(), e.bytes(), job.target, due, e.retry(), e.group(), e.priority(),
+        e.progressTimeoutMs()));
     out.add(new Effect.Respond(e.replyTo(), new Outcome.Accepted(id)));
     if (waits) {
       armDue();
@@ -1961,6 +1962,7 @@ final class ReferencePool {
       job.priority = j.priority();
       job.checkpoint = j.checkpoint();
       job.checkpointBytes = j.checkpointBytes();
+      job.progressTimeoutMs = j.progressTimeoutMs();
       job.acceptedAt = now;
       groups.of(j.group());
       generatedAccepted = Math.max(generatedAccepted, j.generated());

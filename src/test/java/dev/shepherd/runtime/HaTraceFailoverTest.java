@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Timeout;
  * T1 with A3 (docs/rules.md) across a failover of a highly available pool: the old leader
  * journals a traced job's submitter trace beside its admission (as JSON text in the {@link
  * HaTestStore}), and the job's retry on the new leader runs under an {@code attempt} span that is
- * a child of the original caller's span, in the caller's trace; a job submitted outside any trace
- * journals none and starts none.
+ * a child of the original caller's span, in the caller's trace, and its {@code queued} span there
+ * starts at the original admission (the wall time journaled with the trace); a job submitted
+ * outside any trace journals none and starts none.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HaTraceFailoverTest {
@@ -64,6 +65,8 @@ class HaTraceFailoverTest {
       }
       caller.end();
       FakeTime first = new FakeTime();
+      // The fake wall clock stands still until the test moves it: this is the admission's time.
+      long admittedAt = first.wallMs();
       try (HaTestLeader leader = new HaTestLeader(fixture.vertx(), first, store, 1,
           new DurableLog.Recovered(DurableImage.empty(0), List.of()), Map.of(), POOL)) {
         leader.submit("traced", sleep(30_000), trace);
@@ -80,6 +83,7 @@ class HaTraceFailoverTest {
       assertThat(journaled.get("traced").traceparent())
           .contains(caller.getSpanContext().getTraceId())
           .contains(caller.getSpanContext().getSpanId());
+      assertThat(journaled.get("traced").admittedAt()).isEqualTo(admittedAt);
 
       FakeTime second = new FakeTime(700_000_000, first.wallMs());
       try (HaTestLeader successor = new HaTestLeader(fixture.vertx(), second, store, 2,
@@ -93,6 +97,9 @@ class HaTraceFailoverTest {
             .until(() -> running(successor, "untraced"));
         assertThat(successor.on(() -> successor.coordinator.traces().trace("traced"))
             .traceparent()).isEqualTo(journaled.get("traced").traceparent());
+        // Kept for the next failover's journal too.
+        assertThat(successor.on(() -> successor.coordinator.traces().admittedAt("traced", null)))
+            .isEqualTo(admittedAt);
         assertThat(successor.on(() -> successor.coordinator.traces().trace("untraced")))
             .isNull();
       }
@@ -108,6 +115,10 @@ class HaTraceFailoverTest {
       // The recovered job's queued span (recovery to its retry's dispatch) is the caller's too.
       assertThat(spans(fixture, Tracing.QUEUED, "traced")).hasSizeGreaterThanOrEqualTo(2)
           .allSatisfy(queued -> assertChild(queued, caller));
+      // It starts at the original admission (the old leader's wall time), not at the recovery.
+      assertThat(spans(fixture, Tracing.QUEUED, "traced"))
+          .filteredOn(s -> s.getStartEpochNanos() == TimeUnit.MILLISECONDS.toNanos(admittedAt))
+          .hasSize(1);
       assertThat(spans(fixture, Tracing.ATTEMPT, "untraced")).isEmpty();
       assertThat(spans(fixture, Tracing.QUEUED, "untraced")).isEmpty();
     }

@@ -126,7 +126,7 @@ public final class Coordinator {
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, this::now, this::apply);
     this.jobs = new LookupsAndDeadLetters(this, pool);
-    this.traces = JobTraces.of(vertx, config.name());
+    this.traces = JobTraces.of(vertx, config.name(), clock::wallMs);
   }
 
   public String name() {

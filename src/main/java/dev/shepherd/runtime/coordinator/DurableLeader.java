@@ -119,7 +119,8 @@ public final class DurableLeader {
    * {@link AddressResponder} that answers it. The journal's wall times become this node's
    * monotonic ones ({@link JournalTimes}). A recovered job with a trace in {@code traces} (job id
    * to the submitter's trace the journal kept; T1 in docs/rules.md) goes on under it: its queued
-   * span starts here, its attempts' spans are the submitter's children.
+   * span starts again at its original admission (the journaled wall time; now when the journal
+   * has none), its attempts' spans are the submitter's children.
    */
   void recover(DurableLog.Recovered journaled, Map<String, JournalTrace> traces) {
     DurableLog.Recovered recovered =
@@ -131,19 +132,16 @@ public final class DurableLeader {
         JournalTrace trace = traces.get(j.job());
         if (trace != null) {
           jobTraces.recovered(j.job(),
-              JobTrace.fromW3c(coordinator.name(), trace.traceparent(), trace.tracestate()));
+              JobTrace.fromW3c(coordinator.name(), trace.traceparent(), trace.tracestate()),
+              trace.admittedAt());
         }
       }
     }
     Sender bus = coordinator.sender();
     List<DurableImage.JobImage> jobs = new ArrayList<>();
     for (DurableImage.JobImage j : recovered.image().jobs()) {
-      jobs.add(new DurableImage.JobImage(j.job(), j.generated(), j.order(), j.payload(), j.key(),
-          new AddressResponder(bus, (String) j.replyTo()), j.timeoutMs(), j.bytes(), j.target(),
-          j.attempts(), j.worker(), j.interruption(), j.dueAt(), j.front(), j.stops(),
-          j.failures(), j.retry(), j.group(), j.priority())
-          // T2: the checkpoint the last leader wrote goes to the job's retry here.
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      // T2: the checkpoint the last leader wrote goes to the job's retry here.
+      jobs.add(j.withReplyTo(new AddressResponder(bus, (String) j.replyTo())));
     }
     DurableImage image = recovered.image();
     // Groups and pauses too (F1, F5 in docs/rules.md): a new leader enforces the same limits.
@@ -181,21 +179,24 @@ public final class DurableLeader {
     Map<String, JournalTrace> traces = new HashMap<>();
     if (base != null) {
       for (DurableImage.JobImage j : base.image().jobs()) {
-        put(traces, j.job(), jobTraces.trace(j.job(), j.replyTo()));
+        put(traces, jobTraces, j.job(), j.replyTo());
       }
     } else {
       for (DurableRecord record : batch.records()) {
         if (record instanceof DurableRecord.Accepted a) {
-          put(traces, a.job(), jobTraces.trace(a.job(), a.replyTo()));
+          put(traces, jobTraces, a.job(), a.replyTo());
         }
       }
     }
     return traces;
   }
 
-  private static void put(Map<String, JournalTrace> traces, String job, JobTrace trace) {
+  private static void put(Map<String, JournalTrace> traces, JobTraces jobTraces, String job,
+      Object replyTo) {
+    JobTrace trace = jobTraces.trace(job, replyTo);
     if (trace != null) {
-      traces.put(job, new JournalTrace(trace.traceparent(), trace.tracestate()));
+      traces.put(job, new JournalTrace(trace.traceparent(), trace.tracestate(),
+          jobTraces.admittedAt(job, replyTo)));
     }
   }
 

@@ -42,9 +42,12 @@ import java.util.Objects;
  *       letter…], "recent": [recent outcome…]}}, lists in the image's order.
  *   <li>job of an image: {@code {"job", "generated", "order", "payload", "key", "replyTo",
  *       "timeoutMs", "bytes", "target", "attempts", "worker", "interruption", "dueAt"?,
- *       "front"?, "stops"?, "failures"?, "retry"?, "checkpoint"?, "checkpointBytes"?}}.
+ *       "front"?, "stops"?, "failures"?, "retry"?, "checkpoint"?, "checkpointBytes"?,
+ *       "progressTimeoutMs"?}}.
  *   <li>T2: record {@code checkpointed} {@code {"job", "checkpoint"?, "checkpointBytes"?}}, the
- *       job's latest progress as reported (JSON), and its cost.
+ *       job's latest progress as reported (JSON), and its cost; a job's and an {@code accepted}
+ *       record's {@code "progressTimeoutMs"?}, its own progress timeout (left out: the
+ *       pool's).
  *   <li>records, named by {@code "t"}: {@code accepted} (the submit's fields, {@code "dueAt"?},
  *       {@code "retry"?}); {@code assigned} {@code {"job", "worker", "attempt"}}; {@code
  *       requeued} {@code {"job", "order", "interruption", "stops"?, "failures"?, "dueAt"?}};
@@ -61,10 +64,11 @@ import java.util.Objects;
  *       "perMs"}, "paused"?}}.
  *   <li>values (dead letters, recent outcomes, outcomes, failure retries): {@link
  *       DurableValueJson}.
- *   <li>T1: an {@code accepted} record's and a job image's {@code "trace"?} and {@code
- *       "tracestate"?}, the submitter's W3C trace context ({@link JournalTrace}), written when
- *       the leader's traces hold one for the job and collected by the decoders that take a map;
- *       the pool's records themselves never carry it.
+ *   <li>T1: an {@code accepted} record's and a job image's {@code "trace"?}, {@code
+ *       "tracestate"?} and {@code "admittedAt"?}, the submitter's W3C trace context and the
+ *       job's admission in epoch milliseconds ({@link JournalTrace}), written when the leader's
+ *       traces hold one for the job and collected by the decoders that take a map; the pool's
+ *       records themselves never carry it.
  * </ul>
  */
 public final class DurableJson {
@@ -171,6 +175,7 @@ public final class DurableJson {
       }
       flow(job, j.group(), j.priority());
       checkpoint(job, j.checkpoint(), j.checkpointBytes());
+      positive(job, "progressTimeoutMs", j.progressTimeoutMs());
       trace(job, traces.get(j.job()));
       jobs.add(job);
     }
@@ -232,7 +237,8 @@ public final class DurableJson {
           j.getLong("dueAt", 0L), j.getBoolean("front", false), j.getInteger("stops", 0),
           j.getInteger("failures", 0), DurableValueJson.decodeRetry(j.getJsonObject("retry")),
           j.getString("group"), j.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY),
-          j.getValue("checkpoint"), j.getLong("checkpointBytes", 0L)));
+          j.getValue("checkpoint"), j.getLong("checkpointBytes", 0L),
+          j.getLong("progressTimeoutMs", 0L)));
     }
     List<DurableImage.BindingImage> bindings = new ArrayList<>();
     for (Object o : json.getJsonArray("bindings")) {
@@ -280,6 +286,7 @@ public final class DurableJson {
         json.put("retry", DurableValueJson.encode(a.retry()));
       }
       flow(json, a.group(), a.priority());
+      positive(json, "progressTimeoutMs", a.progressTimeoutMs());
       return json;
     } else if (record instanceof DurableRecord.Assigned a) {
       return new JsonObject().put("t", "assigned").put("job", a.job()).put("worker", a.worker())
@@ -365,7 +372,8 @@ public final class DurableJson {
           json.getString("replyTo"), json.getLong("timeoutMs"), json.getLong("bytes"),
           json.getString("target"), json.getLong("dueAt", 0L),
           DurableValueJson.decodeRetry(json.getJsonObject("retry")), json.getString("group"),
-          json.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY));
+          json.getInteger("priority", PoolEvent.Submit.DEFAULT_PRIORITY),
+          json.getLong("progressTimeoutMs", 0L));
       case "assigned" -> new DurableRecord.Assigned(json.getString("job"),
           json.getString("worker"), json.getInteger("attempt"));
       case "requeued" -> new DurableRecord.Requeued(json.getString("job"),
@@ -425,6 +433,7 @@ public final class DurableJson {
       if (trace.tracestate() != null) {
         json.put("tracestate", trace.tracestate());
       }
+      positive(json, "admittedAt", trace.admittedAt());
     }
   }
 
@@ -436,8 +445,10 @@ public final class DurableJson {
     Object traceparent = json.getValue("trace");
     if (job != null && traceparent instanceof String parent) {
       Object tracestate = json.getValue("tracestate");
+      Object admittedAt = json.getValue("admittedAt");
       traces.put(job, new JournalTrace(parent,
-          tracestate instanceof String state ? state : null));
+          tracestate instanceof String state ? state : null,
+          admittedAt instanceof Number at ? Math.max(0, at.longValue()) : 0));
     } else if (job != null) {
       // A job id accepted again after it was forgotten, this time outside any trace.
       traces.remove(job);

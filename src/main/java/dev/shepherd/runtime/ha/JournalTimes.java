@@ -68,9 +68,7 @@ public final class JournalTimes {
 
   private static DurableRecord record(DurableRecord record, long shift) {
     if (record instanceof DurableRecord.Accepted a && a.dueAt() > 0) {
-      return new DurableRecord.Accepted(a.job(), a.generated(), a.order(), a.payload(), a.key(),
-          a.replyTo(), a.timeoutMs(), a.bytes(), a.target(), due(a.dueAt(), shift), a.retry(),
-          a.group(), a.priority());
+      return a.withDueAt(due(a.dueAt(), shift));
     } else if (record instanceof DurableRecord.Requeued r && r.dueAt() > 0) {
       return new DurableRecord.Requeued(r.job(), r.order(), r.interruption(), r.stops(),
           r.failures(), due(r.dueAt(), shift));
@@ -99,11 +97,7 @@ public final class JournalTimes {
   private static DurableImage image(DurableImage image, long shift) {
     List<DurableImage.JobImage> jobs = new ArrayList<>(image.jobs().size());
     for (DurableImage.JobImage j : image.jobs()) {
-      jobs.add(j.dueAt() <= 0 ? j : new DurableImage.JobImage(j.job(), j.generated(), j.order(),
-          j.payload(), j.key(), j.replyTo(), j.timeoutMs(), j.bytes(), j.target(), j.attempts(),
-          j.worker(), j.interruption(), due(j.dueAt(), shift), j.front(), j.stops(),
-          j.failures(), j.retry(), j.group(), j.priority())
-          .withCheckpoint(j.checkpoint(), j.checkpointBytes()));
+      jobs.add(j.dueAt() <= 0 ? j : j.withDueAt(due(j.dueAt(), shift)));
     }
     List<DeadLetter> dead = new ArrayList<>(image.dead().size());
     image.dead().forEach(d -> dead.add(WallTimes.deadLetter(d, shift)));

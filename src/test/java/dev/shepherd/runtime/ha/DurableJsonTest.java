@@ -117,6 +117,8 @@ class DurableJsonTest {
         new DurableRecord.Accepted("grouped", 0, 16, raw("1"), null, "r", 0, 1, null, 0, null,
             "tenant-1", 0),
         new DurableRecord.Returned("grouped", -3, 1),
+        new DurableRecord.Accepted("watched", 0, 17, raw("2"), null, "r", 0, 1, null, 0, null,
+            null, 5, 250),
         new DurableRecord.GroupSet("tenant-1", new GroupSettings(2, 10, 3,
             new RateLimit(5, 1_000), true)),
         new DurableRecord.GroupSet("tenant-2", new GroupSettings(null, null, null, null, null)),
@@ -369,6 +371,7 @@ class DurableJsonTest {
       DurableRecord.Accepted accepted = (DurableRecord.Accepted) read.records().get(0);
       assertThat(accepted.dueAt()).isZero();
       assertThat(accepted.retry()).isNull();
+      assertThat(accepted.progressTimeoutMs()).isZero();
       assertThat(accepted.payload()).isEqualTo(raw("{\"x\":1}"));
       assertThat(read.records().get(1)).isEqualTo(new DurableRecord.Requeued("a", 0,
           new Interruption.WorkerStopped("w-0", Exit.NODE_LOST, "gone"), 0, 0, 0));
@@ -402,7 +405,7 @@ class DurableJsonTest {
     Set<String> written = DurableJson.encode(new DurableImage(1, 0, List.of(
             new DurableImage.JobImage("j", 1, 1, raw("1"), "k", "r", 1, 1, "w-0", 1, "w-0",
                 LOST, 1, true, 1, 1, RETRY, "g", 2,
-                new JsonObject().put("page", 1), 12)), List.of(), List.of()))
+                new JsonObject().put("page", 1), 12, 300)), List.of(), List.of()))
         .getJsonArray("jobs").getJsonObject(0).fieldNames();
     Set<String> fields = Arrays.stream(DurableImage.JobImage.class.getRecordComponents())
         .map(c -> c.getName()).collect(Collectors.toSet());
@@ -442,5 +445,24 @@ class DurableJsonTest {
             null)), List.of(), List.of())));
     assertThat(none.jobs().get(0).checkpoint()).isNull();
     assertThat(none.jobs().get(0).checkpointBytes()).isZero();
+  }
+
+  @Test
+  void T2_a_jobs_own_progress_timeout_round_trips_and_is_left_out_when_the_pools_applies() {
+    DurableImage image = new DurableImage(2, 1, List.of(
+        new DurableImage.JobImage("own", 1, 1, raw("1"), null, "r", 0, 1, null, 1, "w-0", null,
+            0, false, 0, 0, null, null, 5, null, 0, 75),
+        new DurableImage.JobImage("pool's", 0, 2, raw("2"), null, "r", 0, 1, null, 0, null,
+            null)), List.of(), List.of());
+    JsonObject json = DurableJson.encode(image);
+    assertThat(json.getJsonArray("jobs").getJsonObject(0).getLong("progressTimeoutMs"))
+        .isEqualTo(75);
+    assertThat(json.getJsonArray("jobs").getJsonObject(1).fieldNames())
+        .doesNotContain("progressTimeoutMs");
+    assertThat(DurableJson.decodeImage(json)).isEqualTo(image);
+    DurableRecord.Accepted accepted = new DurableRecord.Accepted("own", 0, 1, raw("1"), null,
+        "r", 0, 1, null, 0, null, null, 5, 75);
+    assertThat(DurableJson.encode(accepted).getLong("progressTimeoutMs")).isEqualTo(75);
+    assertThat(roundTrip(accepted)).isEqualTo(accepted);
   }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class DurableJsonTraceTest {
   private static final String PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-  private static final JournalTrace TRACED = new JournalTrace(PARENT, "vendor=opaque");
+  private static final JournalTrace TRACED = new JournalTrace(PARENT, "vendor=opaque",
+      1_767_225_600_123L);
   private static final JournalTrace PLAIN = new JournalTrace(
       "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", null);
 
@@ -59,9 +60,12 @@ class DurableJsonTraceTest {
     assertThat(read).isEqualTo(DurableJson.decodeBatch(DurableJson.encode(batch)));
     assertThat(read.records()).isEqualTo(batch.records());
     assertThat(traces).containsOnly(Map.entry("a", TRACED), Map.entry("b", PLAIN));
+    JsonObject a = new JsonObject(text).getJsonArray("records").getJsonObject(0);
+    assertThat(a.getLong("admittedAt")).isEqualTo(TRACED.admittedAt());
     JsonObject b = new JsonObject(text).getJsonArray("records").getJsonObject(1);
     assertThat(b.getString("trace")).isEqualTo(PLAIN.traceparent());
     assertThat(b.containsKey("tracestate")).as("no tracestate: left out").isFalse();
+    assertThat(b.containsKey("admittedAt")).as("admission not known: left out").isFalse();
     assertThat(new JsonObject(text).getJsonArray("records").getJsonObject(2).containsKey("trace"))
         .isFalse();
   }
@@ -91,6 +95,20 @@ class DurableJsonTraceTest {
   }
 
   @Test
+  void T1_a_trace_written_before_admissions_were_journaled_reads_with_its_admission_unknown() {
+    JsonObject record = DurableJson.encode(accepted("a", 1)).put("trace", PARENT);
+    JsonObject odd = DurableJson.encode(accepted("b", 2)).put("trace", PARENT)
+        .put("admittedAt", "yesterday");
+    String text = new JsonObject().put("id", 1).put("records", new io.vertx.core.json.JsonArray()
+            .add(record).add(odd)).put("delivered", new io.vertx.core.json.JsonArray())
+        .put("checkpoint", false).put("undelivered", new io.vertx.core.json.JsonArray()).encode();
+    Map<String, JournalTrace> traces = new HashMap<>();
+    DurableJson.decodeBatch(text, traces);
+    assertThat(traces).containsOnly(Map.entry("a", new JournalTrace(PARENT, null)),
+        Map.entry("b", new JournalTrace(PARENT, null)));
+  }
+
+  @Test
   void T1_a_checkpoint_images_jobs_keep_their_traces() {
     DurableLog.Base base = base("x", "y", "z");
     String text = DurableJson.encode(base, Map.of("x", TRACED, "z", PLAIN, "gone", PLAIN));
@@ -100,7 +118,8 @@ class DurableJsonTraceTest {
 
     assertThat(read.image()).isEqualTo(base.image());
     assertThat(traces).containsOnly(Map.entry("x", TRACED), Map.entry("z", PLAIN));
-    assertThat(DurableJson.encode(base)).doesNotContain("trace");
+    assertThat(traces.get("x").admittedAt()).isEqualTo(1_767_225_600_123L);
+    assertThat(DurableJson.encode(base)).doesNotContain("trace").doesNotContain("admittedAt");
     Map<String, JournalTrace> none = new HashMap<>();
     assertThat(DurableJson.decodeBase(DurableJson.encode(base), none).image())
         .isEqualTo(base.image());
