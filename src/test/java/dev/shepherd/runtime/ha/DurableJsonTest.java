@@ -55,7 +55,7 @@ class DurableJsonTest {
   }
 
   private static DurableRecord roundTrip(DurableRecord record) {
-    return DurableJson.decodeRecord(new JsonObject(DurableJson.encode(record).encode()));
+    return DurableRecordJson.decodeRecord(new JsonObject(DurableRecordJson.encode(record).encode()));
   }
 
   /** A poisoned job's dead letter: two crashed attempts, answered POISON with its payload. */
@@ -308,10 +308,10 @@ class DurableJsonTest {
 
     @Test
     void A3_a_record_with_section_10s_fields_at_their_defaults_writes_none_of_them() {
-      JsonObject accepted = DurableJson.encode(new DurableRecord.Accepted("a", 0, 1, null, null,
+      JsonObject accepted = DurableRecordJson.encode(new DurableRecord.Accepted("a", 0, 1, null, null,
           "r", 0, 0, null));
-      JsonObject requeued = DurableJson.encode(new DurableRecord.Requeued("a", 1, LOST));
-      JsonObject answered = DurableJson.encode(new DurableRecord.Answered("a", "r",
+      JsonObject requeued = DurableRecordJson.encode(new DurableRecord.Requeued("a", 1, LOST));
+      JsonObject answered = DurableRecordJson.encode(new DurableRecord.Answered("a", "r",
           new Outcome.Cancelled("a")));
 
       assertThat(accepted.fieldNames()).containsExactlyInAnyOrder("t", "job", "generated",
@@ -328,7 +328,7 @@ class DurableJsonTest {
       Outcome.Interrupted answer = new Outcome.Interrupted("a", payload, 1,
           new Interruption.AttemptsExhausted(1, LOST));
 
-      JsonObject json = DurableJson.encode(new DurableRecord.Answered("a", "r", answer,
+      JsonObject json = DurableRecordJson.encode(new DurableRecord.Answered("a", "r", answer,
           new RecentOutcome("a", answer, 5, payload.length())));
 
       assertThat(json.getJsonObject("remembered"))
@@ -340,7 +340,7 @@ class DurableJsonTest {
     void J5_a_dead_letters_payload_is_written_once_though_its_answer_hands_it_back() {
       RawJson payload = raw("{\"big\":\"" + "x".repeat(1_000) + "\"}");
 
-      JsonObject json = DurableJson.encode(new DurableRecord.DeadLettered(poisoned("p", payload)));
+      JsonObject json = DurableRecordJson.encode(new DurableRecord.DeadLettered(poisoned("p", payload)));
 
       assertThat(json.getJsonObject("answer").fieldNames()).doesNotContain("payload",
           "payloadJson");
@@ -462,7 +462,7 @@ class DurableJsonTest {
     assertThat(DurableJson.decodeImage(json)).isEqualTo(image);
     DurableRecord.Accepted accepted = new DurableRecord.Accepted("own", 0, 1, raw("1"), null,
         "r", 0, 1, null, 0, null, null, 5, 75);
-    assertThat(DurableJson.encode(accepted).getLong("progressTimeoutMs")).isEqualTo(75);
+    assertThat(DurableRecordJson.encode(accepted).getLong("progressTimeoutMs")).isEqualTo(75);
     assertThat(roundTrip(accepted)).isEqualTo(accepted);
   }
 }

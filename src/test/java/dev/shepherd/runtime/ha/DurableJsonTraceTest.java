@@ -96,8 +96,8 @@ class DurableJsonTraceTest {
 
   @Test
   void T1_a_trace_written_before_admissions_were_journaled_reads_with_its_admission_unknown() {
-    JsonObject record = DurableJson.encode(accepted("a", 1)).put("trace", PARENT);
-    JsonObject odd = DurableJson.encode(accepted("b", 2)).put("trace", PARENT)
+    JsonObject record = DurableRecordJson.encode(accepted("a", 1)).put("trace", PARENT);
+    JsonObject odd = DurableRecordJson.encode(accepted("b", 2)).put("trace", PARENT)
         .put("admittedAt", "yesterday");
     String text = new JsonObject().put("id", 1).put("records", new io.vertx.core.json.JsonArray()
             .add(record).add(odd)).put("delivered", new io.vertx.core.json.JsonArray())
@@ -128,7 +128,7 @@ class DurableJsonTraceTest {
 
   @Test
   void T1_a_trace_field_that_is_not_text_reads_as_no_trace_and_a_job_accepted_again_untraced_has_none() {
-    JsonObject record = DurableJson.encode(accepted("a", 1)).put("trace", 12);
+    JsonObject record = DurableRecordJson.encode(accepted("a", 1)).put("trace", 12);
     String odd = new JsonObject().put("id", 1).put("records", new io.vertx.core.json.JsonArray()
             .add(record)).put("delivered", new io.vertx.core.json.JsonArray())
         .put("checkpoint", false).put("undelivered", new io.vertx.core.json.JsonArray()).encode();
