@@ -79,7 +79,8 @@ public final class DurableJson {
   /** {@code batch}, its accepted records with the trace {@code traces} holds for their job. */
   public static String encode(DurableGate.Batch batch, Map<String, JournalTrace> traces) {
     JsonArray records = new JsonArray();
-    batch.records().forEach(r -> records.add(DurableRecordJson.traced(DurableRecordJson.encode(r), r, traces)));
+    batch.records().forEach(r -> records.add(
+        DurableRecordJson.traced(DurableRecordJson.encode(r), r, traces)));
     JsonArray undelivered = new JsonArray();
     batch.undelivered().forEach(a -> undelivered.add(DurableRecordJson.encode(a)));
     return new JsonObject().put("id", batch.id()).put("records", records)

@@ -6,6 +6,7 @@ import dev.shepherd.core.Attempt;
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Exit;
 import dev.shepherd.core.FailureRetry;
@@ -14,6 +15,7 @@ import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.JobError;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.RejectionReason;
 import dev.shepherd.core.RecentOutcome;
 import dev.shepherd.core.Retirement;
 import dev.shepherd.core.ha.DurableGate;
@@ -55,7 +57,8 @@ class DurableJsonTest {
   }
 
   private static DurableRecord roundTrip(DurableRecord record) {
-    return DurableRecordJson.decodeRecord(new JsonObject(DurableRecordJson.encode(record).encode()));
+    return DurableRecordJson.decodeRecord(
+        new JsonObject(DurableRecordJson.encode(record).encode()));
   }
 
   /** A poisoned job's dead letter: two crashed attempts, answered POISON with its payload. */
@@ -148,6 +151,35 @@ class DurableJsonTest {
           false, List.of());
 
       assertThat(roundTrip(batch)).isEqualTo(batch);
+    }
+
+    @Test
+    void T3_a_batch_keeps_the_pools_totals_each_apart_and_its_answers_still_to_send() {
+      Counters totals = new Counters(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+      DurableRecord.Answered answer = new DurableRecord.Answered("job-9", "reply.9",
+          new Outcome.Completed("job-9", new JsonObject().put("n", 9), "w-0", 1));
+      DurableGate.Batch batch = new DurableGate.Batch(43, everyKind(), List.of("job-3"), false,
+          List.of(answer), totals);
+
+      DurableGate.Batch read = roundTrip(batch);
+
+      assertThat(read).isEqualTo(batch);
+      assertThat(read.counters()).isEqualTo(totals);
+      assertThat(roundTrip(new DurableGate.Batch(44, List.of(), List.of(), false, List.of()))
+          .counters()).isNull();
+    }
+
+    @Test
+    void A3_a_payload_held_as_a_value_is_written_as_its_json_and_a_rejection_keeps_its_payload() {
+      DurableRecord.Accepted value = new DurableRecord.Accepted("v", 0, 1,
+          new JsonObject().put("a", 1), null, "r", 0, 7, null);
+      DurableRecord.Answered rejected = new DurableRecord.Answered("x", "r",
+          new Outcome.Rejected("x", RejectionReason.BACKLOG_FULL, raw("{\"b\":2}"), "full"));
+
+      DurableRecord.Accepted read = (DurableRecord.Accepted) roundTrip(value);
+
+      assertThat(read.payload()).isEqualTo(raw("{\"a\":1}"));
+      assertThat(roundTrip(rejected)).isEqualTo(rejected);
     }
 
     @Test
