@@ -184,11 +184,6 @@ public final class Pool {
     return d.held();
   }
 
-  /** Jobs queued for a slot (P3 in docs/rules.md): the backlog without the waiting ones. */
-  public int queuedLength() {
-    return d.backlog.length();
-  }
-
   /**
    * J6 (docs/rules.md): where job {@code job} is, or null when it was never accepted or is
    * forgotten: held (queued with its position, waiting with its due time, running with its slot),

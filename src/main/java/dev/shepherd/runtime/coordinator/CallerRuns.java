@@ -5,7 +5,8 @@ package dev.shepherd.runtime.coordinator;
  * #PROPERTY} is {@code false}. With it on, every entry into a pool's state (submits, completions,
  * bus messages, timers, the outbox's and worker hosts' end-of-turn flushes) is a turn of the
  * pool's {@link Inbox}, and the thread that queues one runs it when no turn is under way and the
- * pool has nothing queued; under load the coordinator's context runs the turns, as with it off. A
+ * pool holds at most a job per slot; under load the coordinator's context runs the turns, as with
+ * it off. A
  * pool that is highly available or runs on a cluster keeps its turns on its context: some of its
  * entries (leadership and membership callbacks) are not turns yet.
  */

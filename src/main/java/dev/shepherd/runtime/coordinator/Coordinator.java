@@ -224,13 +224,14 @@ public final class Coordinator {
 
   /**
    * The end of every turn: the outbox's hand-overs leave, and the inbox learns whether the pool
-   * is quiet (nothing queued for a slot), the only state in which a caller's own turn saves a
-   * crossing: a submit then dispatches at once, where under load it would only join the backlog
-   * and the context's batches carry the work better.
+   * is quiet: it holds at most one unanswered job per slot. Only then does a caller's own turn
+   * save crossings (a job goes straight from its submitter to a slot and back); with more jobs in
+   * flight the hand-ins come faster than turns end, and the context's turns, each a batch of them
+   * with one hand-over per target, cost less than a turn of one task per caller.
    */
   private void endOfTurn() {
     outbox.flush();
-    inbox.quiet(pool.queuedLength() == 0);
+    inbox.quiet(pool.unanswered() <= slots.handles().size());
   }
 
   /** Queues the outbox's end-of-turn flush, unless every turn ends with it anyway. */

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Off ({@link CallerRuns}), every turn runs on the coordinator's context: one context task
  * drains everything that queued up meanwhile. On, the thread that queues a task runs the turn
- * itself when no turn is under way, nothing else waits and the pool has nothing queued (flat
- * combining, for a pool below saturation): at one in flight a
+ * itself when no turn is under way, nothing else waits and the pool is quiet (flat combining,
+ * for a pool with at most a job per slot in flight): at one in flight a
  * job then crosses submitter -> incarnation -> submitter, not the coordinator's event loop too. A
  * caller runs at most {@link #CALLER_BUDGET} tasks; what is left then goes to the coordinator's
  * context, so a caller is never kept long. A turn runs the pool's own code only: jobs' handlers
@@ -37,7 +37,7 @@ public final class Inbox {
   /** A turn is under way (on any thread). */
   private final AtomicBoolean turn = new AtomicBoolean();
   private volatile boolean callerRuns;
-  /** The pool had nothing queued at the end of the last turn; written by each turn's end. */
+  /** The pool was quiet at the end of the last turn (see {@link #quiet(boolean)}). */
   private volatile boolean quiet = true;
 
   private final Runnable endOfTurn;
@@ -71,8 +71,9 @@ public final class Inbox {
   }
 
   /**
-   * Whether the pool is quiet ({@code true}: nothing queued for a slot), as its last turn left
-   * it; the turn's end says so. Only in a quiet pool does a caller run the turn itself.
+   * Whether the pool is quiet ({@code true}: so few jobs in flight that a caller's turn of one
+   * task saves crossings rather than losing a batch), as its last turn left it; the turn's end
+   * says so. Only in a quiet pool does a caller run the turn itself.
    */
   void quiet(boolean quiet) {
     this.quiet = quiet;
@@ -80,7 +81,7 @@ public final class Inbox {
 
   /** From any thread; with caller-runs on, may run the turn, this task included, right here. */
   public void offer(Runnable task) {
-    // Only a caller that finds nothing waiting, in a pool with nothing queued, runs the turn:
+    // Only a caller that finds nothing waiting, in a quiet pool, runs the turn:
     // under load the context's batches carry the work, as they do with caller-runs off (a
     // caller's turn of one task would flush one hand-over, and wake one thread, per job). Both
     // are hints only; the flag and the recheck after each release keep the turns one at a time
