@@ -53,7 +53,7 @@ class InboxCallerRunsTest {
   }
 
   @Test
-  void aPoolWithJobsQueuedLeavesTheTurnToTheContextAndAQuietOneGivesItBack() {
+  void aBusyPoolLeavesTheTurnToTheContextAndAQuietOneGivesItBack() {
     Inbox inbox = inbox(true);
     inbox.quiet(false);
     inbox.offer(() -> ran.add("a"));
