@@ -103,14 +103,33 @@ class MultiJvmHostsTest {
    * 250 ms, and waits until it says it registered.
    */
   private ClusterNode host(String name, String id) {
+    return registered(startHost(name, id), id);
+  }
+
+  /** Hosts named as their ids, started side by side; once each said it registered. */
+  private List<ClusterNode> hosts(String... ids) {
+    List<ClusterNode> started = new ArrayList<>();
+    for (String id : ids) {
+      started.add(startHost(id, id));
+    }
+    for (int i = 0; i < ids.length; i++) {
+      registered(started.get(i), ids[i]);
+    }
+    return started;
+  }
+
+  private static ClusterNode registered(ClusterNode node, String id) {
+    node.awaitLine("host " + id + ": registered with pool " + POOL, NODE_START);
+    return node;
+  }
+
+  private ClusterNode startHost(String name, String id) {
     JsonObject conf = new JsonObject().put("http", new JsonObject().put("enabled", false))
         .put("hosts", new JsonArray().add(new JsonObject().put("pool", POOL).put("id", id)
             .put("heartbeatMs", 250)
             .put("worker", new JsonObject().put("class", ConcurrencyWorker.class.getName())
                 .put("instances", 2).put("maxConcurrency", 2).put("threading", "EVENT_LOOP"))));
-    ClusterNode node = nodes.start(name, conf);
-    node.awaitLine("host " + id + ": registered with pool " + POOL, NODE_START);
-    return node;
+    return nodes.start(name, conf);
   }
 
   /** Waits until {@code host} is UP with each of its slots IDLE at {@code incarnation}. */
@@ -182,8 +201,7 @@ class MultiJvmHostsTest {
   @Test
   void H2_H3_two_hosts_alone_complete_1000_jobs_between_them_never_above_a_slots_capacity() {
     coordinator(pool("RETRY"));
-    host("h1", "h1");
-    host("h2", "h2");
+    hosts("h1", "h2");
     awaitReady("h1", 1);
     awaitReady("h2", 1);
     long commandsBefore = commandMessages.get();
@@ -217,8 +235,7 @@ class MultiJvmHostsTest {
   @Test
   void H5_H7_kill_9_of_a_host_mid_load_loses_no_job_and_the_restarted_host_serves_again() {
     coordinator(pool("RETRY"));
-    ClusterNode h1 = host("h1", "h1");
-    host("h2", "h2");
+    ClusterNode h1 = hosts("h1", "h2").get(0);
     awaitReady("h1", 1);
     awaitReady("h2", 1);
 
@@ -254,8 +271,7 @@ class MultiJvmHostsTest {
   @Test
   void H5_H7_a_paused_host_is_lost_by_its_lease_its_late_completions_are_stale_and_it_comes_back() {
     coordinator(pool("FAIL").put("heartbeatTimeoutMs", 1_500));
-    ClusterNode h1 = host("h1", "h1");
-    host("h2", "h2");
+    ClusterNode h1 = hosts("h1", "h2").get(0);
     awaitReady("h1", 1);
     awaitReady("h2", 1);
 

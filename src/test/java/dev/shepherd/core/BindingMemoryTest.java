@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Key bindings stay bounded (PoolLimits): 100,000 distinct keys through keyed submits and
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * after full collections; the bound is generous, since the difference it guards against is ten
  * times larger (about 70 MB for 200,000 remembered keys).
  */
+@Isolated
 class BindingMemoryTest {
   private static final int KEYS = 100_000;
   /** Retained bytes per remembered key, generously: docs/limits.md documents about 350 B. */

@@ -11,12 +11,15 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * P7 at scale, functionally: a million queued jobs, tens of thousands of keys and a thousand slots
  * must still dispatch FIFO and work-conserving. No timing is asserted here; the JMH benchmark
  * gives the figures.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class DispatchScaleTest {
 
   private static final Object PAYLOAD = "p";

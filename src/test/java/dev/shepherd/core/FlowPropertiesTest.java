@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The issue's property for section 11 (F1-F5 in docs/rules.md), over seeded random runs across 50
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * every accepted job is answered exactly once. A failure prints its seed; {@code
  * -Dshepherd.seed=<n>} replays it.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FlowPropertiesTest {
   private static final int GROUPS = 50;
 

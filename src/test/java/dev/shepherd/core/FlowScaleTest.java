@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * P7 with flow control (F1, F2 in docs/rules.md), functionally: 100,000 groups of capped tenants
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * within each group, and the groups are forgotten once they hold nothing. No timing is asserted;
  * FlowBench gives the figures.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FlowScaleTest {
 
   @Test

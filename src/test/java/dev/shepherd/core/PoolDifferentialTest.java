@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Differential test: the core {@link Pool} against the deliberately simple {@link ReferencePool}
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * {@link PoolSnapshot}s. A divergence is shrunk and reported with its seed ({@code
  * -Dshepherd.seed=<n>} replays it).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PoolDifferentialTest {
 
   @Test

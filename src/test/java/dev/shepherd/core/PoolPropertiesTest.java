@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Seeded randomized property tests of the pure core (STYLE 8-9): each property runs {@code
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A failure names the seed; {@code -Dshepherd.seed=<n>} replays that one sequence.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PoolPropertiesTest {
 
   @Test

@@ -2,9 +2,7 @@ package dev.shepherd.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-
+import dev.shepherd.QuietThread;
 import dev.shepherd.SeedRuns;
 import dev.shepherd.core.Backoff;
 import dev.shepherd.core.FailureRetry;
@@ -32,7 +30,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A seeded, deterministic simulation of coordinator high availability (section 8.5), over the
@@ -76,6 +75,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A failure names its seed; {@code -Dshepherd.seed=<n>} replays that run and prints its trace.
  */
+@Execution(ExecutionMode.CONCURRENT)
 public class FailoverSimulationTest {
   private static final long FAULTS_UNTIL = 20_000;
   private static final long SETTLE_UNTIL = 240_000;
@@ -97,26 +97,20 @@ public class FailoverSimulationTest {
     int seeds = replay != null ? 1 : Integer.getInteger("shepherd.failover.seeds", 1000);
     long started = System.nanoTime();
     Summary total = new Summary();
-    // The faults make the runtime warn thousands of times (step-downs, crashes): nothing checked
-    // here, and a replayed seed prints its trace instead.
-    Logger runtime = (Logger) LoggerFactory.getLogger("dev.shepherd");
-    Level before = runtime.getLevel();
-    runtime.setLevel(Level.ERROR);
     // Seeds share nothing (each has its world, its nodes and their coordinators, on the thread
-    // that runs it), so they run side by side; the totals are summed in seed order.
-    try {
-      for (Summary one : SeedRuns.run(name, seeds, i -> {
-        long seed = replay != null ? replay
-            : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
-        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        Summary run = runSeed(seed, killPercent, pausePercent, replay != null);
-        run.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
-        return run;
-      })) {
-        total.add(one);
-      }
-    } finally {
-      runtime.setLevel(before);
+    // that runs it), so they run side by side; the totals are summed in seed order. The faults
+    // make the runtime warn thousands of times (step-downs, crashes): nothing checked here, and
+    // a replayed seed prints its trace instead, so below ERROR the seeds' threads are silent
+    // (those threads only: other classes run beside this one).
+    for (Summary one : SeedRuns.run(name, seeds, i -> QuietThread.run(() -> {
+      long seed = replay != null ? replay
+          : new java.util.SplittableRandom(name.hashCode() * 31L + i).nextLong();
+      long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+      Summary run = runSeed(seed, killPercent, pausePercent, replay != null);
+      run.cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
+      return run;
+    }))) {
+      total.add(one);
     }
     System.out.printf("simulation %s: %d seeds; faults: %d kills, %d pauses, %d partitions, %d"
             + " clock steps, %d messages dropped; %d jobs accepted, %d answered twice (same"
