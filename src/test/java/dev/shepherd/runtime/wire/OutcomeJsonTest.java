@@ -6,6 +6,7 @@ import dev.shepherd.core.Exit;
 import dev.shepherd.core.Interruption;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.core.RejectionReason;
+import dev.shepherd.core.Retirement;
 import dev.shepherd.runtime.payload.RawJson;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,16 @@ class OutcomeJsonTest {
       assertThat(json).isEqualTo(new JsonObject().put("kind", reason.kind()));
       assertThat(OutcomeJson.decodeReason(json)).isEqualTo(reason);
     }
+  }
+
+  @Test
+  void P10_a_job_bound_to_a_retired_slot_is_told_which_slot_and_why() {
+    Interruption reason = new Interruption.AffinityRetired("w-1", Retirement.CREATION_REJECTED);
+    JsonObject json = OutcomeJson.encode(reason);
+
+    assertThat(json).isEqualTo(new JsonObject().put("kind", "AFFINITY_RETIRED").put("worker", "w-1")
+        .put("retirement", "CREATION_REJECTED"));
+    assertThat(OutcomeJson.decodeReason(json)).isEqualTo(reason);
   }
 
   @Test
