@@ -99,6 +99,43 @@ class HostCodecTest {
     }
 
     @Test
+    void H3_H7_every_bound_is_inclusive_and_rounds_and_traces_survive_the_trip() {
+      String longest = "h1/" + "w".repeat(HostCodec.MAX_ID_LENGTH - 3);
+      var register = new HostMessages.Register("h1", "n", "a",
+          List.of(new HostMessages.SlotOffer(longest, Integer.MAX_VALUE)), 1);
+      var registered = new HostMessages.Registered("h1", 0, Integer.MAX_VALUE);
+      var heartbeat = new HostMessages.Heartbeat("h1", "n", "a", Integer.MAX_VALUE);
+      HostCommand.Batch commands = new HostCommand.Batch(Long.MAX_VALUE, List.of(
+          new HostCommand.Assign(longest, Integer.MAX_VALUE, Long.MAX_VALUE, "j", 1, 1, null,
+              null, "00-trace-01", "k=v"),
+          new HostCommand.Assign(longest, 1, 0, "j", 1, Integer.MAX_VALUE, null, null,
+              "00-trace-01", null),
+          new HostCommand.Reregister(2)));
+
+      assertThat(HostCodec.decodeRegister(wire(HostCodec.encode(register)))).isEqualTo(register);
+      assertThat(HostCodec.decodeRegistered(wire(HostCodec.encode(registered))))
+          .isEqualTo(registered);
+      assertThat(HostCodec.decodeHeartbeat(wire(HostCodec.encode(heartbeat))))
+          .isEqualTo(heartbeat);
+      assertThat(HostCodec.decodeCommands(wire(HostCodec.encode(commands)))).isEqualTo(commands);
+      assertThat(HostCodec.encode(new HostMessages.Heartbeat("h1", "n", "a")).fieldNames())
+          .as("a heartbeat of no round is written as one without the field")
+          .containsExactly("host", "node", "address");
+    }
+
+    @Test
+    void T2_a_progress_report_of_exactly_the_limit_is_carried() {
+      JsonObject report = new JsonObject()
+          .put("big", "x".repeat((int) dev.shepherd.core.JobProgress.MAX_BYTES - 10));
+      long bytes = report.toBuffer().length();
+      HostReport.Batch batch = new HostReport.Batch("h1",
+          List.of(new HostReport.Progress("h1/w-0", 1, report, bytes)));
+
+      assertThat(bytes).isEqualTo(dev.shepherd.core.JobProgress.MAX_BYTES);
+      assertThat(HostCodec.decodeReports(wire(HostCodec.encode(batch)))).isEqualTo(batch);
+    }
+
+    @Test
     void T2_a_progress_report_that_is_not_an_object_or_too_big_is_refused_naming_the_field() {
       for (Object bad : List.of("text", 7, new JsonArray(),
           new JsonObject().put("big", "x".repeat((int) dev.shepherd.core.JobProgress.MAX_BYTES)))) {
@@ -167,7 +204,12 @@ class HostCodecTest {
   }
 
   private static Arguments bad(String kind, String body, String field) {
-    return Arguments.of(kind, body, field);
+    return bad(kind, body, field, "");
+  }
+
+  /** A malformed body whose refusal also says {@code says} (what the value was). */
+  private static Arguments bad(String kind, String body, String field, String says) {
+    return Arguments.of(kind, body, field, says);
   }
 
   static Stream<Arguments> malformedBodies() {
@@ -176,15 +218,25 @@ class HostCodecTest {
     return Stream.of(
         bad("register", "[]", "body"),
         bad("register", "not json", "body"),
-        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":7"), "host"),
-        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":\"h 1\""), "host"),
+        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":7"), "host",
+            "(was 7)"),
+        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":\"h 1\""), "host",
+            "(was \"h 1\")"),
+        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":true"), "host",
+            "(was true)"),
+        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":{}"), "host",
+            "(was an object)"),
+        bad("register", REGISTER.replace("\"host\":\"h1\"", "\"host\":[]"), "host",
+            "(was an array)"),
         bad("register", REGISTER.replace("\"host\":\"h1\",", ""), "host"),
         bad("register", REGISTER.replace("\"node\":\"n\"", "\"node\":\"\""), "node"),
         bad("register", REGISTER.replace("\"address\":\"a\",", ""), "address"),
         bad("register", REGISTER.replace("\"heartbeatMs\":1000", "\"heartbeatMs\":0"),
             "heartbeatMs"),
         bad("register", REGISTER.replace("\"heartbeatMs\":1000", "\"heartbeatMs\":\"1s\""),
-            "heartbeatMs"),
+            "heartbeatMs", "(was \"1s\")"),
+        bad("register", REGISTER.replace("\"heartbeatMs\":1000", "\"heartbeatMs\":2147483648"),
+            "heartbeatMs", "must be between 1 and 2147483647 (was 2147483648)"),
         bad("register", REGISTER.replace("[{\"id\":\"h1/w-0\",\"maxConcurrency\":2}]", "[]"),
             "slots"),
         bad("register", REGISTER.replace("[{\"id\":\"h1/w-0\",\"maxConcurrency\":2}]", "{}"),
@@ -203,17 +255,27 @@ class HostCodecTest {
         bad("register", REGISTER.replace("\"maxConcurrency\":2", "\"capacity\":2"),
             "slots[0].capacity"),
         bad("register", REGISTER.replace("\"heartbeatMs\"", "\"heartbeat\""), "heartbeat"),
+        bad("register", REGISTER.replace("\"heartbeatMs\"", "\"" + "x".repeat(40) + "\""),
+            "x".repeat(40)),
+        bad("register", REGISTER.replace("\"heartbeatMs\"", "\"" + "x".repeat(41) + "\""),
+            "x".repeat(40) + "…"),
+        bad("register", REGISTER.replace("\"node\":\"n\"", "\"node\":\"" + "n".repeat(257) + "\""),
+            "node", "must be 1 to 256 characters (was 257)"),
         bad("registered", "{\"host\":\"h1\",\"term\":-1,\"heartbeatTimeoutMs\":5000}", "term"),
-        bad("registered", "{\"host\":\"h1\",\"term\":1}", "heartbeatTimeoutMs"),
+        bad("registered", "{\"host\":\"h1\",\"term\":1}", "heartbeatTimeoutMs", "(was missing)"),
+        bad("registered", "{\"host\":\"h1\",\"term\":1,\"heartbeatTimeoutMs\":5000,\"x\":1}",
+            "x"),
         bad("heartbeat", "{\"host\":\"h1\",\"node\":\"n\"}", "address"),
         bad("heartbeat", "{\"host\":\"h1\",\"node\":\"n\",\"address\":\"a\",\"at\":1}", "at"),
         bad("deregister", "{}", "host"),
+        bad("deregister", "{\"host\":\"h1\",\"node\":\"n\"}", "node"),
         bad("deregister", "{\"host\":\"" + "h".repeat(300) + "\"}", "host"),
         bad("commands", "{\"items\":[]}", "term"),
         bad("commands", "{\"term\":1.5,\"items\":[]}", "term"),
         bad("commands", "{\"term\":1}", "items"),
-        bad("commands", "{\"term\":1,\"items\":{}}", "items"),
-        bad("commands", command("42"), "items[0]"),
+        bad("commands", "{\"term\":1,\"items\":{}}", "items", "(was an object)"),
+        bad("commands", "{\"term\":1,\"items\":[],\"host\":\"h1\"}", "host"),
+        bad("commands", command("42"), "items[0]", "(was 42)"),
         bad("commands", command("{\"op\":\"explode\"}"), "items[0].op"),
         bad("commands", command("{\"worker\":\"h1/w-0\"}"), "items[0].op"),
         bad("commands", command("{\"op\":\"deploy\",\"worker\":\"h1/w-0\"}"),
@@ -221,10 +283,17 @@ class HostCodecTest {
         bad("commands", command("{\"op\":\"deploy\",\"worker\":\"h1/w-0\",\"incarnation\":0}"),
             "items[0].incarnation"),
         bad("commands", command("{\"op\":\"deploy\",\"incarnation\":1}"), "items[0].worker"),
+        bad("commands", command("{\"op\":\"deploy\",\"worker\":\"h1/w-0\",\"incarnation\":1,"
+            + "\"assignment\":1}"), "items[0].assignment"),
+        bad("commands", command("{\"op\":\"stop\",\"worker\":\"h1/w-0\",\"incarnation\":1,"
+            + "\"reason\":\"CRASH\",\"assignment\":1}"), "items[0].assignment"),
+        bad("commands", command("{\"op\":\"cancel\",\"worker\":\"h1/w-0\",\"incarnation\":1,"
+            + "\"assignment\":1,\"reason\":\"CRASH\"}"), "items[0].reason"),
         bad("commands", command("{\"op\":\"stop\",\"worker\":\"h1/w-0\",\"incarnation\":1}"),
             "items[0].reason"),
         bad("commands", command("{\"op\":\"stop\",\"worker\":\"h1/w-0\",\"incarnation\":1,"
-            + "\"reason\":\"BORED\"}"), "items[0].reason"),
+            + "\"reason\":\"BORED\"}"), "items[0].reason",
+            "must be one of [CRASH, NODE_LOST, NORMAL, SIBLING_RESTART, TIMEOUT] (was \"BORED\")"),
         bad("commands", command("{\"op\":\"reregister\",\"now\":true}"), "items[0].now"),
         bad("commands", command("{" + assign + "}"), "items[0].payload"),
         bad("commands", command("{" + assign.replace("\"job\":\"j\",", "") + ",\"payload\":1}"),
@@ -236,7 +305,16 @@ class HostCodecTest {
         bad("commands", command("{" + assign + ",\"payload\":1,\"key\":\"\"}"), "items[0].key"),
         bad("commands", command("{\"op\":\"reregister\"},{" + assign + ",\"payload\":1,"
             + "\"tag\":1}"), "items[1].tag"),
-        bad("reports", "{\"items\":[]}", "host"),
+        bad("reports", "{\"items\":[]}", "host", "is required"),
+        bad("reports", "{\"host\":\"h1\",\"items\":[],\"term\":1}", "term"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"progress\":{},"
+            + "\"result\":1}"), "items[0].result"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"result\":1,"
+            + "\"incarnation\":1}"), "items[0].incarnation"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"failed\","
+            + "\"exit\":\"CRASH\"}"), "items[0].exit"),
+        bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"stopped\","
+            + "\"exit\":\"CRASH\",\"assignment\":1}"), "items[0].assignment"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1}"),
             "items[0].result/error"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"assignment\":1,\"result\":1,"
@@ -273,9 +351,10 @@ class HostCodecTest {
         bad("reports", report("{\"worker\":\"h1/w-0\",\"fact\":\"created\"}"),
             "items[0].incarnation"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"stopped\","
-            + "\"exit\":\"TIMEOUT\"}"), "items[0].exit"),
+            + "\"exit\":\"TIMEOUT\"}"), "items[0].exit",
+            "must be one of [CRASH, NORMAL] (was \"TIMEOUT\")"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"stopped\"}"),
-            "items[0].exit"),
+            "items[0].exit", "(was missing)"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"failed\","
             + "\"cause\":{}}"), "items[0].cause"),
         bad("reports", report("{\"worker\":\"h1/w-0\",\"incarnation\":1,\"fact\":\"created\","
@@ -290,11 +369,13 @@ class HostCodecTest {
       "commands", HostCodec::decodeCommands,
       "reports", HostCodec::decodeReports);
 
-  @ParameterizedTest(name = "{0} {2}: {1}")
+  @ParameterizedTest(name = "{0} {2}: {1} {3}")
   @MethodSource("malformedBodies")
-  void a_malformed_body_is_refused_naming_the_field(String kind, String body, String field) {
+  void a_malformed_body_is_refused_naming_the_field(String kind, String body, String field,
+      String says) {
     assertThatThrownBy(() -> DECODERS.get(kind).apply(body))
         .isInstanceOf(BadRequest.class)
-        .hasMessageStartingWith(field + ": ");
+        .hasMessageStartingWith(field + ": ")
+        .hasMessageContaining(says);
   }
 }

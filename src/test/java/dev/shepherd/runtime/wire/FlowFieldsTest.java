@@ -3,6 +3,7 @@ package dev.shepherd.runtime.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shepherd.core.GroupDefaults;
 import dev.shepherd.core.GroupSettings;
 import dev.shepherd.core.RateLimit;
 import dev.shepherd.runtime.payload.BadRequest;
@@ -161,36 +162,74 @@ class FlowFieldsTest {
 
   static Stream<Arguments> malformedSettings() {
     return Stream.of(
-        Arguments.of("{\"concurency\":1}", "concurency"),
-        Arguments.of("{\"concurrency\":-1}", "concurrency"),
-        Arguments.of("{\"concurrency\":1000001}", "concurrency"),
-        Arguments.of("{\"concurrency\":1.5}", "concurrency"),
-        Arguments.of("{\"concurrency\":\"2\"}", "concurrency"),
-        Arguments.of("{\"queueCapacity\":-1}", "queueCapacity"),
-        Arguments.of("{\"queueCapacity\":true}", "queueCapacity"),
-        Arguments.of("{\"weight\":0}", "weight"),
-        Arguments.of("{\"weight\":1001}", "weight"),
-        Arguments.of("{\"weight\":[1]}", "weight"),
-        Arguments.of("{\"rateLimit\":5}", "rateLimit"),
-        Arguments.of("{\"rateLimit\":[]}", "rateLimit"),
-        Arguments.of("{\"rateLimit\":{}}", "rateLimit.permits"),
-        Arguments.of("{\"rateLimit\":{\"permits\":0}}", "rateLimit.permits"),
-        Arguments.of("{\"rateLimit\":{\"permits\":1000001}}", "rateLimit.permits"),
-        Arguments.of("{\"rateLimit\":{\"permits\":\"5\"}}", "rateLimit.permits"),
-        Arguments.of("{\"rateLimit\":{\"permits\":5,\"perMs\":0}}", "rateLimit.perMs"),
-        Arguments.of("{\"rateLimit\":{\"permits\":5,\"perMs\":86400001}}", "rateLimit.perMs"),
-        Arguments.of("{\"rateLimit\":{\"permits\":5,\"per\":1}}", "rateLimit.per"),
-        Arguments.of("{\"paused\":\"yes\"}", "paused"),
-        Arguments.of("{\"paused\":1}", "paused"),
-        Arguments.of("{\"group\":\"g\"}", "group"));
+        Arguments.of("{\"concurency\":1}", "concurency", null),
+        Arguments.of("{\"concurrency\":-1}", "concurrency", "-1"),
+        Arguments.of("{\"concurrency\":1000001}", "concurrency", "1000001"),
+        Arguments.of("{\"concurrency\":1.5}", "concurrency", "a number 1.5"),
+        Arguments.of("{\"concurrency\":\"2\"}", "concurrency", "a string"),
+        Arguments.of("{\"queueCapacity\":-1}", "queueCapacity", "-1"),
+        Arguments.of("{\"queueCapacity\":true}", "queueCapacity", "a boolean"),
+        Arguments.of("{\"weight\":0}", "weight", "0"),
+        Arguments.of("{\"weight\":1001}", "weight", "1001"),
+        Arguments.of("{\"weight\":[1]}", "weight", "an array"),
+        Arguments.of("{\"rateLimit\":5}", "rateLimit", "a number 5"),
+        Arguments.of("{\"rateLimit\":[]}", "rateLimit", "an array"),
+        Arguments.of("{\"rateLimit\":{}}", "rateLimit.permits", null),
+        Arguments.of("{\"rateLimit\":{\"permits\":0}}", "rateLimit.permits", "0"),
+        Arguments.of("{\"rateLimit\":{\"permits\":1000001}}", "rateLimit.permits", "1000001"),
+        Arguments.of("{\"rateLimit\":{\"permits\":\"5\"}}", "rateLimit.permits", "a string"),
+        Arguments.of("{\"rateLimit\":{\"permits\":5,\"perMs\":0}}", "rateLimit.perMs", "0"),
+        Arguments.of("{\"rateLimit\":{\"permits\":5,\"perMs\":86400001}}", "rateLimit.perMs",
+            "86400001"),
+        Arguments.of("{\"rateLimit\":{\"permits\":5,\"per\":1}}", "rateLimit.per", null),
+        Arguments.of("{\"paused\":\"yes\"}", "paused", "a string"),
+        Arguments.of("{\"paused\":1}", "paused", "a number 1"),
+        Arguments.of("{\"paused\":{}}", "paused", "an object"),
+        Arguments.of("{\"group\":\"g\"}", "group", null));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("malformedSettings")
-  void F1_a_malformed_group_setting_is_refused_naming_it(String body, String named) {
+  void F1_a_malformed_group_setting_is_refused_naming_it(String body, String named, String was) {
     assertThatThrownBy(() -> FlowJson.settings(new JsonObject(body), Set.of()))
         .isInstanceOf(BadRequest.class)
-        .satisfies(e -> assertThat(e.getMessage()).matches(Pattern.quote(named) + "[.:].*"));
+        .satisfies(e -> assertThat(e.getMessage()).matches(Pattern.quote(named) + "[.:].*"))
+        .satisfies(e -> assertThat(e.getMessage())
+            .endsWith(was == null ? "" : "(was " + was + ")"));
+  }
+
+  @Test
+  void F1_F4_a_bound_says_its_range_and_what_0_means() {
+    assertThatThrownBy(() -> FlowJson.settings(new JsonObject("{\"concurrency\":-1}"), Set.of()))
+        .hasMessage("concurrency: must be between 0 and 1000000 (0 = unlimited) (was -1)");
+    assertThatThrownBy(() -> FlowJson.settings(new JsonObject("{\"weight\":0}"), Set.of()))
+        .hasMessage("weight: must be between 1 and 1000 (was 0)");
+  }
+
+  @Test
+  void F1_F4_every_bound_is_inclusive() {
+    assertThat(FlowJson.settings(new JsonObject().put("concurrency", FlowJson.MAX_CONCURRENCY)
+        .put("queueCapacity", FlowJson.MAX_QUEUE).put("weight", GroupDefaults.MAX_WEIGHT)
+        .put("rateLimit", new JsonObject().put("permits", RateLimit.MAX_PERMITS)
+            .put("perMs", RateLimit.MAX_PER_MS)), Set.of()))
+        .isEqualTo(new GroupSettings(FlowJson.MAX_CONCURRENCY, FlowJson.MAX_QUEUE,
+            GroupDefaults.MAX_WEIGHT, new RateLimit(RateLimit.MAX_PERMITS, RateLimit.MAX_PER_MS),
+            null));
+    assertThat(FlowJson.settings(new JsonObject().put("concurrency", 0).put("queueCapacity", 0)
+        .put("weight", 1).put("rateLimit", new JsonObject().put("permits", 1).put("perMs", 1)),
+        Set.of())).isEqualTo(new GroupSettings(0, 0, 1, new RateLimit(1, 1), null));
+  }
+
+  @Test
+  void F1_a_group_override_is_written_as_the_fields_it_sets_and_reads_back() {
+    GroupSettings full = new GroupSettings(2, 0, 3, new RateLimit(5, 2000), false);
+    assertThat(FlowJson.settings(new JsonObject(FlowJson.encode(full).encode()), Set.of()))
+        .isEqualTo(full);
+    assertThat(FlowJson.encode(full).fieldNames()).containsExactly("concurrency",
+        "queueCapacity", "weight", "rateLimit", "paused");
+    assertThat(FlowJson.encode(GroupSettings.INHERIT)).isEqualTo(new JsonObject());
+    assertThat(FlowJson.encode(new GroupSettings(null, null, null, null, true)))
+        .isEqualTo(new JsonObject().put("paused", true));
   }
 
   static Stream<Arguments> malformedBusBodies() {

@@ -79,25 +79,45 @@ class JobErrorJsonTest {
   }
 
   @Test
-  void a_malformed_error_is_refused_naming_the_field_under_its_path() {
-    assertRefused("boom", "items[0].error: must be an object");
-    assertRefused(new JsonObject().put("code", "500").put("message", "m"),
-        "items[0].error.code: must be an integer");
-    assertRefused(new JsonObject().put("code", 1L << 40).put("message", "m"),
-        "items[0].error.code: must be an integer");
-    assertRefused(new JsonObject().put("code", 500), "items[0].error.message: must be a string");
-    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type", ""),
-        "items[0].error.type: must be a non-empty string");
-    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type", 7),
-        "items[0].error.type: must be a non-empty string");
-    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type",
-        new JsonArray()), "items[0].error.type: must be a non-empty string");
-    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("stack", "…"),
-        "items[0].error.stack: unknown field");
+  void J1_a_code_is_any_int_even_as_a_long() {
+    for (long code : new long[] {503, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+      assertThat(JobErrorJson.decode(new JsonObject().put("code", code).put("message", "m"),
+          "error.")).isEqualTo(new JobError((int) code, "m"));
+    }
   }
 
-  private static void assertRefused(Object error, String prefix) {
+  @Test
+  void a_malformed_error_is_refused_naming_the_field_under_its_path() {
+    String type = "items[0].error.type: must be a non-empty string, the exception's class name,"
+        + " or left out when there is none (was ";
+    assertRefused("boom", "items[0].error: must be an object {\"code\": int, \"message\": str,"
+        + " \"type\"?: str} (was a string)");
+    assertRefused(new JsonObject().put("code", "500").put("message", "m"),
+        "items[0].error.code: must be an integer (was a string)");
+    assertRefused(new JsonObject().put("code", 1L << 40).put("message", "m"),
+        "items[0].error.code: must be an integer (was 1099511627776)");
+    assertRefused(new JsonObject().put("code", Integer.MIN_VALUE - 1L).put("message", "m"),
+        "items[0].error.code: must be an integer (was -2147483649)");
+    assertRefused(new JsonObject().put("message", "m"),
+        "items[0].error.code: must be an integer (was missing)");
+    assertRefused(new JsonObject().put("code", 500),
+        "items[0].error.message: must be a string (was missing)");
+    assertRefused(new JsonObject().put("code", 500).put("message", false),
+        "items[0].error.message: must be a string (was false)");
+    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type", ""),
+        type + "a string)");
+    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type", 7),
+        type + "7)");
+    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type",
+        new JsonArray()), type + "an array)");
+    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("type",
+        new JsonObject()), type + "an object)");
+    assertRefused(new JsonObject().put("code", 500).put("message", "m").put("stack", "…"),
+        "items[0].error.stack: unknown field; expected [code, message, type]");
+  }
+
+  private static void assertRefused(Object error, String message) {
     assertThatThrownBy(() -> JobErrorJson.decode(error, "items[0].error."))
-        .isInstanceOf(BadRequest.class).hasMessageStartingWith(prefix);
+        .isInstanceOf(BadRequest.class).hasMessage(message);
   }
 }

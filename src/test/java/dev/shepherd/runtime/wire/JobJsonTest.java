@@ -83,6 +83,8 @@ class JobJsonTest {
         new JobView("q", JobView.JobState.QUEUED, "k", 3, null, null, 0, null, null, null),
         new JobView("w", JobView.JobState.WAITING, null, null, 1_000L, null, 1, null, null, null),
         new JobView("r", JobView.JobState.RUNNING, null, null, null, "w-0", 2, null, null, null),
+        new JobView("p", JobView.JobState.RUNNING, null, null, null, "w-0", 1, null, null, null,
+            new JsonObject().put("step", 3)),
         new JobView("a", JobView.JobState.ANSWERED, null, null, null, "w-0", 1,
             new Outcome.Completed("a", new JsonObject().put("x", 1), "w-0", 1), 99L, null),
         new JobView("j1", JobView.JobState.DEAD, "tenant-7", null, null, "w-1", 2, POISONED,
@@ -96,7 +98,9 @@ class JobJsonTest {
         .put("state", "QUEUED").put("key", "k").put("position", 3).put("attempts", 0));
     assertThat(JobViewJson.encode(views.get(1)).fieldNames())
         .containsExactly("job", "state", "dueAt", "attempts");
-    assertThat(JobViewJson.encode(views.get(4)).fieldNames()).containsExactly("job", "state",
+    assertThat(JobViewJson.encode(views.get(3)).fieldNames())
+        .containsExactly("job", "state", "worker", "attempts", "progress");
+    assertThat(JobViewJson.encode(views.get(5)).fieldNames()).containsExactly("job", "state",
         "key", "worker", "attempts", "outcome", "at", "deadLetter");
     assertThat(JobViewJson.encodeWaited(views.get(2)).getBoolean("waited")).isTrue();
   }

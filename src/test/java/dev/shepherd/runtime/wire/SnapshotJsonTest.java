@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shepherd.core.Counters;
+import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.HostState;
 import dev.shepherd.core.Phase;
+import dev.shepherd.core.PoolSize;
 import dev.shepherd.core.PoolSnapshot;
 import dev.shepherd.core.PoolState;
+import dev.shepherd.core.RateLimit;
 import dev.shepherd.core.Retirement;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -49,6 +52,24 @@ class SnapshotJsonTest {
     PoolSnapshot read = SnapshotJson.decode(new JsonObject(sent.encode()));
 
     assertThat(read).isEqualTo(snapshot);
+  }
+
+  @Test
+  void F1_F6_A1_groups_size_ha_and_a_slot_of_no_room_survive_the_trip() {
+    PoolSnapshot s = sample(10_000);
+    List<PoolSnapshot.SlotStatus> slots = new java.util.ArrayList<>(s.slots());
+    slots.add(new PoolSnapshot.SlotStatus("w-2", Phase.IDLE, 0, 0, List.of(), 1, 0, null, null,
+        null));
+    PoolSnapshot snapshot = new PoolSnapshot(s.name(), s.state(), s.backlogLength(),
+        s.backlogCapacity(), slots, s.counters(), s.restartsInWindow(), s.maxRestarts(),
+        s.windowMs(), s.hosts(), new HaStatus(true, true, "node-a", 7), 2, 1_700_000_000_000L, 1,
+        true, 1_699_999_999_000L, List.of(new PoolSnapshot.GroupStatus("g", 2, 7, 4, 0, 1,
+            new RateLimit(5, 1000), true, 1_767_225_600_000L, null)), 3, new PoolSize(4, 2));
+
+    JsonObject sent = SnapshotJson.encode(snapshot);
+
+    assertThat(sent.getJsonArray("slots").getJsonObject(4).getInteger("capacity")).isZero();
+    assertThat(SnapshotJson.decode(new JsonObject(sent.encode()))).isEqualTo(snapshot);
   }
 
   @Test
