@@ -99,8 +99,10 @@ final class ClusterNodes implements AfterEachCallback {
     all.put("SHEPHERD_CONF", file.toString());
     all.put("SHEPHERD_CLASSPATH", System.getProperty("java.class.path"));
     all.put("JAVA_HOME", System.getProperty("java.home"));
+    // A test's own JVM options (env's JAVA_OPTS) come after these, so they win.
     all.put("JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name);
+        + " -Dlogback.configurationFile=" + APP_LOGBACK + " -Dshepherd.node=" + name
+        + (env.containsKey("JAVA_OPTS") ? " " + env.get("JAVA_OPTS") : ""));
     all.putIfAbsent("HOSTNAME", name);
     ClusterNode node = ClusterNode.start(name, directory(), all, wrapper);
     nodes.add(node);

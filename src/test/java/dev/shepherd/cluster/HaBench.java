@@ -28,6 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class HaBench {
   static final int IN_FLIGHT = 256;
   static final long ROUND_MS = 10_000;
+  /** {@code -Dha.bench.writesInFlight=N}: the nodes' leaders keep up to N writes in flight. */
+  static final String WRITES = System.getProperty("ha.bench.writesInFlight");
   /** {@code -Dha.bench.sealed=true}: the nodes share a cluster key, so HA records are sealed. */
   static final boolean SEALED = Boolean.getBoolean("ha.bench.sealed");
   private static final String KEY = java.util.Base64.getEncoder()
@@ -50,6 +52,9 @@ class HaBench {
       pools.add(echoPool("plain", false));
     }
     java.util.Map<String, String> env = new java.util.HashMap<>(cluster.clusterEnv());
+    if (WRITES != null) {
+      env.put("JAVA_OPTS", "-Dshepherd.ha.writesInFlight=" + WRITES);
+    }
     if (SEALED) {
       env.put(dev.shepherd.cluster.trust.ClusterKeys.KEY, KEY);
     }
@@ -61,7 +66,8 @@ class HaBench {
   @Test
   void ha_against_plain_throughput_and_failover_times() throws Exception {
     System.out.println("HaBench: HA records " + (SEALED ? "sealed (cluster key set)"
-        : "in clear (no cluster key)"));
+        : "in clear (no cluster key)") + ", writes in flight "
+        + (WRITES == null ? "4 (default)" : WRITES));
     List<ClusterNode> nodes = new ArrayList<>();
     nodes.add(startNode("n0", true));
     nodes.add(startNode("n1", false));

@@ -45,8 +45,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class HazelcastLeadership implements Leadership {
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
+  /**
+   * The system property that sets {@link #WRITES_IN_FLIGHT} (1 to 16, default 4), for measuring
+   * what pipelining the writes buys ({@code HaBench}).
+   */
+  static final String WRITES_PROPERTY = "shepherd.ha.writesInFlight";
   /** How many of a leader's writes may be in flight at once. */
-  static final int WRITES_IN_FLIGHT = 4;
+  static final int WRITES_IN_FLIGHT = writesInFlight(System.getProperty(WRITES_PROPERTY));
   /** How often a standby tries to claim the pool. */
   static final long RETRY_MS = 250;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
@@ -258,6 +263,24 @@ public final class HazelcastLeadership implements Leadership {
    * Batches in flight at once: the store keeps them in order whatever order they arrive in, so
    * a leader need not wait for one write's round trip before the next.
    */
+  /** {@code value} of {@link #WRITES_PROPERTY}, or 4 when unset; refused outside 1 to 16. */
+  static int writesInFlight(String value) {
+    if (value == null) {
+      return 4;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      n = 0;
+    }
+    if (n < 1 || n > 16) {
+      throw new IllegalArgumentException(WRITES_PROPERTY + ": must be an integer from 1 to 16 (was "
+          + value + ")");
+    }
+    return n;
+  }
+
   @Override
   public int writesInFlight() {
     return WRITES_IN_FLIGHT;
