@@ -97,10 +97,8 @@ final class JobFlow {
       job.order = d.backlog.nextOrder();
       d.waiting.add(job, due, false);
     } else {
+      // The backlog puts a keyed job's slot in the dispatch index when its queue joins its ring.
       d.backlog.append(job);
-      if (target != null) {
-        d.refresh(target);
-      }
     }
     d.accepted++;
     d.generatedAccepted = Math.max(d.generatedAccepted, generated);
@@ -194,9 +192,6 @@ final class JobFlow {
         d.backlog.putFront(List.of(job));
         d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
             job.failures(), 0));
-        if (job.target != null) {
-          d.refresh(job.target);
-        }
       } else {
         d.requeues.waitUntil(job, d.now + delay);
         d.requeues.armDue();
@@ -243,9 +238,6 @@ final class JobFlow {
       job.attempts--;
       d.backlog.putFront(List.of(job));
       d.record(new DurableRecord.Returned(job.id, job.order, job.attempts));
-      if (job.target != null) {
-        d.refresh(job.target);
-      }
       d.groups.hold(job.group, e.now() + e.holdMs());
     }
     d.dispatch(e.now());
