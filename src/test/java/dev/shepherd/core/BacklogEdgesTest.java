@@ -112,6 +112,32 @@ class BacklogEdgesTest {
   }
 
   @Test
+  void F6_F2_a_moved_job_takes_its_place_by_order_between_the_jobs_already_there() {
+    Fixture fx = Fixture.pool(2).selector(PREFIX_OR_FIRST).running();
+    fx.submit("x", "w-0/x");
+    fx.submit("y", "w-1/y");
+    fx.submit("a", "w-0/a");
+    fx.submit("b", "w-1/b");
+    fx.submit("c", "w-0/c");
+    resize(fx, 1, 1);
+    assertThat(placed(fx.complete("x"))).containsExactly("a@w-0");
+    assertThat(placed(fx.complete("a"))).containsExactly("b@w-0");
+    assertThat(placed(fx.complete("b"))).containsExactly("c@w-0");
+  }
+
+  @Test
+  void F3_F4_at_equal_levels_a_job_back_at_the_front_goes_before_an_aged_one() {
+    Fixture fx = Fixture.pool(1).flow(FlowSettings.NONE.withPriorityAgingMs(100)).running();
+    fx.submit("x");
+    fx.submitIn("old", "A", 5);
+    fx.at(50).submitIn("back", "A", 4);
+    assertThat(placed(fx.at(60).complete("x"))).containsExactly("back@w-0");
+    fx.at(70).rateLimited("back", 30);
+    // At 100 both are at level 4 (old lifted once, back not yet): back is first by order.
+    assertThat(placed(fx.tick(100))).containsExactly("back@w-0");
+  }
+
+  @Test
   void F3_J2_the_backlogs_checks_see_a_job_out_of_its_lane_and_a_queue_left_out() {
     Fixture fx = Fixture.pool(1).running();
     fx.submit("x");
@@ -120,7 +146,7 @@ class BacklogEdgesTest {
     assertThat(d.backlog.lanesHoldTheirJobs(d.slots)).isTrue();
     assertThat(d.backlog.lanesHoldTheirJobs(List.of())).as("w-0's queue left out").isFalse();
     assertThat(d.backlog.fingerprint()).startsWith("length=1 bytes=0 suspects=0")
-        .contains("-/w-0 live=1");
+        .endsWith("\n  -/w-0 live=1 pass=0 ringed L5[a:QUEUED:1 ]");
     Job a = d.jobs.get("a");
     int lane = a.lane;
     a.lane = GroupQueue.SUSPECTS;

@@ -388,6 +388,17 @@ class RecoveryTest {
     }
 
     @Test
+    void A3_J2_a_queued_suspect_keeps_its_stops_across_a_takeover() {
+      Fixture fx = Fixture.pool(1).durable().jobs(PoisonTest.AT_ONCE).running();
+      fx.submit("bad");
+      fx.crash("w-0");
+      Fixture next = fx.takeOver();
+      next.created("w-0");
+      next.crash("w-0");
+      assertThat(next.interruptionOf("bad")).isInstanceOf(Interruption.Poison.class);
+    }
+
+    @Test
     void A3_a_pool_that_has_only_rejected_work_has_taken_work_too() {
       Fixture fx = Fixture.pool(1).durable().term(2)
           .flow(FlowSettings.NONE.withRejectWhenPaused(true)).running();
