@@ -318,14 +318,12 @@ public final class Pool {
   /**
    * F1 (docs/rules.md): the override in force for group {@code name}: the operator's run-time one
    * ({@link PoolEvent.SetGroup}), else the configured one, else null (the group has the pool's
-   * group defaults). For merging a partial change onto it before a {@code SetGroup}.
+   * group defaults). For merging a partial change onto it before a {@code SetGroup}. A configured
+   * group is always known, so a group the pool does not know has no override.
    */
   public GroupSettings groupOverride(String name) {
     FlowGroup group = name == null ? null : d.groups.find(name);
-    if (group != null) {
-      return group.override();
-    }
-    return name == null ? null : d.settings.flow().groups().get(name);
+    return group == null ? null : group.override();
   }
 
   /** The status at {@code now} (budget use depends on the time). */
