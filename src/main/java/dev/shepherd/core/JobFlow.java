@@ -17,9 +17,8 @@ final class JobFlow {
     this.shutdown = shutdown;
   }
 
-  PoolError submit(PoolEvent.Submit e) {
+  void submit(PoolEvent.Submit e) {
     admit(e);
-    return null;
   }
 
   /** Admits a submit (answering its admission); whether it was accepted. */
@@ -271,10 +270,10 @@ final class JobFlow {
     return new PoolError.StaleCompletion(worker, expected, assignment);
   }
 
-  PoolError cancel(PoolEvent.Cancel e) {
+  void cancel(PoolEvent.Cancel e) {
     Job job = d.jobs.get(e.job());
     if (job == null) {
-      return null;
+      return;
     }
     if (job.place == Job.Place.QUEUED) {
       d.backlog.cancel(job);
@@ -285,19 +284,18 @@ final class JobFlow {
       d.verdict = new Transition.Verdict.Cancelled(job.id);
       // A queued suspect kept busy slots from taking the jobs behind it (J2).
       d.dispatch(e.now());
-      return null;
+      return;
     }
     if (job.place == Job.Place.WAITING) {
       d.waiting.leave(job);
       d.finish(job, new Outcome.Cancelled(job.id));
       d.verdict = new Transition.Verdict.Cancelled(job.id);
-      return null;
+      return;
     }
     d.finish(job, new Outcome.Cancelled(job.id));
     d.verdict = new Transition.Verdict.Cancelled(job.id);
     job.place = Job.Place.CANCELLED_RUNNING;
     d.out.add(new Effect.CancelRunning(job.slot.id, job.token, job.id));
-    return null;
   }
 
   PoolError rebalance(PoolEvent.Rebalance e) {

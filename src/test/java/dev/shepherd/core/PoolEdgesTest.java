@@ -36,6 +36,18 @@ class PoolEdgesTest {
   }
 
   @Test
+  void J6_a_failed_job_that_is_not_dead_lettered_is_looked_up_with_the_worker_that_failed_it() {
+    JobSettings rules = PoisonTest.AT_ONCE.withDeadLetter(JobSettings.DEFAULT.deadLetter(), false);
+    Fixture fx = Fixture.pool(1).jobs(rules).running();
+    fx.submit("failed");
+    fx.failJob("failed", new JobError(500, "no", "java.lang.IllegalStateException"));
+    JobView failed = fx.lookup("failed");
+    assertThat(failed.state()).isEqualTo(JobView.JobState.ANSWERED);
+    assertThat(failed.worker()).isEqualTo("w-0");
+    assertThat(failed.attempts()).isEqualTo(1);
+  }
+
+  @Test
   void J6_a_job_cancelled_before_it_ran_is_looked_up_with_no_attempts_and_no_worker() {
     Fixture fx = Fixture.pool(1).jobs(PoisonTest.AT_ONCE).running();
     fx.submitAll("a", "b");
