@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What the pool answers about itself at its edges: the attempts and worker of an answered job
  * (J6 in docs/rules.md), dead-letter pages at their bounds (J5), a group's status and override
- * before it holds a job (F1), and its name.
+ * before it holds a job (F1), its name and its fingerprint.
  */
 class PoolEdgesTest {
 
@@ -77,6 +77,8 @@ class PoolEdgesTest {
     Fixture fx = Fixture.pool(1).flow(FlowSettings.NONE.withGroups(Map.of("heavy", heavy)))
         .running();
     assertThat(fx.pool.name()).isEqualTo("test");
+    assertThat(fx.pool.fingerprint()).as("what a refused event must leave as it was")
+        .contains("\ngroup heavy[").endsWith("\nstarted=true");
     assertThat(fx.pool.groupOverride("heavy")).isEqualTo(heavy);
     assertThat(fx.pool.groupOverride("other")).isNull();
     assertThat(fx.pool.groupOverride(null)).isNull();
