@@ -107,23 +107,36 @@ final class Backlog {
     job.group.enter(job);
     GroupQueue queue = job.group.queueFor(job.target, d.groups);
     queue.add(job, front);
+    entered(job, queue);
+  }
+
+  /**
+   * {@code job} joined {@code queue} (appended, put back, or moved): the counts follow, as
+   * {@link #left} undoes them, and the queue joins its ring unless its group is blocked.
+   */
+  private void entered(Job job, GroupQueue queue) {
     length++;
     bytes += job.bytes;
     if (job.target == null) {
-      if (job.suspect()) {
+      if (job.lane == GroupQueue.SUSPECTS) {
         suspects++;
       }
     } else {
       job.target.queuedLive++;
-      if (job.suspect()) {
+      if (job.lane == GroupQueue.SUSPECTS) {
         job.target.suspectsLive++;
       }
     }
     if (queue.ring == null && !queue.parked) {
-      ringOf(queue).add(queue);
-      if (queue.target != null) {
-        d.refresh(queue.target);
-      }
+      join(queue);
+    }
+  }
+
+  /** {@code queue} may start jobs: into its place's ring (and its slot's place in the index). */
+  private void join(GroupQueue queue) {
+    ringOf(queue).add(queue);
+    if (queue.target != null) {
+      d.refresh(queue.target);
     }
   }
 
@@ -180,7 +193,8 @@ final class Backlog {
         if (from != queue && from.live == 0 && from.ring != null) {
           from.ring.remove(from);
         }
-        queue.group.dropIfEmpty(queue);
+        // Only the queue taken from can be empty now (the one that won the turn, if it is not
+        // that one, still holds its jobs).
         from.group.dropIfEmpty(from);
       }
     }
@@ -233,10 +247,7 @@ final class Backlog {
     for (GroupQueue queue : group.parked) {
       queue.parked = false;
       if (queue.live > 0 && queue.ring == null) {
-        ringOf(queue).add(queue);
-        if (queue.target != null) {
-          d.refresh(queue.target);
-        }
+        join(queue);
       } else {
         group.dropIfEmpty(queue);
       }
@@ -312,24 +323,7 @@ final class Backlog {
   private void reenqueue(Job job) {
     GroupQueue queue = job.group.queueFor(job.target, d.groups);
     queue.insert(job);
-    length++;
-    bytes += job.bytes;
-    if (job.target == null) {
-      if (job.lane == GroupQueue.SUSPECTS) {
-        suspects++;
-      }
-    } else {
-      job.target.queuedLive++;
-      if (job.lane == GroupQueue.SUSPECTS) {
-        job.target.suspectsLive++;
-      }
-    }
-    if (queue.ring == null && !queue.parked) {
-      ringOf(queue).add(queue);
-      if (queue.target != null) {
-        d.refresh(queue.target);
-      }
-    }
+    entered(job, queue);
   }
 
   /** Removes every live job, in backlog order. */

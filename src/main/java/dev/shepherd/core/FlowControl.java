@@ -17,7 +17,7 @@ final class FlowControl {
    * F1 (docs/rules.md): the run-time override replaces the previous one; its {@code paused}
    * pauses or resumes.
    */
-  PoolError setGroup(PoolEvent.SetGroup e) {
+  void setGroup(PoolEvent.SetGroup e) {
     FlowGroup group = d.groups.of(e.group());
     group.runtime = e.settings();
     group.configure(d.groups.settings().defaults(), e.now());
@@ -33,7 +33,6 @@ final class FlowControl {
       resumeGroup(group);
     }
     settled(group, e.now());
-    return null;
   }
 
   /**
@@ -41,38 +40,36 @@ final class FlowControl {
    * finish. A group's pause runs dispatch: a slot that waited to be idle for the group's suspect
    * (J2), say one whose key a resize moved there (F6), may take another group's job now.
    */
-  PoolError pause(PoolEvent.Pause e) {
+  void pause(PoolEvent.Pause e) {
     if (e.group() == null) {
       if (d.groups.poolPausedSince == null) {
         d.groups.poolPausedSince = e.now();
         d.record(new DurableRecord.Paused(null, e.now()));
       }
-      return null;
+      return;
     }
     FlowGroup group = d.groups.of(e.group());
     if (group.pausedSince == null) {
       pauseGroup(group, e.now());
       d.dispatch(e.now());
     }
-    return null;
   }
 
   /** F5 (docs/rules.md): the pool or the group dispatches again, at once. */
-  PoolError resume(PoolEvent.Resume e) {
+  void resume(PoolEvent.Resume e) {
     if (e.group() == null) {
       if (d.groups.poolPausedSince != null) {
         d.groups.poolPausedSince = null;
         d.record(new DurableRecord.Resumed(null));
         d.dispatch(e.now());
       }
-      return null;
+      return;
     }
     FlowGroup group = d.groups.find(e.group());
     if (group != null && group.pausedSince != null) {
       resumeGroup(group);
       settled(group, e.now());
     }
-    return null;
   }
 
   /**

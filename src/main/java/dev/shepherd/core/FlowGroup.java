@@ -60,14 +60,15 @@ final class FlowGroup {
 
   /** Recomputes the effective settings from {@code defaults} and the override, at {@code now}. */
   void configure(GroupDefaults defaults, long now) {
-    GroupSettings o = override();
     if (name == null) {
+      // The default group has no override: a SetGroup and a journaled group always name one.
       concurrency = 0;
       queueCapacity = 0;
-      weight = o != null && o.weight() != null ? o.weight() : defaults.weight();
+      weight = defaults.weight();
       bucket = null;
       return;
     }
+    GroupSettings o = override();
     concurrency = o != null && o.concurrency() != null ? o.concurrency() : defaults.concurrency();
     queueCapacity = o != null && o.queueCapacity() != null ? o.queueCapacity()
         : defaults.queueCapacity();

@@ -17,9 +17,8 @@ final class JobFlow {
     this.shutdown = shutdown;
   }
 
-  PoolError submit(PoolEvent.Submit e) {
+  void submit(PoolEvent.Submit e) {
     admit(e);
-    return null;
   }
 
   /** Admits a submit (answering its admission); whether it was accepted. */
@@ -97,10 +96,8 @@ final class JobFlow {
       job.order = d.backlog.nextOrder();
       d.waiting.add(job, due, false);
     } else {
+      // The backlog puts a keyed job's slot in the dispatch index when its queue joins its ring.
       d.backlog.append(job);
-      if (target != null) {
-        d.refresh(target);
-      }
     }
     d.accepted++;
     d.generatedAccepted = Math.max(d.generatedAccepted, generated);
@@ -194,9 +191,6 @@ final class JobFlow {
         d.backlog.putFront(List.of(job));
         d.record(new DurableRecord.Requeued(job.id, job.order, job.interruption, job.stops(),
             job.failures(), 0));
-        if (job.target != null) {
-          d.refresh(job.target);
-        }
       } else {
         d.requeues.waitUntil(job, d.now + delay);
         d.requeues.armDue();
@@ -243,9 +237,6 @@ final class JobFlow {
       job.attempts--;
       d.backlog.putFront(List.of(job));
       d.record(new DurableRecord.Returned(job.id, job.order, job.attempts));
-      if (job.target != null) {
-        d.refresh(job.target);
-      }
       d.groups.hold(job.group, e.now() + e.holdMs());
     }
     d.dispatch(e.now());
@@ -279,10 +270,10 @@ final class JobFlow {
     return new PoolError.StaleCompletion(worker, expected, assignment);
   }
 
-  PoolError cancel(PoolEvent.Cancel e) {
+  void cancel(PoolEvent.Cancel e) {
     Job job = d.jobs.get(e.job());
     if (job == null) {
-      return null;
+      return;
     }
     if (job.place == Job.Place.QUEUED) {
       d.backlog.cancel(job);
@@ -293,19 +284,18 @@ final class JobFlow {
       d.verdict = new Transition.Verdict.Cancelled(job.id);
       // A queued suspect kept busy slots from taking the jobs behind it (J2).
       d.dispatch(e.now());
-      return null;
+      return;
     }
     if (job.place == Job.Place.WAITING) {
       d.waiting.leave(job);
       d.finish(job, new Outcome.Cancelled(job.id));
       d.verdict = new Transition.Verdict.Cancelled(job.id);
-      return null;
+      return;
     }
     d.finish(job, new Outcome.Cancelled(job.id));
     d.verdict = new Transition.Verdict.Cancelled(job.id);
     job.place = Job.Place.CANCELLED_RUNNING;
     d.out.add(new Effect.CancelRunning(job.slot.id, job.token, job.id));
-    return null;
   }
 
   PoolError rebalance(PoolEvent.Rebalance e) {

@@ -55,9 +55,9 @@ final class Lane {
   }
 
   /** Removes the head, which {@link #head()} just returned. */
-  Job take() {
+  void take() {
     live--;
-    return jobs.pollFirst();
+    jobs.pollFirst();
   }
 
   /** A job of this lane was cancelled: it stays as a tombstone. */

@@ -85,11 +85,13 @@ public final class Pool {
 
   private PoolError route(PoolEvent event) {
     if (event instanceof PoolEvent.Submit e) {
-      return jobs.submit(e);
+      jobs.submit(e);
+      return null;
     } else if (event instanceof PoolEvent.Completed e) {
       return jobs.complete(e);
     } else if (event instanceof PoolEvent.Cancel e) {
-      return jobs.cancel(e);
+      jobs.cancel(e);
+      return null;
     } else if (event instanceof PoolEvent.Rebalance e) {
       return jobs.rebalance(e);
     } else if (event instanceof PoolEvent.WorkerCreated e) {
@@ -124,11 +126,14 @@ public final class Pool {
     } else if (event instanceof PoolEvent.Recover e) {
       return recovery.recover(e);
     } else if (event instanceof PoolEvent.SetGroup e) {
-      return flow.setGroup(e);
+      flow.setGroup(e);
+      return null;
     } else if (event instanceof PoolEvent.Pause e) {
-      return flow.pause(e);
+      flow.pause(e);
+      return null;
     } else if (event instanceof PoolEvent.Resume e) {
-      return flow.resume(e);
+      flow.resume(e);
+      return null;
     } else if (event instanceof PoolEvent.RateLimited e) {
       return jobs.rateLimited(e);
     } else if (event instanceof PoolEvent.StopRequested e) {
@@ -318,14 +323,12 @@ public final class Pool {
   /**
    * F1 (docs/rules.md): the override in force for group {@code name}: the operator's run-time one
    * ({@link PoolEvent.SetGroup}), else the configured one, else null (the group has the pool's
-   * group defaults). For merging a partial change onto it before a {@code SetGroup}.
+   * group defaults). For merging a partial change onto it before a {@code SetGroup}. A configured
+   * group is always known, so a group the pool does not know has no override.
    */
   public GroupSettings groupOverride(String name) {
     FlowGroup group = name == null ? null : d.groups.find(name);
-    if (group != null) {
-      return group.override();
-    }
-    return name == null ? null : d.settings.flow().groups().get(name);
+    return group == null ? null : group.override();
   }
 
   /** The status at {@code now} (budget use depends on the time). */

@@ -98,9 +98,9 @@ final class ResizeFlow {
       }
     }
     for (int i = local.slots.size(); i < instances; i++) {
+      // INSTALLING: it is out of the dispatch index until it is created.
       Slot slot = d.addSlot(local.idAt(i), maxConcurrency);
       local.slots.add(slot);
-      d.refresh(slot);
       d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
       d.publishPhase(slot);
       added.add(slot.id);
@@ -118,9 +118,9 @@ final class ResizeFlow {
     for (int i = local.instances; i < local.slots.size(); i++) {
       Slot slot = local.slots.get(i);
       if (!slot.departed && !slot.draining) {
+        // Out of the dispatch index when its jobs move (Backlog.retarget refreshes it).
         slot.draining = true;
         local.draining++;
-        d.refresh(slot);
         leaving.add(slot);
       }
     }
@@ -145,8 +145,8 @@ final class ResizeFlow {
     slot.consecutiveFailures = 0;
     slot.probing = false;
     slot.failedProbes = 0;
+    // INSTALLING, as it was while departed: still out of the dispatch index.
     slot.moveTo(Slot.Life.INSTALLING);
-    d.refresh(slot);
     d.out.add(new Effect.Deploy(slot.id, slot.incarnation));
     d.publishPhase(slot);
   }
@@ -167,15 +167,12 @@ final class ResizeFlow {
    * leaves now if it runs nothing, else once it does.
    */
   private void drain(Slot slot) {
+    // The backlog keeps the dispatch index current: the slot's, and each new target's.
     for (Job job : d.backlog.retarget(slot, this::newTarget)) {
       d.record(new DurableRecord.Retargeted(job.id, job.target.id));
-      d.refresh(job.target);
     }
-    d.refresh(slot);
-    if (d.waiting.size() > 0) {
-      for (Job job : d.waiting.inOrder()) {
-        retarget(job, slot);
-      }
+    for (Job job : d.waiting.inOrder()) {
+      retarget(job, slot);
     }
     // Only a draining slot runs jobs bound elsewhere: their slot drained while they ran.
     for (Slot other : d.local.slots) {
@@ -241,10 +238,8 @@ final class ResizeFlow {
   private void leave(Slot slot, boolean stop) {
     Interruption none = new Interruption.NoRecoverableWorkers();
     d.backlog.drainTargeted(slot, job -> d.interrupt(job, PoolData.carried(job, none)));
-    if (d.waiting.size() > 0) {
-      d.waiting.drain(job -> job.target == slot)
-          .forEach(job -> d.interrupt(job, PoolData.carried(job, none)));
-    }
+    d.waiting.drain(job -> job.target == slot)
+        .forEach(job -> d.interrupt(job, PoolData.carried(job, none)));
     if (stop && (slot.life == Slot.Life.RUNNING || slot.life == Slot.Life.INSTALLING)) {
       d.out.add(new Effect.Stop(slot.id, slot.incarnation, Exit.NORMAL));
     }
@@ -254,9 +249,9 @@ final class ResizeFlow {
       slot.moveTo(Slot.Life.RETIRED);
       d.notRetired--;
     }
+    // Draining kept it out of the dispatch index; retired and departed, it stays out.
     slot.departed = true;
     d.visible--;
-    d.refresh(slot);
     d.publish(new Notice.SlotRemoved(slot.id, slot.incarnation));
     if (d.noRecoverableWorkers()) {
       d.backlog.drainAll(d.slots, job -> d.interrupt(job, PoolData.carried(job, none)));

@@ -156,4 +156,17 @@ class GroupsTest {
     assertThat(fx.pool.groupOverride("a")).isEqualTo(concurrency(1));
     assertThat(fx.group("a")).as("a configured group is always known").isNotNull();
   }
+
+  @Test
+  void F1_F4_F5_a_groups_fingerprint_names_its_pause_hold_timer_and_refill() {
+    FlowGroup group = new FlowGroup("a", null);
+    assertThat(group).hasToString("a[running=0 held=0 conc=0 cap=0 weight=1 parked=0]");
+    group.pausedSince = 5L;
+    group.heldUntil = 7;
+    group.readyAt = 9;
+    group.refillingUntil = 11;
+    assertThat(group).hasToString("a[running=0 held=0 conc=0 cap=0 weight=1 paused@5 heldUntil=7"
+        + " readyAt=9 refillingUntil=11 parked=0]");
+    assertThat(new FlowGroup(null, null).toString()).startsWith("<default>[");
+  }
 }

@@ -154,5 +154,17 @@ class JobFlowEdgesTest {
       assertThat(fx.pool.deadLetter("bad")).as("a refused replay keeps its dead letter")
           .isNotNull();
     }
+
+    @Test
+    void J5_P15_a_replay_refused_because_its_id_is_held_again_stays_in_the_set() {
+      Fixture fx = Fixture.pool(1).jobs(DeadLetterTest.RULES).running();
+      DeadLetterTest.poison(fx, "bad");
+      fx.submit("bad");
+      List<Effect> replayed = fx.replay("bad");
+      assertThat(Fixture.rejection(replayed).reason()).isEqualTo(RejectionReason.DUPLICATE_JOB);
+      assertThat(Fixture.notices(replayed, Notice.DeadLetterRemoved.class)).isEmpty();
+      assertThat(fx.pool.deadLetter("bad")).as("a refused replay keeps its dead letter")
+          .isNotNull();
+    }
   }
 }

@@ -9,7 +9,9 @@ import static dev.shepherd.core.Fixture.placed;
 import static dev.shepherd.core.Fixture.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -358,17 +360,52 @@ class RecoveryTest {
     void A3_an_image_that_contradicts_the_pool_is_refused_and_changes_nothing() {
       DurableImage.HostImage stealing = new DurableImage.HostImage("h1", "n1", List.of("w-0"));
       DurableImage.HostImage twice = new DurableImage.HostImage("h2", "n2", List.of("h2/w-0"));
+      DurableImage.HostImage sharing = new DurableImage.HostImage("h3", "n3", List.of("h2/w-0"));
       DurableImage.JobImage keyed = new DurableImage.JobImage("a", 0, 0, "p", "k", "r", 0, 0,
           null, 0, null, null);
-      for (DurableImage image : List.of(
-          new DurableImage(0, 0, List.of(), List.of(), List.of(stealing)),
-          new DurableImage(0, 0, List.of(), List.of(), List.of(twice, twice)),
-          new DurableImage(0, 0, List.of(keyed), List.of(), List.of()),
-          new DurableImage(0, 0, List.of(keyed, keyed), List.of(), List.of()))) {
+      DurableImage.JobImage plain = new DurableImage.JobImage("b", 0, 0, "p", null, "r", 0, 0,
+          null, 0, null, null);
+      DurableImage.JobImage waitingAndRunning = new DurableImage.JobImage("c", 0, 0, "p", null,
+          "r", 0, 0, null, 1, "w-0", null, 50, false, 0, 0, null);
+      Map<DurableImage, String> refusals = new LinkedHashMap<>();
+      refusals.put(new DurableImage(0, 0, List.of(), List.of(), List.of(stealing)),
+          "slot 'w-0' of host 'h1' belongs to the pool itself");
+      refusals.put(new DurableImage(0, 0, List.of(), List.of(), List.of(twice, twice)),
+          "host 'h2' is in the image twice");
+      refusals.put(new DurableImage(0, 0, List.of(), List.of(), List.of(twice, sharing)),
+          "slot 'h2/w-0' of host 'h3' belongs to two hosts");
+      refusals.put(new DurableImage(0, 0, List.of(keyed), List.of(), List.of()),
+          "job 'a' has key 'k' but no target");
+      refusals.put(new DurableImage(0, 0, List.of(plain, plain), List.of(), List.of()),
+          "job 'b' is in the image twice");
+      refusals.put(new DurableImage(0, 0, List.of(waitingAndRunning), List.of(), List.of()),
+          "job 'c' is both waiting and running on 'w-0'");
+      refusals.forEach((image, why) -> {
         Fixture fx = Fixture.pool(1).durable().term(1).started();
         assertThat(fx.refuse(new PoolEvent.Recover(image, 0)))
-            .isInstanceOf(PoolError.RecoveryRefused.class);
-      }
+            .isEqualTo(new PoolError.RecoveryRefused(why));
+      });
+    }
+
+    @Test
+    void A3_J2_a_queued_suspect_keeps_its_stops_across_a_takeover() {
+      Fixture fx = Fixture.pool(1).durable().jobs(PoisonTest.AT_ONCE).running();
+      fx.submit("bad");
+      fx.crash("w-0");
+      Fixture next = fx.takeOver();
+      next.created("w-0");
+      next.crash("w-0");
+      assertThat(next.interruptionOf("bad")).isInstanceOf(Interruption.Poison.class);
+    }
+
+    @Test
+    void A3_a_pool_that_has_only_rejected_work_has_taken_work_too() {
+      Fixture fx = Fixture.pool(1).durable().term(2)
+          .flow(FlowSettings.NONE.withRejectWhenPaused(true)).running();
+      fx.pause(null);
+      assertThat(Fixture.rejection(fx.submit("a")).reason()).isEqualTo(RejectionReason.PAUSED);
+      assertThat(fx.refuse(new PoolEvent.Recover(DurableImage.empty(1), 0)).message())
+          .contains("already taken work");
     }
 
     @Test

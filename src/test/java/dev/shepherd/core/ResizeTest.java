@@ -25,11 +25,11 @@ class ResizeTest {
     return null;
   };
 
-  private static List<Effect> resize(Fixture fx, int instances, int maxConcurrency) {
+  static List<Effect> resize(Fixture fx, int instances, int maxConcurrency) {
     return fx.apply(new PoolEvent.Resize(instances, maxConcurrency, fx.now()));
   }
 
-  private static List<String> ids(Fixture fx) {
+  static List<String> ids(Fixture fx) {
     return fx.snapshot().slots().stream().map(PoolSnapshot.SlotStatus::id).toList();
   }
 
