@@ -348,7 +348,9 @@ class PoolInvariantsTest {
       Slot w1 = slot(fx, "w-1");
       w1.life = Slot.Life.RETIRED;
       fx.pool.data().notRetired--;
-      assertBroken(fx, "P10 no job waits for a retired slot", job(fx, "b").toString());
+      // The job as the checker describes it: place, backlog order, attempts and what it waits for.
+      assertBroken(fx, "P10 no job waits for a retired slot",
+          "b[QUEUED order=1 attempts=0 target=w-1]");
     }
 
     @Test
