@@ -233,14 +233,30 @@ class PoolInvariantsTest {
     }
 
     @Test
+    void C3_no_free_slot_stays_idle_while_a_runnable_job_targeted_at_it_waits() {
+      Fixture fx = Fixture.pool(1).running();
+      fx.submit("a", "w-0/k");
+      fx.submit("b", "w-0/k");
+      Slot w0 = slot(fx, "w-0");
+      w0.capacity = 2;
+      fx.pool.data().free.set(w0.index);
+      fx.pool.data().freeWithTargeted.set(w0.index);
+      GroupQueue targeted = w0.queues.iterator().next();
+      assertBroken(fx, "C3 work-conserving",
+          w0 + " is free while runnable jobs wait: " + targeted.describe());
+    }
+
+    @Test
     void C3_a_runnable_queue_is_in_its_ring() {
       Fixture fx = grownWithoutDispatch();
       GroupQueue queue = defaultQueue(fx);
       queue.parked = true;
-      assertBroken(fx, "C3 work-conserving", "runnable " + queue.describe() + " is out of its ring");
+      assertBroken(fx, "C3 work-conserving",
+          "runnable " + queue.describe() + " is out of its ring");
       queue.parked = false;
       queue.ring = null;
-      assertBroken(fx, "C3 work-conserving", "runnable " + queue.describe() + " is out of its ring");
+      assertBroken(fx, "C3 work-conserving",
+          "runnable " + queue.describe() + " is out of its ring");
     }
 
     @Test
