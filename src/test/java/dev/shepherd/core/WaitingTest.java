@@ -41,6 +41,23 @@ class WaitingTest {
   }
 
   @Test
+  void F6_J4_a_slot_taken_out_moves_its_waiting_jobs_in_their_waiting_order() {
+    Fixture fx = Fixture.pool(2).jobs(JobSettings.DEFAULT).selector(Selectors.rendezvous())
+        .durable().running();
+    for (String key : List.of("x", "y", "z")) {
+      fx.rebalance(key, "w-1");
+    }
+    // Added in this order the heap holds z, y, x; the waiting order is z (due first), x, y.
+    fx.apply(new PoolEvent.Submit("x", "p", "x", "r", 0, 0, 300, null, 0));
+    fx.apply(new PoolEvent.Submit("y", "p", "y", "r", 0, 0, 300, null, 0));
+    fx.apply(new PoolEvent.Submit("z", "p", "z", "r", 0, 0, 100, null, 0));
+    fx.apply(new PoolEvent.Resize(1, 1, 0));
+    assertThat(fx.records().stream().filter(DurableRecord.Retargeted.class::isInstance)
+        .map(DurableRecord.Retargeted.class::cast).map(DurableRecord.Retargeted::job).toList())
+        .containsExactly("z", "x", "y");
+  }
+
+  @Test
   void P16_J4_a_stop_answers_the_waiting_jobs_earliest_due_first() {
     Fixture fx = installing();
     fx.submitDelayed("late", 300);
