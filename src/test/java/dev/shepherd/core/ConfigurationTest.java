@@ -17,6 +17,16 @@ class ConfigurationTest {
 
   private static final PoolSettings BASE = PoolSettings.defaults("jobs", 2);
 
+  @Test
+  void A2_a_term_is_refused_beyond_what_an_assignment_token_carries() {
+    long last = (1L << (63 - PoolSettings.TERM_SHIFT)) - 1;
+    assertThat(BASE.withTerm(last).term()).isEqualTo(last);
+    assertThatThrownBy(() -> BASE.withTerm(last + 1)).isInstanceOf(ConfigException.class)
+        .hasMessage("term: must be between 0 and 2^23 - 1 (was " + (last + 1) + ")");
+    assertThatThrownBy(() -> BASE.withTerm(-1)).isInstanceOf(ConfigException.class)
+        .hasMessage("term: must be between 0 and 2^23 - 1 (was -1)");
+  }
+
   @Nested
   class Topology {
 

@@ -202,5 +202,18 @@ class DeadLetterTest {
       assertThat(fx.lookup("b")).isNotNull();
       assertThat(fx.lookup("c")).isNotNull();
     }
+
+    @Test
+    void J6_every_answer_within_the_bound_is_remembered_however_many() {
+      Fixture fx = Fixture.pool(1).jobs(RULES.withRecentOutcomes(new Retention(100, 1_000_000)))
+          .running();
+      for (int i = 0; i < 40; i++) {
+        fx.submit("j" + i);
+        fx.complete("j" + i);
+      }
+      for (int i = 0; i < 40; i++) {
+        assertThat(fx.lookup("j" + i).state()).as("j" + i).isEqualTo(JobView.JobState.ANSWERED);
+      }
+    }
   }
 }

@@ -199,5 +199,19 @@ class ShutdownTest {
       fx.refuse(new PoolEvent.Completed("w-0", token, "late", null, 200));
       assertThat(fx.terminal("a")).isInstanceOf(Outcome.Interrupted.class);
     }
+
+    @Test
+    void P16_H5_jobs_a_lost_host_ran_while_draining_are_answered_in_backlog_order() {
+      // The key names the slot it binds to: a (first) runs on the host's second slot.
+      Fixture fx = Fixture.hostsOnly().selector((key, slots) -> key).running();
+      fx.hostUp("h1", 2, 1);
+      fx.submit("a", "h1/w-1");
+      fx.submit("b");
+      assertThat(fx.workerOf("b")).isEqualTo("h1/w-0");
+      fx.stopRequested();
+      assertThat(outcomes(fx.hostLost("h1"))).containsExactly(
+          new Outcome.Interrupted("a", Fixture.payload("a"), 1, STOPPED),
+          new Outcome.Interrupted("b", Fixture.payload("b"), 1, STOPPED));
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.shepherd.core.Backoff;
+import dev.shepherd.core.Counters;
 import dev.shepherd.core.DeadLetter;
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.DurableRecord;
@@ -181,6 +182,18 @@ class DurableLogTest {
 
   @Nested
   class Recovery {
+
+    @Test
+    void T3_the_latest_totals_written_are_recovered_and_a_batch_without_totals_keeps_them() {
+      Counters older = new Counters(5, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      Counters latest = new Counters(9, 1, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+      List<DurableGate.Batch> batches = List.of(
+          new DurableGate.Batch(1, List.of(), List.of(), false, List.of(), older),
+          new DurableGate.Batch(2, List.of(), List.of(), false, List.of(), latest),
+          new DurableGate.Batch(3, List.of(), List.of(), false, List.of(), null));
+      assertThat(DurableLog.recover(DurableLog.Base.empty(1), batches, 2).counters())
+          .isEqualTo(latest);
+    }
     @Test
     void A3_J3_J4_waiting_jobs_and_suspects_are_recovered_with_their_due_times_and_stops() {
       Journal journal = new Journal(settings());
