@@ -1,8 +1,9 @@
 package dev.shepherd.runtime.coordinator;
 
 /**
- * The switch for caller-runs turns ({@link Inbox}): on unless the system property {@value
- * #PROPERTY} is {@code false}. With it on, every entry into a pool's state (submits, completions,
+ * The switch for caller-runs turns ({@link Inbox}): off unless the system property {@value
+ * #PROPERTY} is {@code true} (on, a saturated in-JVM pool measured 15-20% fewer jobs per second,
+ * docs/benchmarks.md). With it on, every entry into a pool's state (submits, completions,
  * bus messages, timers, the outbox's and worker hosts' end-of-turn flushes) is a turn of the
  * pool's {@link Inbox}, and the thread that queues one runs it when no turn is under way and the
  * pool holds at most a job per slot; under load the coordinator's context runs the turns, as with
@@ -11,13 +12,13 @@ package dev.shepherd.runtime.coordinator;
  * entries (leadership and membership callbacks) are not turns yet.
  */
 public final class CallerRuns {
-  /** The system property that turns caller-runs off ({@code false}). */
+  /** The system property that turns caller-runs on ({@code true}). */
   public static final String PROPERTY = "shepherd.callerRuns";
 
   private CallerRuns() {}
 
   /** Whether new pools run their turns on their callers' threads. */
   public static boolean enabled() {
-    return !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
+    return Boolean.getBoolean(PROPERTY);
   }
 }
