@@ -148,12 +148,22 @@ final class ClusterNodes implements AfterEachCallback {
   }
 
   /** A free TCP port on loopback (for an HTTP server of a node). */
+  /**
+   * A free port on loopback below Linux's ephemeral range (as {@code LoopbackPorts} picks cluster
+   * ports): a port the kernel handed out as free from that range could be taken by any outgoing
+   * connection in the seconds before the node binds it.
+   */
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    java.util.SplittableRandom random = new java.util.SplittableRandom();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = 10_000 + random.nextInt(22_700);
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return socket.getLocalPort();
+      } catch (IOException e) {
+        // taken: try another
+      }
     }
+    throw new UncheckedIOException(new IOException("no free port on 127.0.0.1"));
   }
 
   private Path directory() {
