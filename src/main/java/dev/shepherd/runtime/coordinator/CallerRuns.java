@@ -7,9 +7,8 @@ package dev.shepherd.runtime.coordinator;
  * bus messages, timers, the outbox's and worker hosts' end-of-turn flushes) is a turn of the
  * pool's {@link Inbox}, and the thread that queues one runs it when no turn is under way and the
  * pool holds at most a job per slot; under load the coordinator's context runs the turns, as with
- * it off. A
- * pool that is highly available or runs on a cluster keeps its turns on its context: some of its
- * entries (leadership and membership callbacks) are not turns yet.
+ * it off. A pool that is highly available or runs on a cluster keeps its turns on its context:
+ * some of its entries (leadership and membership callbacks) are not turns yet.
  */
 public final class CallerRuns {
   /** The system property that turns caller-runs on ({@code true}). */
