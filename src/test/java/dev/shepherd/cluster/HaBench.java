@@ -32,6 +32,11 @@ class HaBench {
   static final String WRITES = System.getProperty("ha.bench.writesInFlight");
   /** {@code -Dha.bench.sealed=true}: the nodes share a cluster key, so HA records are sealed. */
   static final boolean SEALED = Boolean.getBoolean("ha.bench.sealed");
+  /**
+   * {@code -Dha.bench.javaOpts=...}: more options for the nodes' JVMs, a profiler's agent for one
+   * ({@code %n} in them becomes the node's name, so each writes its own file).
+   */
+  static final String JAVA_OPTS = System.getProperty("ha.bench.javaOpts", "");
   private static final String KEY = java.util.Base64.getEncoder()
       .encodeToString(new java.security.SecureRandom().generateSeed(32));
 
@@ -55,7 +60,8 @@ class HaBench {
     // The test harness's nodes stop at C1 to start fast; a benchmark measures the product as it
     // runs, with C2 and its intrinsics (AES-GCM's among them: at C1, sealing ran in plain Java).
     env.put("JAVA_OPTS", "-XX:TieredStopAtLevel=4"
-        + (WRITES == null ? "" : " -Dshepherd.ha.writesInFlight=" + WRITES));
+        + (WRITES == null ? "" : " -Dshepherd.ha.writesInFlight=" + WRITES)
+        + (JAVA_OPTS.isBlank() ? "" : " " + JAVA_OPTS.replace("%n", name)));
     if (SEALED) {
       env.put(dev.shepherd.cluster.trust.ClusterKeys.KEY, KEY);
     }
