@@ -2,6 +2,7 @@ package dev.shepherd.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,5 +52,30 @@ class FingerprintsTest {
     assertThat(back).contains("[w@1000#0B ]");
     fx.pool.data().jobs.get("w").fate.resumeAtFront = true;
     assertThat(fx.pool.fingerprint()).isNotEqualTo(back).contains("[w@1000#0F ]");
+  }
+
+  @Test
+  void F2_the_fingerprint_shows_each_queues_virtual_time_in_its_ring() {
+    Fixture fx = Fixture.pool(1).running();
+    fx.submitIn("busy", null, 5);
+    fx.submitIn("a0", "a", 5);
+    fx.submitIn("a1", "a", 5);
+    fx.submitIn("b0", "b", 5);
+    assertThat(fx.pool.fingerprint()).contains("any=vt=0 [a@0 b@0 ]");
+    fx.complete("busy");
+    assertThat(fx.pool.fingerprint()).as("a0 started: its queue paid one stride")
+        .contains("any=vt=0 [b@0 a@" + FairRing.STRIDE + " ]");
+  }
+
+  @Test
+  void F4_the_fingerprint_shows_each_buckets_level() {
+    RateLimit limit = new RateLimit(2, 1000);
+    Fixture fx = Fixture.pool(1).flow(FlowSettings.NONE.withPoolRateLimit(limit)
+        .withGroups(Map.of("a", new GroupSettings(null, null, null, limit, null)))).running();
+    fx.at(100).submitIn("a0", "a", 5);
+    // Both buckets started full (2 tokens of 1000 units) and gave one token at 100.
+    String taken = limit + " level=1000/2000@100";
+    assertThat(fx.pool.fingerprint()).contains("bucket=" + taken + " journaled=")
+        .contains("\ngroup a[").contains(" bucket=" + taken + " runtime=");
   }
 }

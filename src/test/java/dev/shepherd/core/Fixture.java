@@ -238,8 +238,8 @@ final class Fixture {
 
     PoolSettings settings() {
       return settings.withSupervision(
-          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff,
-              reviveAfterMs, reviveMaxMs));
+          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff)
+              .withRevive(reviveAfterMs, reviveMaxMs));
     }
 
     /** Started: every slot INSTALLING, its first Deploy returned by {@link #startEffects()}. */
