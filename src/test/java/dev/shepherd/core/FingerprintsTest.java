@@ -78,4 +78,40 @@ class FingerprintsTest {
     assertThat(fx.pool.fingerprint()).contains("bucket=" + taken + " journaled=")
         .contains("\ngroup a[").contains(" bucket=" + taken + " runtime=");
   }
+
+  @Test
+  void H5_the_fingerprint_tells_a_lost_host_from_an_up_one() {
+    Fixture fx = Fixture.pool(1).running();
+    fx.hostRegistered("h1", "node-a", 1, 1);
+    String up = fx.pool.fingerprint();
+    fx.pool.data().hosts.get("h1").state = HostState.LOST;
+    assertThat(fx.pool.fingerprint()).isNotEqualTo(up);
+  }
+
+  @Test
+  void F6_the_fingerprint_shows_the_pools_own_size_and_slots() {
+    Fixture fx = Fixture.pool(2).running();
+    assertThat(fx.pool.fingerprint()).contains(
+        "\nlocal: instances=2 maxConcurrency=1 resized=false draining=0 slots=[w-0, w-1]\n");
+  }
+
+  @Test
+  void S2_the_fingerprint_shows_the_restarts_the_budget_counts() {
+    Fixture fx = Fixture.pool(1).running();
+    String before = fx.pool.fingerprint();
+    fx.pool.data().supervisor.budget().record(1, 42);
+    assertThat(fx.pool.fingerprint()).isNotEqualTo(before).contains("budget=[42]");
+  }
+
+  @Test
+  void S5_the_fingerprint_tells_restart_jitter_states_apart() {
+    String[] fingerprints = new String[2];
+    for (int seed = 1; seed <= 2; seed++) {
+      fingerprints[seed - 1] = Fixture.pool(1)
+          .backoff(new BackoffSettings(100, 1_000, 2.0, 0.5, 60_000, seed)).running()
+          .pool.fingerprint();
+    }
+    assertThat(fingerprints[0]).as("the next restart's delay differs")
+        .isNotEqualTo(fingerprints[1]);
+  }
 }
