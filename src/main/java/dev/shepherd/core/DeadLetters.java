@@ -53,8 +53,8 @@ final class DeadLetters {
     kept.restore(entry.job(), entry);
   }
 
-  DeadLetter remove(String job) {
-    return kept.remove(job);
+  void remove(String job) {
+    kept.remove(job);
   }
 
   /** Oldest first. */

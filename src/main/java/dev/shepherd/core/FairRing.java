@@ -27,10 +27,6 @@ final class FairRing {
     return queues.isEmpty();
   }
 
-  int size() {
-    return queues.size();
-  }
-
   /** The queue that starts next, or null. */
   GroupQueue first() {
     return queues.isEmpty() ? null : queues.first();

@@ -204,11 +204,6 @@ final class Groups {
         && (poolBucket == null || poolBucket.has(d.now));
   }
 
-  /** Whether a submit to {@code group} meets a pause (F5 in docs/rules.md). */
-  boolean paused(FlowGroup group) {
-    return poolPausedSince != null || group.pausedSince != null;
-  }
-
   private void arm(FlowGroup group, long at) {
     group.readyAt = at;
     d.out.add(new Effect.StartTimer(new Timer.GroupReady(group.name, at), at));

@@ -65,12 +65,11 @@ final class KeptByAge<V> {
     bytes += cost.applyAsLong(entry);
   }
 
-  V remove(String id) {
+  void remove(String id) {
     V entry = entries.remove(id);
     if (entry != null) {
       bytes -= cost.applyAsLong(entry);
     }
-    return entry;
   }
 
   /** Every entry, oldest first. */

@@ -213,15 +213,12 @@ final class PoolData implements SlotView {
     }
   }
 
-  /** What an outcome costs to remember when the runtime did not measure it. */
+  /**
+   * What an outcome costs to remember when the runtime did not measure it: an interruption hands
+   * the payload back, a cancel nothing (completions and failures come with their cost).
+   */
   private static long defaultBytes(Job job, Outcome outcome) {
-    if (outcome instanceof Outcome.Interrupted) {
-      return job.bytes;
-    }
-    if (outcome instanceof Outcome.Failed f) {
-      return f.error().message().length();
-    }
-    return 0;
+    return outcome instanceof Outcome.Interrupted ? job.bytes : 0;
   }
 
   /**

@@ -8,7 +8,8 @@ public final class Selectors {
 
   /**
    * Highest-random-weight hashing over the selectable slots: a pure function of the key and the
-   * slot ids. When a slot retires only its own keys would choose differently.
+   * slot ids. When a slot retires only its own keys would choose differently. Two slots of equal
+   * id hash weigh the same for every key: the earlier one is chosen.
    */
   public static AffinitySelector rendezvous() {
     return (key, slots) -> {

@@ -22,8 +22,22 @@ public sealed interface Transition {
     }
   }
 
-  /** The event could not apply; the pool is exactly as it was. */
-  record Refused(PoolError error) implements Transition {}
+  /** The event could not apply; the pool is exactly as it was: no effects, no verdict. */
+  record Refused(PoolError error) implements Transition {
+    @Override
+    public List<Effect> effects() {
+      throw refused();
+    }
+
+    @Override
+    public Verdict verdict() {
+      throw refused();
+    }
+
+    private IllegalStateException refused() {
+      return new IllegalStateException("refused: " + error);
+    }
+  }
 
   /**
    * What an applied transition decided about the request that caused it, for a caller that asks
@@ -44,19 +58,9 @@ public sealed interface Transition {
     record Revived(String worker, int incarnation) implements Verdict {}
   }
 
-  /** The effects of an applied transition. */
-  default List<Effect> effects() {
-    if (this instanceof Applied applied) {
-      return applied.effects();
-    }
-    throw new IllegalStateException("refused: " + ((Refused) this).error());
-  }
+  /** The effects of an applied transition; a refused one throws. */
+  List<Effect> effects();
 
-  /** The verdict of an applied transition. */
-  default Verdict verdict() {
-    if (this instanceof Applied applied) {
-      return applied.verdict();
-    }
-    throw new IllegalStateException("refused: " + ((Refused) this).error());
-  }
+  /** The verdict of an applied transition; a refused one throws. */
+  Verdict verdict();
 }

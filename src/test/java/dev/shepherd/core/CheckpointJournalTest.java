@@ -56,6 +56,19 @@ class CheckpointJournalTest {
   }
 
   @Test
+  void T2_a_report_a_whole_write_interval_after_the_last_write_is_journaled() {
+    Fixture fx = Fixture.pool(1).durable().jobTimeout(0).running();
+    fx.submit("j1");
+    fx.progress("j1", "p1");
+    fx.at(N - 1).progress("j1", "p2");
+    fx.at(N).progress("j1", "p3");
+    assertThat(checkpoints(fx)).extracting(DurableRecord.Checkpointed::progress)
+        .containsExactly("p1", "p3");
+    fx.at(2 * N - 1).progress("j1", "p4");
+    assertThat(checkpoints(fx)).as("within the interval of the write at N").hasSize(2);
+  }
+
+  @Test
   void T2_a_checkpoint_held_back_is_written_before_the_job_goes_back() {
     Fixture fx = Fixture.pool(1).durable().retry(3).running();
     fx.submit("j1");

@@ -73,6 +73,18 @@ class DeadLetterTest {
     }
 
     @Test
+    void J5_a_job_kept_again_replaces_its_earlier_entry_as_the_newest() {
+      Fixture fx = Fixture.pool(1).jobs(RULES.withDeadLetter(new Retention(3, 10), true))
+          .running();
+      for (String job : List.of("x", "y", "x")) {
+        fx.submitBytes(job, null, 4);
+        fx.failJob(job, new JobError(500, "no"));
+      }
+      assertThat(fx.pool.deadLetters(0, 10)).extracting(DeadLetter::job).containsExactly("x", "y");
+      assertThat(fx.counters().deadLetterEvicted()).as("8 of 10 bytes: x counted once").isZero();
+    }
+
+    @Test
     void J5_the_list_is_paged_newest_first() {
       Fixture fx = Fixture.pool(1).jobs(RULES).running();
       for (String job : List.of("a", "b", "c", "d")) {

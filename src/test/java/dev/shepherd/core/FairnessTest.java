@@ -76,6 +76,23 @@ class FairnessTest {
   }
 
   @Test
+  void F2_jobs_without_a_group_take_their_turns_at_the_default_weight() {
+    FlowSettings flow = FlowSettings.NONE.withDefaults(new GroupDefaults(0, 0, 2, null))
+        .withGroups(Map.of("a", weight(1)));
+    Fixture fx = Fixture.pool(1).flow(flow).running();
+    fx.submitIn("busy", null, 5);
+    for (int i = 0; i < 3; i++) {
+      fx.submitIn("a" + i, "a", 5);
+    }
+    for (int i = 0; i < 6; i++) {
+      fx.submitIn("n" + i, null, 5);
+    }
+    // The default group weighs what the defaults say (2), as every group without an override.
+    assertThat(drain(fx, "busy", 9))
+        .containsExactly("a0", "n0", "n1", "a1", "n2", "n3", "a2", "n4", "n5");
+  }
+
+  @Test
   void F2_a_group_that_was_idle_earns_no_credit_for_it() {
     Fixture fx = Fixture.pool(1).running();
     fx.submitIn("busy", null, 5);

@@ -2,6 +2,7 @@ package dev.shepherd.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,5 +52,66 @@ class FingerprintsTest {
     assertThat(back).contains("[w@1000#0B ]");
     fx.pool.data().jobs.get("w").fate.resumeAtFront = true;
     assertThat(fx.pool.fingerprint()).isNotEqualTo(back).contains("[w@1000#0F ]");
+  }
+
+  @Test
+  void F2_the_fingerprint_shows_each_queues_virtual_time_in_its_ring() {
+    Fixture fx = Fixture.pool(1).running();
+    fx.submitIn("busy", null, 5);
+    fx.submitIn("a0", "a", 5);
+    fx.submitIn("a1", "a", 5);
+    fx.submitIn("b0", "b", 5);
+    assertThat(fx.pool.fingerprint()).contains("any=vt=0 [a@0 b@0 ]");
+    fx.complete("busy");
+    assertThat(fx.pool.fingerprint()).as("a0 started: its queue paid one stride")
+        .contains("any=vt=0 [b@0 a@" + FairRing.STRIDE + " ]");
+  }
+
+  @Test
+  void F4_the_fingerprint_shows_each_buckets_level() {
+    RateLimit limit = new RateLimit(2, 1000);
+    Fixture fx = Fixture.pool(1).flow(FlowSettings.NONE.withPoolRateLimit(limit)
+        .withGroups(Map.of("a", new GroupSettings(null, null, null, limit, null)))).running();
+    fx.at(100).submitIn("a0", "a", 5);
+    // Both buckets started full (2 tokens of 1000 units) and gave one token at 100.
+    String taken = limit + " level=1000/2000@100";
+    assertThat(fx.pool.fingerprint()).contains("bucket=" + taken + " journaled=")
+        .contains("\ngroup a[").contains(" bucket=" + taken + " runtime=");
+  }
+
+  @Test
+  void H5_the_fingerprint_tells_a_lost_host_from_an_up_one() {
+    Fixture fx = Fixture.pool(1).running();
+    fx.hostRegistered("h1", "node-a", 1, 1);
+    String up = fx.pool.fingerprint();
+    fx.pool.data().hosts.get("h1").state = HostState.LOST;
+    assertThat(fx.pool.fingerprint()).isNotEqualTo(up);
+  }
+
+  @Test
+  void F6_the_fingerprint_shows_the_pools_own_size_and_slots() {
+    Fixture fx = Fixture.pool(2).running();
+    assertThat(fx.pool.fingerprint()).contains(
+        "\nlocal: instances=2 maxConcurrency=1 resized=false draining=0 slots=[w-0, w-1]\n");
+  }
+
+  @Test
+  void S2_the_fingerprint_shows_the_restarts_the_budget_counts() {
+    Fixture fx = Fixture.pool(1).running();
+    String before = fx.pool.fingerprint();
+    fx.pool.data().supervisor.budget().record(1, 42);
+    assertThat(fx.pool.fingerprint()).isNotEqualTo(before).contains("budget=[42]");
+  }
+
+  @Test
+  void S5_the_fingerprint_tells_restart_jitter_states_apart() {
+    String[] fingerprints = new String[2];
+    for (int seed = 1; seed <= 2; seed++) {
+      fingerprints[seed - 1] = Fixture.pool(1)
+          .backoff(new BackoffSettings(100, 1_000, 2.0, 0.5, 60_000, seed)).running()
+          .pool.fingerprint();
+    }
+    assertThat(fingerprints[0]).as("the next restart's delay differs")
+        .isNotEqualTo(fingerprints[1]);
   }
 }

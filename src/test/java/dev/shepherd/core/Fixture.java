@@ -238,8 +238,8 @@ final class Fixture {
 
     PoolSettings settings() {
       return settings.withSupervision(
-          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff,
-              reviveAfterMs, reviveMaxMs));
+          new SupervisionSettings(policy, strategy, maxRestarts, windowMs, reaction, backoff)
+              .withRevive(reviveAfterMs, reviveMaxMs));
     }
 
     /** Started: every slot INSTALLING, its first Deploy returned by {@link #startEffects()}. */
@@ -572,7 +572,24 @@ final class Fixture {
    * (T3 in docs/rules.md; null: none).
    */
   Fixture takeOver(Counters totals) {
+    return takeOver(totals, false);
+  }
+
+  /**
+   * {@link #takeOver()} by a pool whose configured slots were created before it recovered (the
+   * runtime recovers first, but the core does not require it).
+   */
+  Fixture takeOverWithSlotsUp() {
+    return takeOver(null, true);
+  }
+
+  private Fixture takeOver(Counters totals, boolean slotsUp) {
     Fixture next = new Fixture(this, storedImage());
+    if (slotsUp) {
+      for (String id : next.pool.slotIds()) {
+        next.created(id);
+      }
+    }
     next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), totals, now));
     return next;
   }

@@ -6,6 +6,7 @@ import static dev.shepherd.core.Fixture.outcomes;
 import static dev.shepherd.core.Fixture.placed;
 import static dev.shepherd.core.Fixture.rejection;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -109,6 +110,17 @@ class HostsTest {
 
     private HostState state(Fixture fx) {
       return fx.snapshot().hosts().get(0).state();
+    }
+
+    @Test
+    void H5_H6_a_lease_is_at_least_one_ms_and_a_grace_may_be_zero() {
+      assertThat(new HostSettings(false, 0, 1).leaseMs()).isEqualTo(1);
+      assertThatThrownBy(() -> new HostSettings(false, 0, 0))
+          .isInstanceOfSatisfying(ConfigException.class,
+              e -> assertThat(e.field()).isEqualTo("heartbeatTimeoutMs"));
+      assertThatThrownBy(() -> new HostSettings(false, -1))
+          .isInstanceOfSatisfying(ConfigException.class,
+              e -> assertThat(e.field()).isEqualTo("hostGraceMs"));
     }
 
     @Test

@@ -49,6 +49,48 @@ class JobTableEdgesTest {
   }
 
   @Test
+  void P15_every_job_held_when_the_ring_compacts_is_still_found_wherever_it_sat() {
+    JobTable table = new JobTable();
+    List<Job> kept = new ArrayList<>();
+    Job previous = null;
+    // job-1, -2, -3 and -700 outlive the run; every other job is answered once the next comes.
+    // The ring compacts at job-1026, when it spans 1025 positions of 2048 and holds 5 jobs.
+    for (int i = 1; i <= 1100; i++) {
+      Job job = generated(table);
+      if (previous != null) {
+        table.remove(previous);
+      }
+      previous = i <= 3 || i == 700 ? null : job;
+      if (previous == null) {
+        kept.add(job);
+      }
+    }
+    assertThat(table.size()).isEqualTo(5);
+    for (Job job : kept) {
+      assertThat(table.get(job.id)).as(job.id).isSameAs(job);
+    }
+    assertThat(table.get(previous.id)).isSameAs(previous);
+    assertThat(table.get("job-1025")).as("answered before the ring compacted").isNull();
+    assertThat(table.values()).hasSize(5).containsAll(kept).contains(previous);
+  }
+
+  @Test
+  void P15_a_number_handed_out_to_no_job_is_not_found_when_a_full_ring_grows_past_it() {
+    JobTable table = new JobTable();
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      jobs.add(generated(table));
+    }
+    // job-17's submit was refused after its number was taken: job-18 grows the full ring.
+    long refused = table.nextGenerated();
+    jobs.add(generated(table));
+    assertThat(table.get(JobTable.PREFIX + refused)).as("never added").isNull();
+    assertThat(table.get("job-18")).isSameAs(jobs.get(16));
+    assertThat(table.values()).hasSize(17).doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(jobs);
+  }
+
+  @Test
   void P15_a_ring_that_grows_past_its_first_capacity_keeps_every_job() {
     JobTable table = new JobTable();
     List<Job> jobs = new ArrayList<>();

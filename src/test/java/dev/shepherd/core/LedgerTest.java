@@ -62,4 +62,17 @@ class LedgerTest {
     assertThat(a.attempts()).isEqualTo(1);
     assertThat(a.worker()).isNull();
   }
+
+  @Test
+  void J4_A4_a_job_moved_to_another_due_time_or_reply_address_keeps_everything_else() {
+    DurableRecord.Accepted a = new DurableRecord.Accepted("j", 7, 3, "p", "k", "r", 100, 20, "w-1",
+        500, null, "g", 2, 60);
+    assertThat(a.withDueAt(900)).isEqualTo(new DurableRecord.Accepted("j", 7, 3, "p", "k", "r",
+        100, 20, "w-1", 900, null, "g", 2, 60));
+    DurableImage.JobImage image = DurableImage.JobImage.of(a).withCheckpoint("cp", 2);
+    assertThat(image.withDueAt(900))
+        .isEqualTo(DurableImage.JobImage.of(a.withDueAt(900)).withCheckpoint("cp", 2));
+    assertThat(image.withReplyTo("r2").replyTo()).isEqualTo("r2");
+    assertThat(image.withReplyTo("r2").withReplyTo("r")).isEqualTo(image);
+  }
 }

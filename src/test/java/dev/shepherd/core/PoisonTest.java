@@ -144,6 +144,23 @@ class PoisonTest {
     }
 
     @Test
+    void J2_P3_a_free_slot_keeping_room_for_its_keyed_suspect_leaves_a_job_to_another_free_one() {
+      Fixture fx = Fixture.pool(new SlotSpec("w-0", 2), new SlotSpec("w-1", 1))
+          .jobs(JobSettings.DEFAULT).backlog(1).running();
+      fx.submit("s", "w-0/k");
+      fx.crash("w-0");
+      fx.created("w-0");
+      assertThat(placed(fx.submit("x", "w-0/j"))).as("s waits its retry delay")
+          .containsExactly("x@w-0");
+      long due = fx.timers().keySet().stream().filter(Timer.Due.class::isInstance)
+          .mapToLong(timer -> ((Timer.Due) timer).at()).min().orElseThrow();
+      assertThat(placed(fx.tick(due))).as("s waits for w-0 to be idle").isEmpty();
+      assertThat(fx.lookup("s").state()).isEqualTo(JobView.JobState.QUEUED);
+      assertThat(placed(fx.submit("u"))).as("the backlog is full, but w-1 takes u at once")
+          .containsExactly("u@w-1");
+    }
+
+    @Test
     void J2_no_fault_of_its_own_makes_no_suspect() {
       Fixture fx = Fixture.pool(3).strategy(Strategy.ONE_FOR_ALL).jobs(AT_ONCE).running();
       fx.submitAll("a", "b");

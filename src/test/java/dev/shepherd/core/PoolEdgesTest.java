@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What the pool answers about itself at its edges: the attempts and worker of an answered job
  * (J6 in docs/rules.md), dead-letter pages at their bounds (J5), a group's status and override
- * before it holds a job (F1), its name and its fingerprint.
+ * before it holds a job (F1), its name, its fingerprint and its status with high availability
+ * (A1).
  */
 class PoolEdgesTest {
 
@@ -85,5 +86,16 @@ class PoolEdgesTest {
     fx.submitIn("a", "heavy", 5);
     assertThat(fx.pool.group("heavy")).isEqualTo(fx.pool.group("heavy", fx.now()))
         .extracting(PoolSnapshot.GroupStatus::weight).isEqualTo(3);
+  }
+
+  @Test
+  void A1_a_status_with_the_ha_status_is_the_pools_status_with_it() {
+    Fixture fx = Fixture.pool(2).running();
+    fx.submit("a");
+    PoolSnapshot status = fx.snapshot();
+    HaStatus ha = new HaStatus(true, true, "node-a", 3);
+    PoolSnapshot withHa = status.withHa(ha);
+    assertThat(withHa.ha()).isEqualTo(ha);
+    assertThat(withHa.withHa(status.ha())).isEqualTo(status);
   }
 }

@@ -1,6 +1,7 @@
 package dev.shepherd.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,17 @@ class PoolErrorTest {
   private static void assertRefusal(PoolError error, String name, String message) {
     assertThat(error.name()).isEqualTo(name);
     assertThat(error.message()).isEqualTo(message);
+  }
+
+  @Test
+  void P8_a_refused_event_has_no_effects_and_no_verdict_to_read() {
+    Transition t = Fixture.pool(1).running().pool.apply(new PoolEvent.Completed("w-9", 1, "r",
+        null, 0));
+    PoolError error = ((Transition.Refused) t).error();
+    assertThatThrownBy(t::effects).isInstanceOf(IllegalStateException.class)
+        .hasMessage("refused: " + error);
+    assertThatThrownBy(t::verdict).isInstanceOf(IllegalStateException.class)
+        .hasMessage("refused: " + error);
   }
 
   @Test

@@ -101,6 +101,11 @@ class ProgressTest {
 
     @Test
     void T2_a_report_is_bounded_and_never_null() {
+      assertThat(new PoolEvent.Progress("w-0", 1, "x", 0, 0).bytes()).isZero();
+      assertThat(new PoolEvent.Progress("w-0", 1, "x", JobProgress.MAX_BYTES, 0).bytes())
+          .isEqualTo(JobProgress.MAX_BYTES);
+      assertThatThrownBy(() -> new PoolEvent.Progress("w-0", 1, "x", -1, 0))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("progress");
       assertThatThrownBy(() -> new PoolEvent.Progress("w-0", 1, "x", JobProgress.MAX_BYTES + 1, 0))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("progress");
       assertThatThrownBy(() -> new PoolEvent.Progress("w-0", 1, null, 1, 0))

@@ -133,6 +133,45 @@ class RateLimitTest {
   }
 
   @Test
+  void F1_F4_each_flow_setting_takes_the_edges_of_its_range_and_nothing_past_them() {
+    assertThat(new RateLimit(1, 1)).isEqualTo(new RateLimit(1, 1));
+    assertThat(new RateLimit(RateLimit.MAX_PERMITS, RateLimit.MAX_PER_MS).permits())
+        .isEqualTo(RateLimit.MAX_PERMITS);
+    assertThatThrownBy(() -> new RateLimit(RateLimit.MAX_PERMITS + 1, 10))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("rateLimit.permits");
+    assertThatThrownBy(() -> new RateLimit(1, RateLimit.MAX_PER_MS + 1))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("rateLimit.perMs");
+    int max = GroupDefaults.MAX_WEIGHT;
+    assertThat(new GroupDefaults(0, 0, max, null).weight()).isEqualTo(max);
+    assertThat(new GroupSettings(null, null, max, null, null).weight()).isEqualTo(max);
+    assertThat(new GroupSettings(null, null, 1, null, null).weight()).isEqualTo(1);
+    assertThatThrownBy(() -> new GroupSettings(null, null, max + 1, null, null))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("groups.weight");
+    assertThat(FlowSettings.NONE.withBusiest(0).busiest()).isZero();
+    assertThatThrownBy(() -> FlowSettings.NONE.withBusiest(-1))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("groups.busiest");
+    String longest = "g".repeat(FlowSettings.MAX_GROUP_LENGTH);
+    assertThat(FlowSettings.validGroup(longest)).isTrue();
+    assertThat(FlowSettings.validGroup(longest + "g")).isFalse();
+    assertThat(FlowSettings.NONE.withGroups(Map.of(longest, GroupSettings.INHERIT)).groups())
+        .containsOnlyKeys(longest);
+  }
+
+  @Test
+  void F4_a_bucket_with_a_token_has_it_now_and_a_full_one_is_full_now() {
+    TokenBucket bucket = new TokenBucket(new RateLimit(2, 1000), 100);
+    assertThat(bucket.nextAt(100)).isEqualTo(100);
+    assertThat(bucket.fullAt(100)).isEqualTo(100);
+    bucket.take(100);
+    assertThat(bucket.nextAt(100)).as("one token left").isEqualTo(100);
+    assertThat(bucket.fullAt(100)).as("half a period refills one of two").isEqualTo(600);
+    bucket.take(100);
+    assertThat(bucket.has(599)).isFalse();
+    assertThat(bucket.nextAt(100)).isEqualTo(600);
+    assertThat(bucket.fullAt(1100)).isEqualTo(1100);
+  }
+
+  @Test
   void F4_a_timer_of_the_past_is_ignored_and_counted() {
     Fixture fx = Fixture.pool(1).running();
     long before = fx.counters().ignoredFacts();

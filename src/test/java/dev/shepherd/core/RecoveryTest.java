@@ -8,6 +8,7 @@ import static dev.shepherd.core.Fixture.payload;
 import static dev.shepherd.core.Fixture.placed;
 import static dev.shepherd.core.Fixture.reply;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -406,6 +407,73 @@ class RecoveryTest {
       assertThat(Fixture.rejection(fx.submit("a")).reason()).isEqualTo(RejectionReason.PAUSED);
       assertThat(fx.refuse(new PoolEvent.Recover(DurableImage.empty(1), 0)).message())
           .contains("already taken work");
+    }
+
+    @Test
+    void A3_a_pool_whose_slots_are_up_before_it_recovers_starts_the_recovered_jobs_at_once() {
+      Fixture fx = Fixture.pool(2).durable().started();
+      fx.submit("a");
+      fx.submit("c", "w-1/k");
+      Fixture next = fx.takeOverWithSlotsUp();
+      assertThat(placed(next.recoveryEffects())).containsExactly("a@w-0", "c@w-1");
+    }
+
+    @Test
+    void A3_P15_generated_jobs_queued_out_of_number_order_are_all_held_after_a_takeover() {
+      Fixture fx = Fixture.pool(2).durable().retry(3).started();
+      fx.created("w-0");
+      // job-1 waits for w-1, which is not up; job-2 runs on w-0 and is put back at the front.
+      fx.apply(new PoolEvent.Submit(null, "p1", "w-1/k", "r1", 0, 0));
+      fx.apply(new PoolEvent.Submit(null, "p2", null, "r2", 0, 0));
+      fx.stopped("w-0", Exit.NORMAL);
+      assertThat(fx.storedImage().jobs()).extracting(DurableImage.JobImage::job)
+          .containsExactly("job-2", "job-1");
+      Fixture next = fx.takeOver();
+      assertThat(next.pool.holds("job-1")).isTrue();
+      assertThat(next.pool.holds("job-2")).isTrue();
+      assertThat(next.pool.durableImage().jobs()).hasSize(2);
+    }
+
+    @Test
+    void A3_P10_a_queued_job_for_a_remote_worker_the_pool_lacks_is_answered_though_its_key_moved() {
+      Fixture fx = Fixture.pool(1).durable().running();
+      fx.register("r-1", null);
+      fx.submit("b", "r-1/k");
+      fx.rebalance("r-1/k", "w-0");
+      Fixture next = fx.takeOver();
+      assertThat(next.interruptionOf("b"))
+          .isEqualTo(new Interruption.AffinityRetired("r-1", Retirement.REPLACEMENT_UNAVAILABLE));
+      assertThat(next.pool.binding("r-1/k")).isEqualTo("w-0");
+    }
+
+    @Test
+    void A3_H8_a_hosts_only_pool_whose_remote_worker_is_gone_keeps_its_jobs_for_a_host() {
+      Fixture fx = Fixture.hostsOnly().durable().retry(3).running();
+      fx.register("r-1", 1);
+      fx.submitAll("a", "b");
+      Fixture next = fx.takeOver();
+      assertThat(next.open()).containsExactlyInAnyOrder("a", "b");
+      assertThat(outcomes(next.submit("c"))).containsExactly(new Outcome.Accepted("c"));
+      next.hostUp("h1", 1, 1);
+      assertThat(next.workerOf("a")).isEqualTo("h1/w-0");
+    }
+
+    @Test
+    void A3_P9_a_job_put_back_at_a_takeover_takes_an_order_no_waiting_job_holds() {
+      Fixture fx = Fixture.pool(1).durable().retry(5).jobs(JobSettings.DEFAULT).running();
+      fx.submit("x");
+      fx.stopped("w-0", Exit.NORMAL);
+      fx.created("w-0");
+      // x, put back at the front (order -1), crashes its worker and waits its retry delay.
+      fx.crash("w-0");
+      fx.created("w-0");
+      fx.submit("r");
+      assertThat(fx.storedImage().jobs()).extracting(DurableImage.JobImage::order)
+          .containsExactly(-1L, 1L);
+      Fixture next = fx.takeOver();
+      assertThat(next.pool.durableImage().jobs())
+          .extracting(DurableImage.JobImage::job, DurableImage.JobImage::order)
+          .containsExactly(tuple("r", -2L), tuple("x", -1L));
     }
 
     @Test

@@ -100,4 +100,33 @@ class ResizeEdgesTest {
     assertThat(fx.interruptionOf("b")).isEqualTo(new Interruption.PoolStopped());
     assertThat(fx.pool.state()).isEqualTo(PoolState.STOPPED);
   }
+
+  @Test
+  void F6_P7_the_count_of_draining_slots_falls_back_to_zero_however_their_drains_end() {
+    Fixture fx = Fixture.pool(4).running();
+    fx.submitAll("a", "b", "c", "d");
+    resize(fx, 1, 1);
+    // While the count is above zero, every transition walks the local slots for drained ones.
+    assertThat(fx.pool.data().local.draining).isEqualTo(3);
+    resize(fx, 2, 1);
+    assertThat(fx.pool.data().local.draining).as("w-1 is kept again").isEqualTo(2);
+    fx.complete("c");
+    assertThat(fx.pool.data().local.draining).as("w-2 ran its last job and left").isEqualTo(1);
+    fx.deregister("w-3");
+    assertThat(fx.pool.data().local.draining).as("w-3 left as a remote worker leaves").isZero();
+    assertThat(ids(fx)).containsExactly("w-0", "w-1");
+  }
+
+  @Test
+  void F6_A3_the_keys_of_a_leaving_slot_move_in_key_order() {
+    Fixture fx = Fixture.pool(2).durable().selector(PREFIX_OR_FIRST).running();
+    // Out of key order in a hash map: the moves must not follow it.
+    fx.submit("x", "w-1/b");
+    fx.submit("y", "w-1/a");
+    resize(fx, 1, 1);
+    assertThat(fx.records().stream().filter(DurableRecord.Bound.class::isInstance)
+        .map(DurableRecord.Bound.class::cast).filter(b -> b.worker().equals("w-0")))
+        .containsExactly(new DurableRecord.Bound("w-1/a", "w-0", false),
+            new DurableRecord.Bound("w-1/b", "w-0", false));
+  }
 }

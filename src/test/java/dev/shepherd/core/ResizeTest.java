@@ -284,6 +284,14 @@ class ResizeTest {
     }
 
     @Test
+    void F6_the_largest_sizes_are_accepted() {
+      PoolEvent.Resize largest =
+          new PoolEvent.Resize(PoolSize.MAX_INSTANCES, PoolSize.MAX_CONCURRENCY, 0);
+      assertThat(new PoolSize(largest.instances(), largest.maxConcurrency()))
+          .isEqualTo(new PoolSize(10_000, 1_000_000));
+    }
+
+    @Test
     void F6_zero_slots_only_for_a_pool_that_runs_on_hosts_alone() {
       Fixture fx = Fixture.pool(2).running();
       assertThat(fx.refuse(new PoolEvent.Resize(0, 1, 0)))

@@ -15,8 +15,18 @@ import org.junit.jupiter.api.Test;
  */
 class SelectorsTest {
 
-  /** One slot as a selector sees it. */
-  private record Seen(String id, boolean selectable, int inFlight, int capacity, int queued) {
+  /** One slot as a selector sees it; its id hash is that of {@code hashed} (normally its id). */
+  private record Seen(String id, boolean selectable, int inFlight, int capacity, int queued,
+      String hashed) {
+    Seen(String id, boolean selectable, int inFlight, int capacity, int queued) {
+      this(id, selectable, inFlight, capacity, queued, id);
+    }
+
+    /** A selectable slot whose id hashes as {@code hashed}'s does (a 64-bit collision). */
+    static Seen hashedAs(String id, String hashed) {
+      return new Seen(id, true, 0, 1, 0, hashed);
+    }
+
     static Seen open(String id) {
       return new Seen(id, true, 0, 1, 0);
     }
@@ -48,7 +58,7 @@ class SelectorsTest {
 
     @Override
     public long idHash(int index) {
-      return Hashing.hash64(id(index));
+      return Hashing.hash64(slots.get(index).hashed());
     }
 
     @Override
@@ -113,6 +123,22 @@ class SelectorsTest {
         assertThat(selector.select(key, after)).as(key).isEqualTo(was);
       }
     }
+  }
+
+  @Test
+  void P4_rendezvous_gives_a_key_to_the_earlier_of_two_slots_of_equal_id_hash() {
+    AffinitySelector selector = Selectors.rendezvous();
+    View view = View.of(0, Seen.open("w-0"), Seen.hashedAs("w-1", "w-3"), Seen.open("w-2"),
+        Seen.open("w-3"));
+    int tied = 0;
+    for (String key : keys(200)) {
+      String heaviest = heaviest(key, view);
+      if (heaviest.equals("w-1") || heaviest.equals("w-3")) {
+        assertThat(selector.select(key, view)).as(key).isEqualTo("w-1");
+        tied++;
+      }
+    }
+    assertThat(tied).as("keys whose heaviest weight the two share").isPositive();
   }
 
   @Test

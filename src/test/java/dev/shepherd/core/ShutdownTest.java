@@ -213,5 +213,18 @@ class ShutdownTest {
           new Outcome.Interrupted("a", Fixture.payload("a"), 1, STOPPED),
           new Outcome.Interrupted("b", Fixture.payload("b"), 1, STOPPED));
     }
+
+    @Test
+    void P16_H5_a_lost_host_that_ran_the_last_running_job_ends_the_drain_at_once() {
+      Fixture fx = Fixture.hostsOnly().drain(5000).running();
+      fx.hostUp("h1", 1, 1);
+      fx.submit("a");
+      fx.stopRequested();
+      assertThat(fx.pool.state()).isEqualTo(PoolState.DRAINING);
+      List<Effect> effects = fx.at(100).hostLost("h1");
+      assertThat(fx.pool.state()).as("stopped with no drain deadline").isEqualTo(PoolState.STOPPED);
+      assertThat(effects)
+          .contains(new Effect.Publish(new Notice.PoolStateChanged(PoolState.STOPPED)));
+    }
   }
 }

@@ -41,6 +41,27 @@ class WaitingTest {
   }
 
   @Test
+  void P10_J4_the_last_waiting_job_cancelled_after_a_retirement_answered_the_rest_leaves_none() {
+    Fixture fx = Fixture.pool(2).budget(0, 10_000).jobs(JobSettings.DEFAULT).running();
+    for (int i = 0; i < 70; i++) {
+      String job = "k" + i;
+      fx.apply(new PoolEvent.Submit(job, Fixture.payload(job), "w-1/k", Fixture.reply(job), 0, 0,
+          1_000, null, 0));
+    }
+    fx.submitDelayed("last", 500);
+    // w-1 retires: the 70 jobs waiting for it are answered; their entries stay in the heap,
+    // behind the one due first, which is still waiting.
+    fx.crash("w-1");
+    assertThat(fx.interruptionOf("k69"))
+        .isEqualTo(new Interruption.AffinityRetired("w-1", Retirement.REPLACEMENT_UNAVAILABLE));
+    assertThat(fx.snapshot().backlogWaiting()).isEqualTo(1);
+    fx.cancel("last");
+    assertThat(fx.terminal("last")).isEqualTo(new Outcome.Cancelled("last"));
+    assertThat(fx.snapshot().backlogWaiting()).isZero();
+    assertThat(Fixture.placed(fx.tick(1_000))).isEmpty();
+  }
+
+  @Test
   void F6_J4_a_slot_taken_out_moves_its_waiting_jobs_in_their_waiting_order() {
     Fixture fx = Fixture.pool(2).jobs(JobSettings.DEFAULT).selector(Selectors.rendezvous())
         .durable().running();

@@ -107,7 +107,10 @@ class DurableGateTest {
   void A2_a_refused_write_closes_the_gate_for_good() {
     gate.offer(List.of(accepted("a"), answer(new Outcome.Accepted("a"))));
     gate.pump(10);
+    assertThat(gate.writing()).isTrue();
     gate.failed(1);
+    assertThat(gate.writing()).as("the one write in flight failed").isFalse();
+    assertThat(gate.waiting()).isZero();
     gate.offer(List.of(new Effect.Deploy("w-0", 1)));
     gate.pump(11);
     gate.written(1, 12);
