@@ -6,8 +6,9 @@ package dev.shepherd.runtime.coordinator;
  * CPU and a fifth of the latency, and a saturated in-JVM pool answers as many jobs per second; but
  * over the event bus, the pool's main way in, a saturated pool measured 8-19% fewer).
  * With it on, every entry into a pool's state (submits, completions, bus messages, timers, the
- * outbox's and worker hosts' end-of-turn flushes) is a turn of the pool's {@link Inbox}, and the thread that queues one runs it when no turn is under way and the
- * pool holds at most a job per slot; under load the coordinator's context runs the turns, as with
+ * outbox's and worker hosts' end-of-turn flushes) is a turn of the pool's {@link Inbox}, and the
+ * thread that queues one runs it when no turn is under way and the pool holds at most a job per
+ * slot; under load the coordinator's context runs the turns, as with
  * it off. A pool that is highly available or runs on a cluster keeps its turns on its context:
  * some of its entries (leadership and membership callbacks) are not turns yet.
  */
