@@ -10,8 +10,9 @@ import java.util.Map;
  * live in a hash map. Generated ids ({@code job-N}) live in a ring indexed by {@code N}: they are
  * made in order and mostly answered in order, so at a long backlog answering one touches the ring
  * near its head instead of a cold map node and id string (the cost that otherwise dominates a cycle
- * at a backlog of a million). A straggler that holds the ring open while it grows long is moved to
- * the map.
+ * at a backlog of a million). Before an add would make the ring long and mostly empty (a
+ * straggler holding it open, or a recovered id far past the others), the jobs it holds move to the
+ * map.
  */
 final class JobTable {
   static final String PREFIX = "job-";
@@ -29,6 +30,16 @@ final class JobTable {
 
   int size() {
     return named.size() + ringLive;
+  }
+
+  /** Positions the ring has room for: its memory, which only a test reads. */
+  int ringCapacity() {
+    return ring.length;
+  }
+
+  /** Jobs held in the ring, the rest being in the map; only a test reads it. */
+  int inRing() {
+    return ringLive;
   }
 
   Job get(String id) {
@@ -128,11 +139,15 @@ final class JobTable {
   }
 
   private void ringAdd(Job job) {
+    if (span > 0) {
+      // The span this add would make, not the one before it: a recovery adds a far straggler's
+      // successors in one step, and a ring must not grow to reach them.
+      long after = job.generated - first + 1;
+      if (after > MIN_COMPACT_SPAN && after > 4L * (ringLive + 1)) {
+        compact();
+      }
+    }
     if (span == 0) {
-      first = job.generated;
-      start = 0;
-    } else if (span > MIN_COMPACT_SPAN && span > 4L * ringLive) {
-      compact();
       first = job.generated;
       start = 0;
     }

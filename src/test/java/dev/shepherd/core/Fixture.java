@@ -594,6 +594,17 @@ final class Fixture {
     return next;
   }
 
+  /**
+   * {@link #takeOver()} from {@code image} instead of what this pool recorded: a store written by
+   * hand, for images no run of this fixture makes. The image's jobs are open.
+   */
+  Fixture takeOverFrom(DurableImage image) {
+    Fixture next = new Fixture(this, image);
+    image.jobs().forEach(job -> next.open.add(job.job()));
+    next.recoveryEffects = next.apply(new PoolEvent.Recover(image, null, now));
+    return next;
+  }
+
   List<Effect> recoveryEffects() {
     return recoveryEffects;
   }

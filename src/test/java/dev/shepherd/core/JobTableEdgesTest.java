@@ -51,27 +51,30 @@ class JobTableEdgesTest {
   @Test
   void P15_every_job_held_when_the_ring_compacts_is_still_found_wherever_it_sat() {
     JobTable table = new JobTable();
-    List<Job> kept = new ArrayList<>();
-    Job previous = null;
-    // job-1, -2, -3 and -700 outlive the run; every other job is answered once the next comes.
-    // The ring compacts at job-1026, when it spans 1025 positions of 2048 and holds 5 jobs.
+    List<Job> all = new ArrayList<>();
+    // job-1 ... job-1100 are held at once, so the ring grows to 2048 positions; then all but
+    // job-1, -2, -3 and -700 are answered. The next job would make the ring span 1101 positions
+    // for 5 jobs, so the ring compacts first, while it spans 1100 positions of 2048.
     for (int i = 1; i <= 1100; i++) {
-      Job job = generated(table);
-      if (previous != null) {
-        table.remove(previous);
-      }
-      previous = i <= 3 || i == 700 ? null : job;
-      if (previous == null) {
+      all.add(generated(table));
+    }
+    List<Job> kept = new ArrayList<>();
+    for (Job job : all) {
+      if (job.generated <= 3 || job.generated == 700) {
         kept.add(job);
+      } else {
+        table.remove(job);
       }
     }
+    Job next = generated(table);
     assertThat(table.size()).isEqualTo(5);
     for (Job job : kept) {
       assertThat(table.get(job.id)).as(job.id).isSameAs(job);
     }
-    assertThat(table.get(previous.id)).isSameAs(previous);
+    assertThat(table.get(next.id)).isSameAs(next);
     assertThat(table.get("job-1025")).as("answered before the ring compacted").isNull();
-    assertThat(table.values()).hasSize(5).containsAll(kept).contains(previous);
+    assertThat(table.values()).hasSize(5).containsAll(kept).contains(next);
+    assertThat(table.ringCapacity()).isEqualTo(2048);
   }
 
   @Test
@@ -178,5 +181,95 @@ class JobTableEdgesTest {
     assertThat(table.get("job-1")).as("only that very job is removed").isSameAs(chosen);
     table.remove(chosen);
     assertThat(table.get("job-1")).isNull();
+  }
+
+  @Test
+  void P15_a_straggler_behind_a_long_run_keeps_the_ring_short_not_as_long_as_the_run() {
+    JobTable table = new JobTable();
+    Job straggler = generated(table);
+    Job previous = null;
+    for (int i = 0; i < 20_000; i++) {
+      Job next = generated(table);
+      if (previous != null) {
+        table.remove(previous);
+      }
+      previous = next;
+    }
+    assertThat(table.get(straggler.id)).isSameAs(straggler);
+    assertThat(table.get(previous.id)).isSameAs(previous);
+    // It compacts once the span passes 1,024 positions: the ring never doubles past 2,048.
+    assertThat(table.ringCapacity()).isLessThanOrEqualTo(2048);
+  }
+
+  @Test
+  void A3_jobs_added_far_apart_in_one_step_move_to_the_map_and_the_ring_stays_small() {
+    JobTable table = new JobTable();
+    Job near = job("job-1", 1);
+    Job far = job("job-100000000", 100_000_000);
+    Job farther = job("job-4000000000", 4_000_000_000L);
+    table.add(near);
+    table.add(far);
+    table.add(farther);
+    assertThat(table.ringCapacity()).isEqualTo(16);
+    assertThat(table.size()).isEqualTo(3);
+    assertThat(table.values()).containsExactlyInAnyOrder(near, far, farther);
+    assertThat(table.get("job-1")).isSameAs(near);
+    assertThat(table.get("job-100000000")).isSameAs(far);
+    assertThat(table.get("job-4000000000")).isSameAs(farther);
+    table.remove(far);
+    assertThat(table.get("job-100000000")).isNull();
+    assertThat(table.size()).isEqualTo(2);
+  }
+
+  @Test
+  void P15_a_dense_run_stays_in_the_ring_however_long_it_grows() {
+    JobTable table = new JobTable();
+    List<Job> all = new ArrayList<>();
+    for (int i = 0; i < 5000; i++) {
+      all.add(generated(table));
+    }
+    assertThat(table.ringCapacity()).isEqualTo(8192);
+    for (Job job : all) {
+      assertThat(table.get(job.id)).isSameAs(job);
+    }
+  }
+
+  @Test
+  void P15_the_ring_compacts_when_an_add_would_make_it_span_over_1024_positions() {
+    JobTable table = new JobTable();
+    generated(table);
+    Job previous = generated(table);
+    while (table.generatedSoFar() < 1023) {
+      Job next = generated(table);
+      table.remove(previous);
+      previous = next;
+    }
+    generated(table);
+    assertThat(table.inRing()).as("job-1024: the ring spans 1024 positions").isEqualTo(3);
+    table.remove(previous);
+    generated(table);
+    assertThat(table.inRing()).as("job-1025 would make it span 1025: compacted").isEqualTo(1);
+    assertThat(table.size()).isEqualTo(3);
+  }
+
+  @Test
+  void P15_the_ring_compacts_when_an_add_would_leave_over_four_positions_per_job() {
+    JobTable table = new JobTable();
+    List<Job> answered = new ArrayList<>();
+    generated(table);
+    for (int n = 2; n < 1200; n++) {
+      Job job = generated(table);
+      if (n % 4 != 0 || n > 1192) {
+        answered.add(job);
+      }
+    }
+    answered.forEach(table::remove);
+    assertThat(table.inRing()).as("job-1 and 298 of the multiples of 4").isEqualTo(299);
+    Job exactlyFour = generated(table);
+    assertThat(table.inRing()).as("job-1200: 1200 positions for 300 jobs").isEqualTo(300);
+    table.remove(exactlyFour);
+    generated(table);
+    assertThat(table.inRing()).as("job-1201: 1201 positions for 300 jobs").isEqualTo(1);
+    assertThat(table.size()).isEqualTo(300);
   }
 }

@@ -251,6 +251,22 @@ class RecoveryTest {
     }
 
     @Test
+    void A3_queued_jobs_whose_generated_ids_lie_billions_apart_are_recovered_and_run() {
+      DurableImage.JobImage first = new DurableImage.JobImage("job-1", 1, 1, "p1", null, "r1",
+          0, 0, null, 0, null, null);
+      DurableImage.JobImage last = new DurableImage.JobImage("job-3000000000", 3_000_000_000L,
+          2, "p2", null, "r2", 0, 0, null, 0, null, null);
+      Fixture fx = Fixture.pool(1).durable().started().takeOverFrom(
+          new DurableImage(0, 3_000_000_000L, List.of(first, last), List.of(), List.of()));
+      assertThat(fx.pool.backlogLength()).isEqualTo(2);
+      fx.created("w-0");
+      fx.complete("job-1");
+      assertThat(fx.assignment("job-3000000000").worker()).isEqualTo("w-0");
+      List<Effect> effects = fx.apply(new PoolEvent.Submit(null, "p3", null, "r3", 0, 0));
+      assertThat(outcomes(effects).get(0).job()).isEqualTo("job-3000000001");
+    }
+
+    @Test
     void A3_H7_host_slots_wait_LOST_until_their_host_registers_again() {
       Fixture fx = Fixture.hostsOnly().durable().started();
       fx.hostUp("h1", 2, 1);
