@@ -10,6 +10,7 @@ import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.payload.RawJson;
 import dev.shepherd.runtime.trace.AttemptSpan;
 import dev.shepherd.runtime.trace.JobTrace;
+import io.netty.util.collection.LongObjectHashMap;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -98,8 +99,11 @@ public final class IncarnationVerticle extends VerticleBase
   private String deploymentId;
   /** Owner's context only: assignments handed over and not yet completed. */
   private int inFlight;
-  /** Owner context only: the jobs handed over and not yet completed, by assignment. */
-  private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
+  /**
+   * Owner context only: the jobs handed over and not yet completed, by assignment (a map of
+   * primitive keys: it changes twice for every job).
+   */
+  private final LongObjectHashMap<Job> running = new LongObjectHashMap<>();
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Incarnation.Completion> completions;
