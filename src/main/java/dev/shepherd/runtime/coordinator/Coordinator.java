@@ -250,7 +250,14 @@ public final class Coordinator {
     if (!inbox.callerRuns()) {
       return handler;
     }
-    return value -> execute(() -> handler.handle(value));
+    Consumer<T> entry = handler::handle;
+    return value -> {
+      if (context != null && Vertx.currentContext() == context) {
+        inbox.onContext(entry, value);
+      } else {
+        execute(() -> handler.handle(value));
+      }
+    };
   }
 
   /**

@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The only way into a pool's state: one turn at a time, whoever runs it. Every entry (a submit
@@ -95,6 +96,37 @@ public final class Inbox {
     }
   }
 
+  /**
+   * An entry that arrives as a task of the coordinator's own context (a bus message's handler):
+   * under load, with caller-runs on, it runs at once when no other turn is under way, after the
+   * hand-ins queued before it, and the turn's end (the outbox's flush) is left to a drain queued
+   * behind the context's waiting tasks. A burst of messages then costs what it costs with
+   * caller-runs off: each handler run in its own task, one flush for the burst, and no hop through
+   * the queue. In a quiet pool, with caller-runs off, or while another turn is under way, it is
+   * handed in as any entry ({@link #offer}). Call it on the coordinator's context only.
+   */
+  public <T> void onContext(Consumer<T> handler, T value) {
+    if (!callerRuns || quiet || !turn.compareAndSet(false, true)) {
+      offer(() -> handler.accept(value));
+      return;
+    }
+    try {
+      Runnable earlier;
+      int ran = 0;
+      while (ran++ < BATCH && (earlier = queue.poll()) != null) {
+        run(earlier);
+      }
+      try {
+        handler.accept(value);
+      } catch (RuntimeException | AssertionError e) {
+        LOG.error("coordinator task failed", e);
+      }
+    } finally {
+      turn.set(false);
+    }
+    schedule();
+  }
+
   private void schedule() {
     if (scheduled.compareAndSet(false, true)) {
       context.execute(drain);
@@ -160,16 +192,21 @@ public final class Inbox {
     }
   }
 
+  /** Under the turn flag: one task, whose failure is logged and ends nothing else. */
+  private static void run(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException | AssertionError e) {
+      LOG.error("coordinator task failed", e);
+    }
+  }
+
   /** Under the turn flag: runs up to {@code max} tasks, then the end of the turn. */
   private int runBatch(int max) {
     Runnable task;
     int ran = 0;
     while (ran < max && (task = queue.poll()) != null) {
-      try {
-        task.run();
-      } catch (RuntimeException | AssertionError e) {
-        LOG.error("coordinator task failed", e);
-      }
+      run(task);
       ran++;
     }
     try {

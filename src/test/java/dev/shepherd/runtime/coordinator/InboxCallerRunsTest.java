@@ -115,6 +115,54 @@ class InboxCallerRunsTest {
   }
 
   @Test
+  void aBusyPoolsMessageOnTheContextRunsAtOnceAfterWhatWaitedAndLeavesTheTurnsEndToADrain() {
+    Inbox inbox = inbox(true);
+    inbox.quiet(false);
+    inbox.offer(() -> ran.add("handed in"));
+    assertThat(context).hasSize(1);
+    inbox.onContext(ran::add, "message");
+    inbox.onContext(ran::add, "next message");
+    assertThat(ran).containsExactly("handed in", "message", "next message");
+    assertThat(turnsEnded).isZero();
+    runContext();
+    assertThat(turnsEnded).isEqualTo(1);
+    assertThat(context).isEmpty();
+  }
+
+  @Test
+  void aQuietPoolsMessageOnTheContextIsACallersTurnThatEndsAtOnce() {
+    Inbox inbox = inbox(true);
+    inbox.onContext(ran::add, "message");
+    assertThat(ran).containsExactly("message");
+    assertThat(turnsEnded).isEqualTo(1);
+    assertThat(context).isEmpty();
+  }
+
+  @Test
+  void aMessageOnTheContextDuringAnotherTurnWaitsForThatTurnsRecheck() {
+    Inbox inbox = inbox(true);
+    inbox.quiet(false);
+    inbox.offer(() -> ran.add("first"));
+    // The context's drain takes the flag; a message arriving inside it (a re-entrant entry)
+    // must not run beside the turn under way.
+    inbox.offer(() -> {
+      inbox.onContext(ran::add, "message");
+      ran.add("second");
+    });
+    runContext();
+    assertThat(ran).containsExactly("first", "second", "message");
+  }
+
+  @Test
+  void offAMessageOnTheContextIsHandedInAsAnyEntry() {
+    Inbox inbox = inbox(false);
+    inbox.onContext(ran::add, "message");
+    assertThat(ran).isEmpty();
+    runContext();
+    assertThat(ran).containsExactly("message");
+  }
+
+  @Test
   void manyThreadsHandingInRunEveryTaskOnceAndNeverTwoTurnsAtOnce() throws Exception {
     ConcurrentLinkedQueue<Runnable> contextQueue = new ConcurrentLinkedQueue<>();
     AtomicInteger inTurn = new AtomicInteger();
