@@ -7,6 +7,7 @@ import io.vertx.core.Context;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -72,6 +73,7 @@ public final class LoadBench {
     List<String> modes = ALL_MODES;
     List<String> kindNames = List.of("echo", "cpu20us");
     JsonObject poolExtra = new JsonObject();
+    int eventLoops = new VertxOptions().getEventLoopPoolSize();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--workers" -> workers = Integer.parseInt(args[++i]);
@@ -81,13 +83,15 @@ public final class LoadBench {
         case "--modes" -> modes = List.of(args[++i].split(","));
         case "--kinds" -> kindNames = List.of(args[++i].split(","));
         case "--pool" -> poolExtra = new JsonObject(args[++i]);
+        case "--eventLoops" -> eventLoops = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
             + " (use --workers N --inflight N --jobs N | --quick, --modes raw,bus,client,tpe,"
             + " --kinds echo,cpu20us,"
-            + " --pool '<json merged into the pool's configuration>')");
+            + " --pool '<json merged into the pool's configuration>',"
+            + " --eventLoops N (Vert.x's event loops; its default is twice the cores))");
       }
     }
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops));
     try {
       new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra).run(kindNames);
     } finally {

@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * head; {@link #live} counts the others.
  */
 final class Lane {
-  private final ArrayDeque<Job> jobs = new ArrayDeque<>(0);
+  /** Room for three jobs: a lane made for one job (the backlog had emptied) does not grow. */
+  private final ArrayDeque<Job> jobs = new ArrayDeque<>(3);
   int live;
 
   void addLast(Job job) {

@@ -42,10 +42,14 @@ public final class Inbox {
   private volatile boolean quiet = true;
 
   private final Runnable endOfTurn;
+  /** Runs before each batch's tasks, and again every {@link #CLOCK_EVERY} of them. */
+  private final Runnable startOfTurn;
+  /** Tasks after which a long batch starts its turn again (the coordinator reads its clock). */
+  static final int CLOCK_EVERY = 64;
 
   /** {@code endOfTurn} runs after each batch (the coordinator hands its outbox over). */
   public Inbox(Context context, Runnable endOfTurn) {
-    this(PoolPorts.turns(context), endOfTurn, false);
+    this(PoolPorts.turns(context), () -> { }, endOfTurn, false);
   }
 
   /**
@@ -53,7 +57,16 @@ public final class Inbox {
    * callerRuns} lets the thread that hands a task in run the turn itself.
    */
   Inbox(Executor turns, Runnable endOfTurn, boolean callerRuns) {
+    this(turns, () -> { }, endOfTurn, callerRuns);
+  }
+
+  /**
+   * The same, with {@code startOfTurn} run before each batch's tasks (and again every {@link
+   * #CLOCK_EVERY} of them in a long batch).
+   */
+  Inbox(Executor turns, Runnable startOfTurn, Runnable endOfTurn, boolean callerRuns) {
     this.context = turns;
+    this.startOfTurn = startOfTurn;
     this.endOfTurn = endOfTurn;
     this.callerRuns = callerRuns;
   }
@@ -205,9 +218,12 @@ public final class Inbox {
   private int runBatch(int max) {
     Runnable task;
     int ran = 0;
+    startOfTurn.run();
     while (ran < max && (task = queue.poll()) != null) {
       run(task);
-      ran++;
+      if (++ran % CLOCK_EVERY == 0) {
+        startOfTurn.run();
+      }
     }
     try {
       endOfTurn.run();
