@@ -10,7 +10,6 @@ import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.payload.RawJson;
 import dev.shepherd.runtime.trace.AttemptSpan;
 import dev.shepherd.runtime.trace.JobTrace;
-import io.netty.util.collection.LongObjectHashMap;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -100,10 +99,11 @@ public final class IncarnationVerticle extends VerticleBase
   /** Owner's context only: assignments handed over and not yet completed. */
   private int inFlight;
   /**
-   * Owner context only: the jobs handed over and not yet completed, by assignment (a map of
-   * primitive keys: it changes twice for every job).
+   * Owner context only: the jobs handed over and not yet completed, by assignment. A chained map:
+   * assignments are consecutive numbers, which an open-addressing map with linear probing
+   * (Netty's LongObjectHashMap, tried) packs into one cluster that every removal walks.
    */
-  private final LongObjectHashMap<Job> running = new LongObjectHashMap<>();
+  private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
   private Promise<Void> idle;
   /** Incarnation context only: completions of the current turn. */
   private List<Incarnation.Completion> completions;
