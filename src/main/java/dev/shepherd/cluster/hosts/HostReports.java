@@ -8,8 +8,9 @@ import java.util.function.LongSupplier;
 
 /**
  * What a worker host has to tell its pool (completions and facts), collected over one turn of
- * the host's context ({@link TurnBuffer}) and sent as one {@code <prefix>.completed} message:
- * under load a message carries many completions, not one; with a cluster key it carries the MAC
+ * the host's context ({@link TurnBuffer}) and sent as one {@code <prefix>.completed} message (or
+ * several of {@link HostWire#MAX_BATCH_ITEMS}): under load a message carries many completions,
+ * not one; with a cluster key it carries the MAC
  * of {@link HostMac} over its bytes and the host's term. Confined to the host's context.
  */
 final class HostReports {
@@ -17,7 +18,8 @@ final class HostReports {
 
   HostReports(Context context, EventBus bus, String address, String host, HostMac mac,
       LongSupplier term) {
-    this.turn = TurnBuffer.on(context, items -> {
+    this.turn = new TurnBuffer<>(task -> context.runOnContext(v -> task.run()),
+        HostWire.MAX_BATCH_ITEMS, items -> {
       Buffer batch = HostBatchWriter.write(new HostReport.Batch(host, items));
       if (mac.on()) {
         bus.send(address, batch, mac.sign(HostMac.REPORTS, term.getAsLong(), batch));

@@ -315,6 +315,29 @@ class HostAgentTest {
     }
 
     @Test
+    void a_turn_of_more_reports_than_a_batch_holds_leaves_in_batches_of_at_most_64_in_order() {
+      registered(host(DemoWorker.class.getName(), 1, 500, "EVENT_LOOP"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+      int before = pool.batches.size();
+      List<HostCommand> jobs = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        jobs.add(assign("h1/w-0", 1, i, new JsonObject().put("echo", i)));
+      }
+
+      pool.send("h1", 0, jobs.toArray(HostCommand[]::new));
+
+      eventually().until(() -> completions().size() == 300);
+      List<HostReport.Batch> batches = pool.batches.subList(before, pool.batches.size());
+      assertThat(batches).hasSizeGreaterThanOrEqualTo(300 / HostWire.MAX_BATCH_ITEMS)
+          .allSatisfy(b -> assertThat(b.items()).hasSizeLessThanOrEqualTo(
+              HostWire.MAX_BATCH_ITEMS));
+      // One EVENT_LOOP incarnation answers its jobs in the order it was given them.
+      assertThat(completions()).extracting(HostReport.Completion::assignment)
+          .isSortedAccordingTo(Long::compare).doesNotHaveDuplicates();
+    }
+
+    @Test
     void H3_a_slot_never_runs_more_than_its_capacity_even_when_sent_more() {
       registered(host(ConcurrencyWorker.class.getName(), 1, 2, "EVENT_LOOP"));
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
