@@ -190,6 +190,13 @@ public final class HostCodec {
   }
 
   public static HostCommand.Batch decodeCommands(Object body) {
+    if (body instanceof Buffer buffer) {
+      // The common batch, read from the bytes; anything else is decoded whole below.
+      HostCommand.Batch assignments = HostCommandReader.assignments(buffer);
+      if (assignments != null) {
+        return assignments;
+      }
+    }
     JsonObject json = batchObject(body);
     only(json, "", COMMAND_BATCH_FIELDS);
     long term = number(json, "", TERM, 0, Long.MAX_VALUE);

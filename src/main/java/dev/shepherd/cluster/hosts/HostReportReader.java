@@ -10,14 +10,10 @@ import static dev.shepherd.cluster.hosts.HostWire.WORKER;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads the common batch of reports, completions with results as {@link HostBatchWriter} writes
@@ -83,12 +79,12 @@ final class HostReportReader {
           }
         }
         case ASSIGNMENT -> {
-          if (assignment >= 0 || (assignment = whole(parser, value)) < 0) {
+          if (assignment >= 0 || (assignment = JsonValueReader.whole(parser, value)) < 0) {
             return null;
           }
         }
         case RUN_NANOS -> {
-          if (runNanos >= 0 || (runNanos = whole(parser, value)) < 0) {
+          if (runNanos >= 0 || (runNanos = JsonValueReader.whole(parser, value)) < 0) {
             return null;
           }
         }
@@ -97,7 +93,7 @@ final class HostReportReader {
             return null;
           }
           hasResult = true;
-          result = top(value(parser, value));
+          result = JsonValueReader.value(parser, value);
         }
         default -> {
           return null;
@@ -110,71 +106,5 @@ final class HostReportReader {
     }
     return new HostReport.Completion(worker, assignment, result, null,
         runNanos < 0 ? HostReport.Completion.UNMEASURED : runNanos);
-  }
-
-  /** A whole number that fits a long and is not negative, or -1. */
-  private static long whole(JsonParser parser, JsonToken value) throws IOException {
-    if (value != JsonToken.VALUE_NUMBER_INT) {
-      return -1;
-    }
-    JsonParser.NumberType type = parser.getNumberType();
-    if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-      return -1;
-    }
-    long number = parser.getLongValue();
-    return number < 0 ? -1 : number;
-  }
-
-  /**
-   * A value as Vert.x decodes it ({@code Json.decodeValue}): objects as maps and arrays as lists
-   * inside, numbers as the parser gives them.
-   */
-  private static Object value(JsonParser parser, JsonToken token) throws IOException {
-    switch (token) {
-      case START_OBJECT -> {
-        Map<String, Object> map = new LinkedHashMap<>();
-        String name;
-        while ((name = parser.nextFieldName()) != null) {
-          map.put(name, value(parser, parser.nextToken()));
-        }
-        return map;
-      }
-      case START_ARRAY -> {
-        List<Object> list = new ArrayList<>();
-        JsonToken next;
-        while ((next = parser.nextToken()) != JsonToken.END_ARRAY) {
-          list.add(value(parser, next));
-        }
-        return list;
-      }
-      case VALUE_STRING -> {
-        return parser.getText();
-      }
-      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-        return parser.getNumberValue();
-      }
-      case VALUE_TRUE -> {
-        return Boolean.TRUE;
-      }
-      case VALUE_FALSE -> {
-        return Boolean.FALSE;
-      }
-      case VALUE_NULL -> {
-        return null;
-      }
-      default -> throw new IllegalStateException("unexpected " + token);
-    }
-  }
-
-  /** The result as {@code JsonObject.getValue} hands it out: a map or list wrapped. */
-  @SuppressWarnings("unchecked")
-  private static Object top(Object value) {
-    if (value instanceof Map<?, ?> map) {
-      return new JsonObject((Map<String, Object>) map);
-    }
-    if (value instanceof List<?> list) {
-      return new JsonArray(list);
-    }
-    return value;
   }
 }
