@@ -11,11 +11,14 @@ import io.vertx.core.json.JsonObject;
  * {@code --max-concurrency}, on event loops) and, beside it, {@code --consumers} raw event-bus
  * consumers doing the same echo ({@link LoadBench.RawConsumer}). It joins the cluster that the
  * {@code SHEPHERD_CLUSTER_*} environment describes and prints {@value #READY} once all of it is
- * deployed; the host's own line says when the pool took it. It runs until it is killed.
+ * deployed; the host's own line says when the pool took it. It answers its JVM's counters at
+ * {@value #COUNTERS}. It runs until it is killed.
  */
 public final class BenchHostNode {
   static final String READY = "bench host node ready";
   static final String HOST_ID = "b";
+  /** Where node B answers its {@link JvmCounters}, so each round can say what B's JVM spent. */
+  static final String COUNTERS = "bench.host.jvm-counters";
 
   private BenchHostNode() {}
 
@@ -35,6 +38,8 @@ public final class BenchHostNode {
       }
     }
     Vertx vertx = BenchCluster.join(System.getenv());
+    vertx.eventBus().consumer(COUNTERS, m -> m.reply(JvmCounters.now().toJson())).completion()
+        .await();
     for (int i = 0; i < consumers; i++) {
       vertx.deployVerticle(new LoadBench.RawConsumer()).await();
     }

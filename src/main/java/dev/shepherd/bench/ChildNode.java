@@ -64,9 +64,15 @@ final class ChildNode implements AutoCloseable {
   }
 
   /**
+   * Extra JVM options for every child node, separated by spaces (a profiler's agent, GC logging):
+   * the child gets none of this JVM's agents or recordings otherwise.
+   */
+  static final String CHILD_JVM_OPTIONS = "shepherd.bench.childJvmOptions";
+
+  /**
    * The command that runs {@code mainClass} from this JVM's class path under this JVM's Java,
    * with this JVM's heap and GC options (so both sides of a benchmark run alike), without its
-   * agents or flight recordings.
+   * agents or flight recordings, plus the options of {@value #CHILD_JVM_OPTIONS}.
    */
   static List<String> javaCommand(String mainClass, String... args) {
     List<String> command = new ArrayList<>();
@@ -76,6 +82,10 @@ final class ChildNode implements AutoCloseable {
           || option.startsWith("-XX:TieredStopAtLevel") || option.startsWith("-Xss")) {
         command.add(option);
       }
+    }
+    String extra = System.getProperty(CHILD_JVM_OPTIONS, "").trim();
+    if (!extra.isEmpty()) {
+      command.addAll(List.of(extra.split("\\s+")));
     }
     command.addAll(OPENS);
     command.add("-Dhazelcast.logging.type=slf4j");

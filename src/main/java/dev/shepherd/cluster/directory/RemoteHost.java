@@ -3,6 +3,7 @@ package dev.shepherd.cluster.directory;
 import dev.shepherd.cluster.hosts.HostBatchWriter;
 import dev.shepherd.cluster.hosts.HostCommand;
 import dev.shepherd.cluster.hosts.HostMac;
+import dev.shepherd.cluster.hosts.HostWire;
 import io.vertx.core.buffer.Buffer;
 import dev.shepherd.core.HostState;
 import dev.shepherd.runtime.coordinator.HostedPool;
@@ -16,7 +17,8 @@ import java.util.Map;
  * commands at (both from its latest registration), its state as the pool sees it, when it was
  * last heard from (its lease), its slots' handles, and the commands of the coordinator's current
  * turn ({@link TurnBuffer}), which leave together as one message ({@code {"term", "items"}}) once
- * the turn is over.
+ * the turn is over, or in messages of {@link HostWire#MAX_BATCH_ITEMS}, in order, when the turn
+ * holds more.
  * Confined to the coordinator's context.
  */
 final class RemoteHost {
@@ -37,7 +39,7 @@ final class RemoteHost {
     this.address = address;
     this.traces = pool.traces();
     // Sent to the address the host has when the turn ends: a re-registration may have moved it.
-    this.turn = pool.turnBuffer(items -> {
+    this.turn = pool.turnBuffer(HostWire.MAX_BATCH_ITEMS, items -> {
       Buffer batch = HostBatchWriter.write(new HostCommand.Batch(term, items));
       if (mac.on()) {
         pool.sender().send(this.address, batch, mac.sign(HostMac.COMMANDS, term, batch));

@@ -8,6 +8,7 @@ import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.coordinator.Outbox;
 import dev.shepherd.runtime.time.RuntimeTime;
 import dev.shepherd.runtime.time.Scheduler;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Closeable;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -17,6 +18,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.ClusterManager;
 import java.util.ArrayList;
@@ -92,6 +94,14 @@ public final class HostAgent extends VerticleBase {
    */
   Context deployFrom() {
     return deployFrom;
+  }
+
+  /**
+   * Where the host's EVENT_LOOP incarnations run: its own event loop, unless the configuration
+   * says {@code shareEventLoop: false} (null: each on a loop Vert.x picks).
+   */
+  EventLoop sharedEventLoop() {
+    return config.shareEventLoop() ? ((ContextInternal) context).nettyEventLoop() : null;
   }
 
   /** Timers on the host's context. */

@@ -4,6 +4,7 @@ import static dev.shepherd.cluster.hosts.HostWire.*;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.shepherd.runtime.wire.JobErrorJson;
 import dev.shepherd.runtime.payload.JsonValues;
 import dev.shepherd.runtime.payload.RawJson;
@@ -24,6 +25,18 @@ import java.io.UncheckedIOException;
  */
 public final class HostBatchWriter {
   private static final JsonFactory FACTORY = new JsonFactory();
+  // The names of the items written most (assignments, completions), quoted and encoded once:
+  // Jackson copies their bytes instead of checking each character of each name again.
+  private static final SerializedString Q_OP = new SerializedString(OP);
+  private static final SerializedString Q_ASSIGN = new SerializedString(OP_ASSIGN);
+  private static final SerializedString Q_WORKER = new SerializedString(WORKER);
+  private static final SerializedString Q_INCARNATION = new SerializedString(INCARNATION);
+  private static final SerializedString Q_ASSIGNMENT = new SerializedString(ASSIGNMENT);
+  private static final SerializedString Q_JOB = new SerializedString(JOB);
+  private static final SerializedString Q_PAYLOAD = new SerializedString(PAYLOAD);
+  private static final SerializedString Q_ATTEMPT = new SerializedString(ATTEMPT);
+  private static final SerializedString Q_RUN_NANOS = new SerializedString(RUN_NANOS);
+  private static final SerializedString Q_RESULT = new SerializedString(RESULT);
 
   private HostBatchWriter() {}
 
@@ -66,14 +79,20 @@ public final class HostBatchWriter {
   private static void write(JsonGenerator json, HostCommand command) throws IOException {
     json.writeStartObject();
     if (command instanceof HostCommand.Assign a) {
-      json.writeStringField(OP, OP_ASSIGN);
-      json.writeStringField(WORKER, a.worker());
-      json.writeNumberField(INCARNATION, a.incarnation());
-      json.writeNumberField(ASSIGNMENT, a.assignment());
-      json.writeStringField(JOB, a.job());
-      json.writeFieldName(PAYLOAD);
+      json.writeFieldName(Q_OP);
+      json.writeString(Q_ASSIGN);
+      json.writeFieldName(Q_WORKER);
+      json.writeString(a.worker());
+      json.writeFieldName(Q_INCARNATION);
+      json.writeNumber(a.incarnation());
+      json.writeFieldName(Q_ASSIGNMENT);
+      json.writeNumber(a.assignment());
+      json.writeFieldName(Q_JOB);
+      json.writeString(a.job());
+      json.writeFieldName(Q_PAYLOAD);
       value(json, a.payload());
-      json.writeNumberField(ATTEMPT, a.attempt());
+      json.writeFieldName(Q_ATTEMPT);
+      json.writeNumber(a.attempt());
       if (a.checkpoint() != null) {
         json.writeFieldName(CHECKPOINT);
         value(json, a.checkpoint());
@@ -114,14 +133,17 @@ public final class HostBatchWriter {
 
   private static void write(JsonGenerator json, HostReport report) throws IOException {
     json.writeStartObject();
-    json.writeStringField(WORKER, report.worker());
+    json.writeFieldName(Q_WORKER);
+    json.writeString(report.worker());
     if (report instanceof HostReport.Completion c) {
-      json.writeNumberField(ASSIGNMENT, c.assignment());
+      json.writeFieldName(Q_ASSIGNMENT);
+      json.writeNumber(c.assignment());
       if (c.runNanos() != HostReport.Completion.UNMEASURED) {
-        json.writeNumberField(RUN_NANOS, c.runNanos());
+        json.writeFieldName(Q_RUN_NANOS);
+        json.writeNumber(c.runNanos());
       }
       if (c.error() == null) {
-        json.writeFieldName(RESULT);
+        json.writeFieldName(Q_RESULT);
         value(json, c.result());
       } else {
         json.writeFieldName(ERROR);

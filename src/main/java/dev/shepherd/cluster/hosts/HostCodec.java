@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 public final class HostCodec {
   /** Longest id (host, node, worker, job, key, address) a body may carry. */
   public static final int MAX_ID_LENGTH = 256;
-  private static final Pattern HOST_PATTERN = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  static final Pattern HOST_PATTERN = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
   private static final Set<Exit> HOST_EXITS = Set.of(Exit.CRASH, Exit.NORMAL);
   private static final Set<Exit> ALL_EXITS = Set.of(Exit.values());
   // The fields each body and item may have, made once: batches are decoded item by item.
@@ -190,6 +190,13 @@ public final class HostCodec {
   }
 
   public static HostCommand.Batch decodeCommands(Object body) {
+    if (body instanceof Buffer buffer) {
+      // The common batch, read from the bytes; anything else is decoded whole below.
+      HostCommand.Batch assignments = HostCommandReader.assignments(buffer);
+      if (assignments != null) {
+        return assignments;
+      }
+    }
     JsonObject json = batchObject(body);
     only(json, "", COMMAND_BATCH_FIELDS);
     long term = number(json, "", TERM, 0, Long.MAX_VALUE);
@@ -271,6 +278,13 @@ public final class HostCodec {
   }
 
   public static HostReport.Batch decodeReports(Object body) {
+    if (body instanceof Buffer buffer) {
+      // The common batch, read from the bytes; anything else is decoded whole below.
+      HostReport.Batch completions = HostReportReader.completions(buffer);
+      if (completions != null) {
+        return completions;
+      }
+    }
     JsonObject json = batchObject(body);
     only(json, "", REPORT_BATCH_FIELDS);
     String host = host(json);

@@ -16,9 +16,11 @@ import java.util.List;
  * @param id this host's name, unique in the cluster; defaults to the machine's host name
  * @param address the pool's address prefix ({@code shepherd.<pool>} unless the pool says otherwise)
  * @param heartbeatMs how often the host tells the pool it is alive
+ * @param shareEventLoop whether EVENT_LOOP incarnations run on the host agent's own event loop
+ *     (no thread between the host and its jobs) rather than each on a loop Vert.x picks
  */
 public record HostConfig(String path, String pool, String id, WorkerConfig worker,
-    long heartbeatMs, String address) {
+    long heartbeatMs, String address, boolean shareEventLoop) {
 
   public static final long DEFAULT_HEARTBEAT_MS = 1_000;
   private static final String NAME_PATTERN = "[A-Za-z0-9_.-]{1,64}";
@@ -43,7 +45,7 @@ public record HostConfig(String path, String pool, String id, WorkerConfig worke
    */
   public static HostConfig parse(JsonObject json, String path, String defaultId) {
     ConfigReader host = new ConfigReader(json, path);
-    host.onlyFields("pool", "id", "worker", "heartbeatMs", "address");
+    host.onlyFields("pool", "id", "worker", "heartbeatMs", "address", "shareEventLoop");
     String pool = host.string("pool", null);
     if (pool == null) {
       throw new ConfigException(host.field("pool"), null,
@@ -62,7 +64,8 @@ public record HostConfig(String path, String pool, String id, WorkerConfig worke
     WorkerConfig worker = WorkerConfig.parse(host.object("worker"), 1);
     long heartbeatMs = host.longValue("heartbeatMs", DEFAULT_HEARTBEAT_MS, 50, 60_000);
     String address = host.string("address", "shepherd." + pool);
-    return new HostConfig(path, pool, id, worker, heartbeatMs, address);
+    boolean shareEventLoop = host.bool("shareEventLoop", true);
+    return new HostConfig(path, pool, id, worker, heartbeatMs, address, shareEventLoop);
   }
 
   /** The machine's host name, as {@code hosts[].id} defaults to it ({@code HOSTNAME} first). */

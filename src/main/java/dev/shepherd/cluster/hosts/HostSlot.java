@@ -14,6 +14,7 @@ import dev.shepherd.runtime.time.Scheduler;
 import dev.shepherd.runtime.config.WorkerConfig;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * (created, failed, crashed, exited, completions) go to the pool as {@link HostReport}s, and never
  * runs more than {@code maxConcurrency} assignments at once. It decides nothing: a crashed
  * incarnation stays until the pool tells it to stop, and a replacement comes only as a {@code
- * deploy}. Lives on its host's context; incarnations report from their own.
+ * deploy}. Lives on its host's context; incarnations report from their own (EVENT_LOOP ones
+ * share the host's event loop unless {@code shareEventLoop} is off).
  */
 final class HostSlot implements IncarnationRunner.Port {
   private static final Logger LOG = LoggerFactory.getLogger(HostSlot.class);
@@ -49,7 +51,7 @@ final class HostSlot implements IncarnationRunner.Port {
     this.worker = worker;
     this.runner = new IncarnationRunner(id, new IncarnationRunner.Recipe(worker.handlers(),
         worker.unordered(), worker.onException(), worker.threading(), worker.config()),
-        new VertxDeployments(host.vertx(), host.deployFrom()), this);
+        new VertxDeployments(host.vertx(), host.deployFrom(), host.sharedEventLoop()), this);
   }
 
   IncarnationRunner.State state() {
@@ -164,9 +166,19 @@ final class HostSlot implements IncarnationRunner.Port {
     host.execute(task);
   }
 
+  /**
+   * An incarnation on the host's own event loop ({@link HostAgent#sharedEventLoop}) runs the job
+   * now, on its context, on this thread: no task is queued and no thread woken. Any other goes
+   * through the outbox, one hand-over per incarnation and turn.
+   */
   @Override
   public void handOver(Context target, Runnable task) {
-    host.outbox().send(target, task);
+    if (target instanceof ContextInternal incarnation && incarnation.isEventLoopContext()
+        && incarnation.inThread()) {
+      incarnation.dispatch(task);
+    } else {
+      host.outbox().send(target, task);
+    }
   }
 
   @Override

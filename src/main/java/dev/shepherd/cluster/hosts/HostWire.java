@@ -9,6 +9,14 @@ import dev.shepherd.cluster.directory.PoolHosts;
  * writer ({@link HostBatchWriter}) and the endpoints ({@link PoolHosts}), so they cannot drift.
  */
 public final class HostWire {
+  /**
+   * The most commands, or reports, one batch message carries: a turn with more sends several,
+   * in order. A batch of a whole window (256 jobs in ClusterBench) made the pool a convoy, each
+   * JVM idle while the other worked on it; batches of 64 let the coordinator, the host and the
+   * connections between them work at once (docs/benchmarks.md, "Cluster benchmarks").
+   */
+  public static final int MAX_BATCH_ITEMS = 64;
+
   // Fields.
   public static final String HOST = "host";
   static final String NODE = "node";

@@ -18,7 +18,9 @@ import dev.shepherd.runtime.wire.Refusals;
 import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SnapshotJson;
+import dev.shepherd.runtime.wire.TopLevelFields;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -35,6 +38,7 @@ import java.util.function.Consumer;
  * calling the coordinator, and replying (a state-machine refusal through {@link Refusals}).
  */
 public final class BusEndpoints {
+  private static final Set<String> BATCH_FIELDS = Set.of(BusWire.HOST, BusWire.ITEMS);
   private final Coordinator coordinator;
   private final PoolHistory history;
   /** The bus the routes are registered on; null in the failover simulation. */
@@ -130,8 +134,17 @@ public final class BusEndpoints {
     }
   }
 
-  /** The batch form of a worker host names its host and carries items; the single form neither. */
+  /**
+   * The batch form of a worker host names its host and carries items; the single form neither.
+   * Hosts send batches as buffers of JSON text, told apart without decoding them here.
+   */
   private static boolean isBatch(Object body) {
+    if (body instanceof Buffer text) {
+      Boolean batch = TopLevelFields.namesAny(text, BATCH_FIELDS);
+      if (batch != null) {
+        return batch;
+      }
+    }
     JsonObject json = RequestDecoder.object(body);
     return json.containsKey(BusWire.HOST) || json.containsKey(BusWire.ITEMS);
   }

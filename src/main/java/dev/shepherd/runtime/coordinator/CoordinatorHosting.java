@@ -60,8 +60,8 @@ final class CoordinatorHosting implements HostedPool {
   }
 
   @Override
-  public <T> TurnBuffer<T> turnBuffer(Consumer<ArrayList<T>> flush) {
-    return new TurnBuffer<>(coordinator.turns(), TurnBuffer.UNCAPPED, flush);
+  public <T> TurnBuffer<T> turnBuffer(int cap, Consumer<ArrayList<T>> flush) {
+    return new TurnBuffer<>(coordinator.turns(), cap, flush);
   }
 
   @Override

@@ -42,8 +42,11 @@ public interface HostedPool {
   /** The pool's monotonic time, on which every host lease is measured. */
   long now();
 
-  /** A buffer of this pool's context's turns (commands to one host leave as one message). */
-  <T> TurnBuffer<T> turnBuffer(Consumer<ArrayList<T>> flush);
+  /**
+   * A buffer of this pool's context's turns (commands to one host leave as one message), flushed
+   * at once whenever it holds {@code cap} items.
+   */
+  <T> TurnBuffer<T> turnBuffer(int cap, Consumer<ArrayList<T>> flush);
 
   /**
    * What the pool sends on without waiting for a reply (commands to a host, its heartbeat

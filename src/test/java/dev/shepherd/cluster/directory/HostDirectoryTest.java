@@ -341,6 +341,28 @@ class HostDirectoryTest {
     }
 
     @Test
+    void a_turn_of_more_assignments_than_a_batch_holds_leaves_in_messages_of_64_in_order() {
+      String pool = pool(60_000);
+      FakeHost host = fake(pool, "h1", node);
+      host.register(1, 100);
+      eventually().until(() -> host.received.size() == 1);
+      for (int i = 0; i < 100; i++) {
+        submit(pool, PoolFixture.echo(i));
+      }
+      awaitStatus(vertx, pool, s -> s.getJsonObject("backlog").getInteger("length") == 100);
+
+      host.report(new HostReport.Created("h1/w-0", 1));
+
+      eventually().until(() -> host.commands(HostCommand.Assign.class).size() == 100);
+      assertThat(host.received.subList(1, host.received.size()))
+          .extracting(batch -> batch.items().size()).containsExactly(64, 36);
+      assertThat(host.commands(HostCommand.Assign.class)).extracting(HostCommand.Assign::job)
+          .containsExactlyElementsOf(host.commands(HostCommand.Assign.class).stream()
+              .map(HostCommand.Assign::job).sorted(java.util.Comparator.comparingInt(
+                  (String job) -> Integer.parseInt(job.replaceAll("\\D", "")))).toList());
+    }
+
+    @Test
     void H4_P14_a_timed_out_job_stops_the_incarnation_and_deploys_the_next_in_one_message() {
       String pool = pool(60_000);
       FakeHost host = fake(pool, "h1", node);

@@ -11,6 +11,7 @@ import dev.shepherd.core.JobError;
 import dev.shepherd.demo.DemoWorker;
 import dev.shepherd.runtime.slot.IncarnationRunner;
 import dev.shepherd.testworkers.ConcurrencyWorker;
+import dev.shepherd.testworkers.LoopReportWorker;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
@@ -314,6 +315,29 @@ class HostAgentTest {
     }
 
     @Test
+    void a_turn_of_more_reports_than_a_batch_holds_leaves_in_batches_of_at_most_64_in_order() {
+      registered(host(DemoWorker.class.getName(), 1, 500, "EVENT_LOOP"));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
+      awaitCreated("h1/w-0", 1);
+      int before = pool.batches.size();
+      List<HostCommand> jobs = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        jobs.add(assign("h1/w-0", 1, i, new JsonObject().put("echo", i)));
+      }
+
+      pool.send("h1", 0, jobs.toArray(HostCommand[]::new));
+
+      eventually().until(() -> completions().size() == 300);
+      List<HostReport.Batch> batches = pool.batches.subList(before, pool.batches.size());
+      assertThat(batches).hasSizeGreaterThanOrEqualTo(300 / HostWire.MAX_BATCH_ITEMS)
+          .allSatisfy(b -> assertThat(b.items()).hasSizeLessThanOrEqualTo(
+              HostWire.MAX_BATCH_ITEMS));
+      // One EVENT_LOOP incarnation answers its jobs in the order it was given them.
+      assertThat(completions()).extracting(HostReport.Completion::assignment)
+          .isSortedAccordingTo(Long::compare).doesNotHaveDuplicates();
+    }
+
+    @Test
     void H3_a_slot_never_runs_more_than_its_capacity_even_when_sent_more() {
       registered(host(ConcurrencyWorker.class.getName(), 1, 2, "EVENT_LOOP"));
       pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 1));
@@ -524,6 +548,74 @@ class HostAgentTest {
       assertThat(reports.get(reports.size() - 1)).isEqualTo(
           new HostReport.Stopped("h1/w-0", 1, Exit.NORMAL, "the worker undeployed itself"));
       assertThat(completions()).extracting(HostReport.Completion::assignment).containsExactly(9L);
+    }
+  }
+
+  @Nested
+  class SharedEventLoop {
+
+    private List<JsonObject> runOnEachSlot(HostAgent agent, int slots) {
+      for (int i = 0; i < slots; i++) {
+        pool.send("h1", 0, new HostCommand.Deploy("h1/w-" + i, 1));
+        awaitCreated("h1/w-" + i, 1);
+      }
+      for (int i = 0; i < slots; i++) {
+        pool.send("h1", 0, assign("h1/w-" + i, 1, 100 + i, new JsonObject()));
+      }
+      eventually().until(() -> completions().size() == slots);
+      List<JsonObject> results = new ArrayList<>();
+      completions().forEach(c -> results.add((JsonObject) c.result()));
+      return results;
+    }
+
+    @Test
+    void EVENT_LOOP_incarnations_run_on_the_hosts_own_event_loop_each_in_its_own_context() {
+      HostAgent agent = registered(host(LoopReportWorker.class.getName(), 3, 1, "EVENT_LOOP"));
+      String hostThread = read(agent, () -> Thread.currentThread().getName());
+
+      List<JsonObject> results = runOnEachSlot(agent, 3);
+
+      assertThat(results).hasSize(3).allSatisfy(r -> {
+        assertThat(r.getString("thread")).isEqualTo(hostThread);
+        assertThat(r.getString("startThread")).isEqualTo(hostThread);
+        assertThat(r.getBoolean("ownContext")).isTrue();
+        assertThat(vertx.deploymentIDs()).contains(r.getString("deployment"));
+      });
+      assertThat(results).extracting(r -> r.getString("deployment")).doesNotHaveDuplicates()
+          .doesNotContain(hostDeployment);
+    }
+
+    @Test
+    void with_shareEventLoop_false_incarnations_run_on_the_loops_Vertx_picks() {
+      HostAgent agent = registered(host(LoopReportWorker.class.getName(), 4, 1, "EVENT_LOOP")
+          .put("shareEventLoop", false));
+      String hostThread = read(agent, () -> Thread.currentThread().getName());
+
+      List<JsonObject> results = runOnEachSlot(agent, 4);
+
+      // Four deployments in a row take four loops in turn: not all of them the host's.
+      assertThat(results).extracting(r -> r.getString("thread")).anyMatch(
+          thread -> !thread.equals(hostThread));
+      assertThat(results).allSatisfy(r -> assertThat(r.getBoolean("ownContext")).isTrue());
+    }
+
+    @Test
+    void a_stop_undeploys_an_incarnation_on_the_shared_loop_and_a_new_one_runs_there() {
+      HostAgent agent = registered(host(LoopReportWorker.class.getName(), 1, 1, "EVENT_LOOP"));
+      String hostThread = read(agent, () -> Thread.currentThread().getName());
+      List<JsonObject> first = runOnEachSlot(agent, 1);
+      String firstDeployment = first.get(0).getString("deployment");
+
+      pool.send("h1", 0, new HostCommand.Stop("h1/w-0", 1, Exit.TIMEOUT));
+      eventually().until(() -> !vertx.deploymentIDs().contains(firstDeployment));
+      pool.send("h1", 0, new HostCommand.Deploy("h1/w-0", 2));
+      awaitCreated("h1/w-0", 2);
+      pool.send("h1", 0, assign("h1/w-0", 2, 200, new JsonObject()));
+
+      eventually().until(() -> completions().size() == 2);
+      JsonObject second = (JsonObject) completions().get(1).result();
+      assertThat(second.getString("thread")).isEqualTo(hostThread);
+      assertThat(second.getString("deployment")).isNotEqualTo(firstDeployment);
     }
   }
 }
