@@ -36,15 +36,11 @@ final class HaStore {
 
   /**
    * Keeps batch {@code id} of {@code term} ({@code base} non-null: a checkpoint, which replaces
-   * the log before it) if {@code term} is still the pool's: whether it was. Writes may be in
-   * flight together and arrive in any order ({@link HaEntry}).
+   * the log before it) if {@code term} is still the pool's: whether it was. The texts are UTF-8;
+   * writes may be in flight together and arrive in any order ({@link HaEntry}).
    */
-  CompletionStage<Boolean> write(String pool, long term, long id, String batch, String base) {
-    return map.submitToKey(pool, new Write(term, id, utf8(batch), utf8(base)));
-  }
-
-  private static byte[] utf8(String text) {
-    return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+  CompletionStage<Boolean> write(String pool, long term, long id, byte[] batch, byte[] base) {
+    return map.submitToKey(pool, new Write(term, id, batch, base));
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */

@@ -10,6 +10,7 @@ import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.runtime.ha.DurableJsonWriter;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
@@ -237,10 +238,10 @@ public final class HazelcastLeadership implements Leadership {
   public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base,
       Map<String, JournalTrace> traces) {
     Promise<Void> written = Promise.promise();
-    String text = base == null ? sealed.seal(SealedRecords.BATCH, term, batch.id(),
-        DurableJson.encode(batch, traces)) : null;
-    String baseText = base == null ? null
-        : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base, traces));
+    byte[] text = base == null ? sealed.seal(SealedRecords.BATCH, term, batch.id(),
+        DurableJsonWriter.write(batch, traces)) : null;
+    byte[] baseText = base == null ? null : sealed.seal(SealedRecords.BASE, term, batch.id(),
+        DurableJsonWriter.write(base, traces));
     CompletionStage<Boolean> write;
     try {
       write = store.write(pool, term, batch.id(), text, baseText);
