@@ -34,6 +34,8 @@ class HaBench {
    * figures were the product's cold start as much as its steady state.
    */
   static final long WARMUP_MS = Long.getLong("ha.bench.warmupMs", 20_000);
+  /** {@code -Dha.bench.kills=N}: the failovers measured (5 by default; 0: throughput only). */
+  static final int KILLS = Integer.getInteger("ha.bench.kills", 5);
   /** {@code -Dha.bench.writesInFlight=N}: the nodes' leaders keep up to N writes in flight. */
   static final String WRITES = System.getProperty("ha.bench.writesInFlight");
   /** {@code -Dha.bench.sealed=true}: the nodes share a cluster key, so HA records are sealed. */
@@ -114,7 +116,7 @@ class HaBench {
         plainMean, haMean, haMean / plainMean);
 
     List<Long> failovers = new ArrayList<>();
-    for (int kill = 0; kill < 5; kill++) {
+    for (int kill = 0; kill < KILLS; kill++) {
       HaLoad load = new HaLoad(member, HaNodes.POOL, "bench-" + kill);
       load.start(10, i -> new JsonObject().put("job", "f" + System.nanoTime() + "-" + i)
           .put("payload", new JsonObject().put("echo", i)));
@@ -137,6 +139,9 @@ class HaBench {
       nodes.add(fresh);
       view.replace(victim, fresh);
       Thread.sleep(3_000);
+    }
+    if (failovers.isEmpty()) {
+      return;
     }
     List<Long> sorted = new ArrayList<>(failovers);
     sorted.sort(Long::compare);

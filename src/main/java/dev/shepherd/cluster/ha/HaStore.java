@@ -6,6 +6,7 @@ import com.hazelcast.map.IMap;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -31,7 +32,7 @@ final class HaStore {
    * members} holds the lock: the claim (with the log to recover from), or null.
    */
   CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members) {
-    return map.submitToKey(pool, new Claim(node, members));
+    return direct(map.submitToKey(pool, new Claim(node, members)));
   }
 
   /**
@@ -40,12 +41,31 @@ final class HaStore {
    * writes may be in flight together and arrive in any order ({@link HaEntry}).
    */
   CompletionStage<Boolean> write(String pool, long term, long id, byte[] batch, byte[] base) {
-    return map.submitToKey(pool, new Write(term, id, batch, base));
+    return direct(map.submitToKey(pool, new Write(term, id, batch, base)));
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
   CompletionStage<Boolean> resign(String pool, String node, long term) {
-    return map.submitToKey(pool, new Resign(node, term));
+    return direct(map.submitToKey(pool, new Resign(node, term)));
+  }
+
+  /**
+   * {@code stage}, whose callbacks run on the thread that completes it (Hazelcast's response or
+   * partition thread; they only hand over to a Vert.x context). Hazelcast runs a callback added
+   * with {@code whenComplete} on its default executor, which is a new thread per callback when
+   * the common fork-join pool has one thread (any machine of two cores or fewer): a thread
+   * started for every write of an HA leader (docs/benchmarks.md, HA section).
+   */
+  static <T> CompletionStage<T> direct(CompletionStage<T> stage) {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    stage.whenCompleteAsync((value, error) -> {
+      if (error != null) {
+        done.completeExceptionally(error);
+      } else {
+        done.complete(value);
+      }
+    }, Runnable::run);
+    return done;
   }
 
   /** A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. */
