@@ -29,7 +29,8 @@ final class HaStore {
 
   /**
    * Claims the next term of {@code pool} for {@code node}, unless another node of {@code
-   * members} holds the lock: the claim (with the log to recover from), or null.
+   * members} holds the lock: the claim (with the log to recover from), or a refusal naming that
+   * node.
    */
   CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members) {
     return direct(map.submitToKey(pool, new Claim(node, members)));
@@ -75,7 +76,7 @@ final class HaStore {
     public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
       if (value.leader != null && !value.leader.equals(node) && members.contains(value.leader)) {
-        return null;
+        return HaEntry.Claimed.refused(value.leader);
       }
       value.term++;
       value.leader = node;

@@ -53,6 +53,8 @@ public final class HazelcastLeadership implements Leadership {
   static final String WRITES_PROPERTY = "shepherd.ha.writesInFlight";
   /** How many of a leader's writes may be in flight at once. */
   static final int WRITES_IN_FLIGHT = writesInFlight(System.getProperty(WRITES_PROPERTY));
+  /** The member attribute holding a member's Vert.x node id (vertx-hazelcast's). */
+  private static final String NODE_ID = "__vertx.nodeId";
   /** How often a standby tries to claim the pool. */
   static final long RETRY_MS = 250;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
@@ -82,6 +84,11 @@ public final class HazelcastLeadership implements Leadership {
   private boolean stopped;
   /** The term this node leads, or 0 while it stands by. */
   private long leading;
+  /**
+   * The node id of the pool's leader as this standby's last refused claim named it (null:
+   * unknown): when that node's member leaves, a claim of this node may win.
+   */
+  private String leaderNode;
   /** Whether the current member is merging back into a cluster: no claims until it merged. */
   private volatile boolean merging;
 
@@ -120,7 +127,8 @@ public final class HazelcastLeadership implements Leadership {
           @Override
           public void memberRemoved(MembershipEvent event) {
             LOG.info("pool {}: member {} left the cluster", pool, event.getMember().getUuid());
-            context.runOnContext(v -> memberLeft());
+            String gone = event.getMember().getAttribute(NODE_ID);
+            context.runOnContext(v -> memberLeft(gone));
           }
         });
     lifecycleRegistration = hazelcast.getLifecycleService().addLifecycleListener(event -> {
@@ -141,11 +149,16 @@ public final class HazelcastLeadership implements Leadership {
     return Future.succeededFuture();
   }
 
-  private void memberLeft() {
+  /** A member left: the leader may be gone, so claim at once; {@code gone} is its node id. */
+  private void memberLeft(String gone) {
     if (leading != 0 && members() < quorum) {
       lose("the cluster has " + members() + " members, fewer than the " + quorum
           + " a majority needs");
     } else {
+      if (leading == 0 && !stopped && gone != null && gone.equals(leaderNode)) {
+        leaderNode = null;
+        candidate.claiming();
+      }
       tryClaim();
     }
   }
@@ -187,6 +200,11 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           if (claimed == null) {
+            return;
+          }
+          if (!claimed.won()) {
+            leaderNode = claimed.heldBy();
+            candidate.anotherLeads();
             return;
           }
           if (stopped || merging) {

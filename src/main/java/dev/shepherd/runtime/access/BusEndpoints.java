@@ -40,6 +40,8 @@ public final class BusEndpoints {
   /** The bus the routes are registered on; null in the failover simulation. */
   private final EventBus bus;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
+  /** Consumers a standby registered while claiming the pool, serving it now; or null. */
+  private ReadyConsumers ready;
 
   public BusEndpoints(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
@@ -84,16 +86,40 @@ public final class BusEndpoints {
   }
 
   public Future<Void> register() {
-    routes().forEach((address, handler) ->
-        consumers.add(bus.consumer(address, coordinator.asTurn(handler::accept))));
-    List<Future<Void>> ready = new ArrayList<>();
-    consumers.forEach(c -> ready.add(c.completion()));
-    return Future.all(ready).mapEmpty();
+    return register(null);
+  }
+
+  /**
+   * Consumes the pool's addresses; those {@code ready} already consumes (a standby's, registered
+   * while it claimed the pool; null: none) serve the pool from now on, the messages they held
+   * first, instead of consumers registered anew.
+   */
+  public Future<Void> register(ReadyConsumers ready) {
+    Map<String, io.vertx.core.Handler<Message<Object>>> adopted = new LinkedHashMap<>();
+    routes().forEach((address, handler) -> {
+      io.vertx.core.Handler<Message<Object>> turn = coordinator.asTurn(handler::accept);
+      if (ready != null && ready.holds(address)) {
+        adopted.put(address, turn);
+      } else {
+        consumers.add(bus.consumer(address, turn));
+      }
+    });
+    List<Future<Void>> registered = new ArrayList<>();
+    consumers.forEach(c -> registered.add(c.completion()));
+    if (ready != null) {
+      this.ready = ready;
+      ready.serve(adopted);
+      registered.add(ready.completion());
+    }
+    return Future.all(registered).mapEmpty();
   }
 
   public Future<Void> unregister() {
     List<Future<Void>> done = new ArrayList<>();
     consumers.forEach(c -> done.add(c.unregister()));
+    if (ready != null) {
+      done.add(ready.withdraw());
+    }
     return Future.join(done).mapEmpty();
   }
 
