@@ -233,6 +233,8 @@ public class PoolVerticle extends VerticleBase {
     @Override
     public void standReady() {
       if (ready == null) {
+        LOG.info("pool {}: its leader's node left; this node consumes its submits while it"
+            + " claims the pool", config.name());
         ready = ReadyConsumers.register(vertx.eventBus(), config.name(),
             List.of(config.addresses().submit()));
         readyTimer = vertx.setTimer(READY_MS, id -> standDown());

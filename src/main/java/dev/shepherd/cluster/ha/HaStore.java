@@ -1,9 +1,12 @@
 package dev.shepherd.cluster.ha;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +23,8 @@ import java.util.concurrent.CompletionStage;
 final class HaStore {
   /** The map of the pools' entries. */
   static final String MAP = "shepherd.ha";
+  /** The member attribute holding a member's Vert.x node id (vertx-hazelcast's). */
+  static final String NODE_ID = "__vertx.nodeId";
 
   private final IMap<String, HaEntry> map;
 
@@ -69,13 +74,48 @@ final class HaStore {
     return done;
   }
 
-  /** A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. */
-  record Claim(String node, Set<String> members)
-      implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {
+  /**
+   * A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. Whether
+   * the lock's holder is still a member is read where and when the claim runs, on the key's
+   * owner (its node ids), not from the claimer's {@code members} as they were when it sent the
+   * claim: a claim sent just before the leader's member was removed, and held back until the
+   * partition had a new owner, then wins instead of being refused with a stale view and sent
+   * again (A3: a takeover a claim's round trip sooner). {@code members} stand in where no
+   * member runs it (a test).
+   */
+  static final class Claim implements EntryProcessor<String, HaEntry, HaEntry.Claimed>,
+      HazelcastInstanceAware {
+    private static final long serialVersionUID = 1L;
+    private final String node;
+    private final Set<String> members;
+    private transient HazelcastInstance hazelcast;
+
+    Claim(String node, Set<String> members) {
+      this.node = node;
+      this.members = Set.copyOf(members);
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcast) {
+      this.hazelcast = hazelcast;
+    }
+
+    /** The node ids of the cluster's members as the member running the claim sees them. */
+    private Set<String> live() {
+      if (hazelcast == null) {
+        return members;
+      }
+      Set<String> nodes = new HashSet<>();
+      for (Member member : hazelcast.getCluster().getMembers()) {
+        nodes.add(member.getAttribute(NODE_ID));
+      }
+      return nodes;
+    }
+
     @Override
     public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
-      if (value.leader != null && !value.leader.equals(node) && members.contains(value.leader)) {
+      if (value.leader != null && !value.leader.equals(node) && live().contains(value.leader)) {
         return HaEntry.Claimed.refused(value.leader);
       }
       value.term++;

@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -53,10 +54,11 @@ public final class HazelcastLeadership implements Leadership {
   static final String WRITES_PROPERTY = "shepherd.ha.writesInFlight";
   /** How many of a leader's writes may be in flight at once. */
   static final int WRITES_IN_FLIGHT = writesInFlight(System.getProperty(WRITES_PROPERTY));
-  /** The member attribute holding a member's Vert.x node id (vertx-hazelcast's). */
-  private static final String NODE_ID = "__vertx.nodeId";
-  /** How often a standby tries to claim the pool. */
-  static final long RETRY_MS = 250;
+  /**
+   * How often a standby tries to claim the pool, and looks whether its leader's member is gone:
+   * a claim is one small entry processor on the key's owner, refused while the leader lives.
+   */
+  static final long RETRY_MS = 100;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
   public static final String MAJORITY = "shepherd-majority";
   /**
@@ -127,7 +129,7 @@ public final class HazelcastLeadership implements Leadership {
           @Override
           public void memberRemoved(MembershipEvent event) {
             LOG.info("pool {}: member {} left the cluster", pool, event.getMember().getUuid());
-            String gone = event.getMember().getAttribute(NODE_ID);
+            String gone = event.getMember().getAttribute(HaStore.NODE_ID);
             context.runOnContext(v -> memberLeft(gone));
           }
         });
@@ -180,14 +182,29 @@ public final class HazelcastLeadership implements Leadership {
   }
 
   private void tryClaim() {
-    if (stopped || leading != 0 || claiming || merging || members() < quorum) {
+    if (stopped || leading != 0 || merging) {
+      return;
+    }
+    Set<String> members;
+    try {
+      members = new HashSet<>(manager.getNodes());
+    } catch (HazelcastInstanceNotActiveException e) {
+      return;
+    }
+    if (leaderNode != null && !members.contains(leaderNode)) {
+      // Hazelcast's member list drops a member before its listeners hear of it (seen 0.5 s
+      // apart while the cluster cleans up after a kill): whichever comes first starts it.
+      leaderNode = null;
+      candidate.claiming();
+    }
+    if (claiming || members.size() < quorum) {
       return;
     }
     claiming = true;
     long sentAt = clock.monotonicMs();
     CompletionStage<HaEntry.Claimed> claim;
     try {
-      claim = store.claim(pool, node, new HashSet<>(manager.getNodes()));
+      claim = store.claim(pool, node, members);
     } catch (HazelcastInstanceNotActiveException e) {
       claiming = false;
       return;

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Consumers of some of a highly available pool's addresses that a standby registers while it
@@ -29,6 +31,7 @@ import java.util.Map;
  * registers, serves and withdraws them, and their handlers run on it.
  */
 public final class ReadyConsumers {
+  private static final Logger LOG = LoggerFactory.getLogger(ReadyConsumers.class);
   /** The most messages held before the node serves the pool. */
   static final int MAX_HELD = 10_000;
 
@@ -93,6 +96,8 @@ public final class ReadyConsumers {
       throw new IllegalStateException("pool " + pool + ": consumers withdrawn already");
     }
     this.routes = Map.copyOf(routes);
+    LOG.info("pool {}: serves through the consumers made ready while it claimed the pool, {}"
+        + " requests held", pool, held.size());
     while (!held.isEmpty()) {
       Message<Object> message = held.pollFirst();
       this.routes.get(message.address()).handle(message);
