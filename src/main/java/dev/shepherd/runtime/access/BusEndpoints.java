@@ -19,6 +19,7 @@ import dev.shepherd.runtime.wire.RequestDecoder;
 import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SnapshotJson;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -95,9 +96,9 @@ public final class BusEndpoints {
    * first, instead of consumers registered anew.
    */
   public Future<Void> register(ReadyConsumers ready) {
-    Map<String, io.vertx.core.Handler<Message<Object>>> adopted = new LinkedHashMap<>();
+    Map<String, Handler<Message<Object>>> adopted = new LinkedHashMap<>();
     routes().forEach((address, handler) -> {
-      io.vertx.core.Handler<Message<Object>> turn = coordinator.asTurn(handler::accept);
+      Handler<Message<Object>> turn = coordinator.asTurn(handler::accept);
       if (ready != null && ready.holds(address)) {
         adopted.put(address, turn);
       } else {
