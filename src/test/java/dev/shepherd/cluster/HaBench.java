@@ -38,6 +38,11 @@ class HaBench {
   static final int KILLS = Integer.getInteger("ha.bench.kills", 5);
   /** {@code -Dha.bench.writesInFlight=N}: the nodes' leaders keep up to N writes in flight. */
   static final String WRITES = System.getProperty("ha.bench.writesInFlight");
+  /**
+   * {@code -Dha.bench.recentOutcomes=N}: the pools remember N answered jobs (the default 10,000
+   * when unset), which sizes the HA pool's state, its checkpoints and what a takeover reads.
+   */
+  static final Integer RECENT = Integer.getInteger("ha.bench.recentOutcomes");
   /** {@code -Dha.bench.sealed=true}: the nodes share a cluster key, so HA records are sealed. */
   static final boolean SEALED = Boolean.getBoolean("ha.bench.sealed");
   /**
@@ -52,11 +57,15 @@ class HaBench {
   final ClusterNodes cluster = new ClusterNodes();
 
   private static JsonObject echoPool(String name, boolean ha) {
-    return new JsonObject().put("name", name)
+    JsonObject pool = new JsonObject().put("name", name)
         .put("ha", new JsonObject().put("enabled", ha))
         .put("worker", new JsonObject().put("class", "dev.shepherd.demo.DemoWorker")
             .put("instances", 4).put("maxConcurrency", 64).put("threading", "EVENT_LOOP"))
         .put("backlogCapacity", 100_000);
+    if (RECENT != null) {
+      pool.put("recentOutcomes", new JsonObject().put("capacity", RECENT));
+    }
+    return pool;
   }
 
   private ClusterNode startNode(String name, boolean withPlain) {
