@@ -1,5 +1,6 @@
 package dev.shepherd.runtime.access;
 
+import dev.shepherd.runtime.payload.LogText;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.eventbus.EventBus;
@@ -46,11 +47,22 @@ public final class ReadyConsumers {
     this.pool = pool;
   }
 
-  /** Consumers of {@code addresses} of {@code pool} on {@code bus}, holding what arrives. */
+  /**
+   * Consumers of {@code addresses} of {@code pool} on {@code bus}, holding what arrives. One that
+   * fails to register in the cluster (it can while partitions move) is unregistered at once, so
+   * that nothing this node routes to it is dropped; the messages it held stay held.
+   */
   public static ReadyConsumers register(EventBus bus, String pool, List<String> addresses) {
     ReadyConsumers ready = new ReadyConsumers(pool);
     for (String address : addresses) {
-      ready.consumers.put(address, bus.consumer(address, ready::arrived));
+      MessageConsumer<Object> consumer = bus.consumer(address, ready::arrived);
+      ready.consumers.put(address, consumer);
+      consumer.completion().onFailure(e -> {
+        LOG.warn("pool {}: the consumer of {} made ready while claiming could not be"
+            + " registered ({}); the term registers its own", pool, address,
+            LogText.quote(String.valueOf(e.getMessage())));
+        consumer.unregister();
+      });
     }
     return ready;
   }
