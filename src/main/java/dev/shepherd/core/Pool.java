@@ -273,6 +273,15 @@ public final class Pool {
     return d.jobs.size();
   }
 
+  /**
+   * How many entries {@link #durableImage} holds (its jobs, dead letters, recent outcomes,
+   * bindings and hosts), without building it: what a checkpoint costs to write, against which a
+   * durable pool weighs its log (A3 in docs/rules.md). O(1).
+   */
+  public int durableEntries() {
+    return d.jobs.size() + d.dead.size() + d.recent.size() + d.bindings.size() + d.hosts.size();
+  }
+
   /** Whether {@code job} is accepted and not yet answered. */
   public boolean holds(String job) {
     return d.jobs.contains(job);

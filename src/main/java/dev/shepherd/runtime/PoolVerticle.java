@@ -5,6 +5,7 @@ import dev.shepherd.runtime.access.BusEndpoints;
 import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.access.PoolAnnouncement;
 import dev.shepherd.runtime.access.PoolAnnouncer;
+import dev.shepherd.runtime.access.ReadyConsumers;
 import dev.shepherd.runtime.access.Standbys;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.HostedPool;
@@ -65,6 +66,14 @@ public class PoolVerticle extends VerticleBase {
   private Leadership leadership;
   /** The terms this node leads of a highly available pool; null for other pools. */
   private TermRunner terms;
+  /**
+   * How long consumers made ready while this node claims the pool stay without it leading: the
+   * 5 s a takeover is meant to take (A3 in docs/rules.md).
+   */
+  static final long READY_MS = 5_000;
+  /** Consumers registered while this node claims the pool (HA), or null. */
+  private ReadyConsumers ready;
+  private long readyTimer = -1;
   /**
    * Vert.x runs its close hooks before it undeploys verticles: the pool drains while its
    * incarnations, the bus and the HTTP server are all still there.
@@ -189,7 +198,10 @@ public class PoolVerticle extends VerticleBase {
   private Future<Void> serve(Coordinator opened) {
     BusEndpoints registered = endpoints;
     List<PoolExtension> ours = extensions;
-    return registered.register()
+    ReadyConsumers adopted = ready;
+    ready = null;
+    vertx.cancelTimer(readyTimer);
+    return registered.register(adopted)
         .compose(v -> startExtensions(ours, opened))
         .onFailure(e -> {
           registered.unregister();
@@ -214,6 +226,26 @@ public class PoolVerticle extends VerticleBase {
 
   /** Where this node runs the terms it leads: on this verticle's context and event bus. */
   private final class NodeSite implements TermRunner.Site {
+    /**
+     * The submit address stands ready while this node claims the pool: the address every job
+     * comes by, so a failover's first job waits for no registration after the claim.
+     */
+    @Override
+    public void standReady() {
+      if (ready == null) {
+        LOG.info("pool {}: its leader's node left; this node consumes its submits while it"
+            + " claims the pool", config.name());
+        ready = ReadyConsumers.register(vertx.eventBus(), config.name(),
+            List.of(config.addresses().submit()));
+        readyTimer = vertx.setTimer(READY_MS, id -> standDown());
+      }
+    }
+
+    @Override
+    public void standDown() {
+      dropReady();
+    }
+
     @Override
     public Coordinator open(PoolConfig termConfig) {
       return PoolVerticle.this.open(termConfig);
@@ -244,6 +276,15 @@ public class PoolVerticle extends VerticleBase {
     }
   }
 
+  /** Withdraws the consumers made ready while claiming the pool, if any. */
+  private void dropReady() {
+    if (ready != null) {
+      vertx.cancelTimer(readyTimer);
+      ready.withdraw();
+      ready = null;
+    }
+  }
+
   /**
    * This node leaves the highly available pool for good (it stops): no more claims, and a
    * leader steps down at once, leaving the pool to a standby. Completes once this node's
@@ -255,6 +296,7 @@ public class PoolVerticle extends VerticleBase {
   private Future<Void> leave() {
     if (leaving == null) {
       Standbys.remove(vertx, config.name());
+      dropReady();
       Promise<Void> left = Promise.promise();
       leadership.stop()
           .eventually(() -> terms.stepDownAndWait("this node stops; a standby takes the pool over",

@@ -869,6 +869,11 @@ final class PoolChecker implements SequenceRunner.Harness {
       DurableImage own = pool.durableImage();
       require(replayed.equals(own), "A3 the records rebuild the pool's own image",
           () -> "replayed " + replayed + "\nown      " + own);
+      int entries = own.jobs().size() + own.dead().size() + own.recent().size()
+          + own.bindings().size() + own.hosts().size();
+      require(pool.durableEntries() == entries,
+          "A3 the pool counts its image's entries, which space its checkpoints",
+          () -> pool.durableEntries() + " counted, the image holds " + entries);
     }
     int queued = 0;
     for (Held job : line) {

@@ -35,9 +35,25 @@ final class HaEntry implements Serializable {
   /** One batch as written: its term, its id within the term, its JSON. */
   record Stored(long term, long id, String text) implements Serializable {}
 
-  /** What a claim hands the new leader (a copy). */
-  record Claimed(long term, long previousTerm, String base, List<String> batches)
-      implements Serializable {}
+  /**
+   * What a claim hands the new leader (a copy); or, when another live member holds the pool's
+   * lock, only that member's node id ({@code heldBy}, null for a claim won).
+   */
+  record Claimed(long term, long previousTerm, String base, List<String> batches, String heldBy)
+      implements Serializable {
+    Claimed(long term, long previousTerm, String base, List<String> batches) {
+      this(term, previousTerm, base, batches, null);
+    }
+
+    /** A claim refused: {@code leader} holds the lock. */
+    static Claimed refused(String leader) {
+      return new Claimed(0, 0, null, List.of(), leader);
+    }
+
+    boolean won() {
+      return heldBy == null;
+    }
+  }
 
   /**
    * Keeps batch {@code id} of {@code term} ({@code checkpoint} non-null: the pool's whole state

@@ -1,11 +1,15 @@
 package dev.shepherd.cluster.ha;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,6 +23,8 @@ import java.util.concurrent.CompletionStage;
 final class HaStore {
   /** The map of the pools' entries. */
   static final String MAP = "shepherd.ha";
+  /** The member attribute holding a member's Vert.x node id (vertx-hazelcast's). */
+  static final String NODE_ID = "__vertx.nodeId";
 
   private final IMap<String, HaEntry> map;
 
@@ -28,38 +34,89 @@ final class HaStore {
 
   /**
    * Claims the next term of {@code pool} for {@code node}, unless another node of {@code
-   * members} holds the lock: the claim (with the log to recover from), or null.
+   * members} holds the lock: the claim (with the log to recover from), or a refusal naming that
+   * node.
    */
   CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members) {
-    return map.submitToKey(pool, new Claim(node, members));
+    return direct(map.submitToKey(pool, new Claim(node, members)));
   }
 
   /**
    * Keeps batch {@code id} of {@code term} ({@code base} non-null: a checkpoint, which replaces
-   * the log before it) if {@code term} is still the pool's: whether it was. Writes may be in
-   * flight together and arrive in any order ({@link HaEntry}).
+   * the log before it) if {@code term} is still the pool's: whether it was. The texts are UTF-8;
+   * writes may be in flight together and arrive in any order ({@link HaEntry}).
    */
-  CompletionStage<Boolean> write(String pool, long term, long id, String batch, String base) {
-    return map.submitToKey(pool, new Write(term, id, utf8(batch), utf8(base)));
-  }
-
-  private static byte[] utf8(String text) {
-    return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+  CompletionStage<Boolean> write(String pool, long term, long id, byte[] batch, byte[] base) {
+    return direct(map.submitToKey(pool, new Write(term, id, batch, base)));
   }
 
   /** Releases the lock of {@code pool} if {@code node} holds it in {@code term}. */
   CompletionStage<Boolean> resign(String pool, String node, long term) {
-    return map.submitToKey(pool, new Resign(node, term));
+    return direct(map.submitToKey(pool, new Resign(node, term)));
   }
 
-  /** A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. */
-  record Claim(String node, Set<String> members)
-      implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {
+  /**
+   * {@code stage}, whose callbacks run on the thread that completes it (Hazelcast's response or
+   * partition thread; they only hand over to a Vert.x context). Hazelcast runs a callback added
+   * with {@code whenComplete} on its default executor, which is a new thread per callback when
+   * the common fork-join pool has one thread (any machine of two cores or fewer): a thread
+   * started for every write of an HA leader (docs/benchmarks.md, HA section).
+   */
+  static <T> CompletionStage<T> direct(CompletionStage<T> stage) {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    stage.whenCompleteAsync((value, error) -> {
+      if (error != null) {
+        done.completeExceptionally(error);
+      } else {
+        done.complete(value);
+      }
+    }, Runnable::run);
+    return done;
+  }
+
+  /**
+   * A2 (docs/rules.md): the lock and the next term, with the log, in one atomic step. Whether
+   * the lock's holder is still a member is read where and when the claim runs, on the key's
+   * owner (its node ids), not from the claimer's {@code members} as they were when it sent the
+   * claim: a claim sent just before the leader's member was removed, and held back until the
+   * partition had a new owner, then wins instead of being refused with a stale view and sent
+   * again (A3: a takeover a claim's round trip sooner). {@code members} stand in where no
+   * member runs it (a test).
+   */
+  static final class Claim implements EntryProcessor<String, HaEntry, HaEntry.Claimed>,
+      HazelcastInstanceAware {
+    private static final long serialVersionUID = 1L;
+    private final String node;
+    private final Set<String> members;
+    private transient HazelcastInstance hazelcast;
+
+    Claim(String node, Set<String> members) {
+      this.node = node;
+      this.members = Set.copyOf(members);
+    }
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcast) {
+      this.hazelcast = hazelcast;
+    }
+
+    /** The node ids of the cluster's members as the member running the claim sees them. */
+    private Set<String> live() {
+      if (hazelcast == null) {
+        return members;
+      }
+      Set<String> nodes = new HashSet<>();
+      for (Member member : hazelcast.getCluster().getMembers()) {
+        nodes.add(member.getAttribute(NODE_ID));
+      }
+      return nodes;
+    }
+
     @Override
     public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
-      if (value.leader != null && !value.leader.equals(node) && members.contains(value.leader)) {
-        return null;
+      if (value.leader != null && !value.leader.equals(node) && live().contains(value.leader)) {
+        return HaEntry.Claimed.refused(value.leader);
       }
       value.term++;
       value.leader = node;

@@ -10,6 +10,7 @@ import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.ha.DurableJson;
+import dev.shepherd.runtime.ha.DurableJsonWriter;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -52,8 +54,11 @@ public final class HazelcastLeadership implements Leadership {
   static final String WRITES_PROPERTY = "shepherd.ha.writesInFlight";
   /** How many of a leader's writes may be in flight at once. */
   static final int WRITES_IN_FLIGHT = writesInFlight(System.getProperty(WRITES_PROPERTY));
-  /** How often a standby tries to claim the pool. */
-  static final long RETRY_MS = 250;
+  /**
+   * How often a standby tries to claim the pool, and looks whether its leader's member is gone:
+   * a claim is one small entry processor on the key's owner, refused while the leader lives.
+   */
+  static final long RETRY_MS = 100;
   /** The split-brain protection of the store, as {@code conf/cluster.xml} names it. */
   public static final String MAJORITY = "shepherd-majority";
   /**
@@ -81,6 +86,11 @@ public final class HazelcastLeadership implements Leadership {
   private boolean stopped;
   /** The term this node leads, or 0 while it stands by. */
   private long leading;
+  /**
+   * The node id of the pool's leader as this standby's last refused claim named it (null:
+   * unknown): when that node's member leaves, a claim of this node may win.
+   */
+  private String leaderNode;
   /** Whether the current member is merging back into a cluster: no claims until it merged. */
   private volatile boolean merging;
 
@@ -119,7 +129,8 @@ public final class HazelcastLeadership implements Leadership {
           @Override
           public void memberRemoved(MembershipEvent event) {
             LOG.info("pool {}: member {} left the cluster", pool, event.getMember().getUuid());
-            context.runOnContext(v -> memberLeft());
+            String gone = event.getMember().getAttribute(HaStore.NODE_ID);
+            context.runOnContext(v -> memberLeft(gone));
           }
         });
     lifecycleRegistration = hazelcast.getLifecycleService().addLifecycleListener(event -> {
@@ -140,11 +151,16 @@ public final class HazelcastLeadership implements Leadership {
     return Future.succeededFuture();
   }
 
-  private void memberLeft() {
+  /** A member left: the leader may be gone, so claim at once; {@code gone} is its node id. */
+  private void memberLeft(String gone) {
     if (leading != 0 && members() < quorum) {
       lose("the cluster has " + members() + " members, fewer than the " + quorum
           + " a majority needs");
     } else {
+      if (leading == 0 && !stopped && gone != null && gone.equals(leaderNode)) {
+        leaderNode = null;
+        candidate.claiming();
+      }
       tryClaim();
     }
   }
@@ -166,14 +182,29 @@ public final class HazelcastLeadership implements Leadership {
   }
 
   private void tryClaim() {
-    if (stopped || leading != 0 || claiming || merging || members() < quorum) {
+    if (stopped || leading != 0 || merging) {
+      return;
+    }
+    Set<String> members;
+    try {
+      members = new HashSet<>(manager.getNodes());
+    } catch (HazelcastInstanceNotActiveException e) {
+      return;
+    }
+    if (leaderNode != null && !members.contains(leaderNode)) {
+      // Hazelcast's member list drops a member before its listeners hear of it (seen 0.5 s
+      // apart while the cluster cleans up after a kill): whichever comes first starts it.
+      leaderNode = null;
+      candidate.claiming();
+    }
+    if (claiming || members.size() < quorum) {
       return;
     }
     claiming = true;
     long sentAt = clock.monotonicMs();
     CompletionStage<HaEntry.Claimed> claim;
     try {
-      claim = store.claim(pool, node, new HashSet<>(manager.getNodes()));
+      claim = store.claim(pool, node, members);
     } catch (HazelcastInstanceNotActiveException e) {
       claiming = false;
       return;
@@ -186,6 +217,11 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           if (claimed == null) {
+            return;
+          }
+          if (!claimed.won()) {
+            leaderNode = claimed.heldBy();
+            candidate.anotherLeads();
             return;
           }
           if (stopped || merging) {
@@ -237,10 +273,10 @@ public final class HazelcastLeadership implements Leadership {
   public Future<Void> write(long term, DurableGate.Batch batch, DurableLog.Base base,
       Map<String, JournalTrace> traces) {
     Promise<Void> written = Promise.promise();
-    String text = base == null ? sealed.seal(SealedRecords.BATCH, term, batch.id(),
-        DurableJson.encode(batch, traces)) : null;
-    String baseText = base == null ? null
-        : sealed.seal(SealedRecords.BASE, term, batch.id(), DurableJson.encode(base, traces));
+    byte[] text = base == null ? sealed.seal(SealedRecords.BATCH, term, batch.id(),
+        DurableJsonWriter.write(batch, traces)) : null;
+    byte[] baseText = base == null ? null : sealed.seal(SealedRecords.BASE, term, batch.id(),
+        DurableJsonWriter.write(base, traces));
     CompletionStage<Boolean> write;
     try {
       write = store.write(pool, term, batch.id(), text, baseText);

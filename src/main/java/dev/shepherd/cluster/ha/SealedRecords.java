@@ -73,17 +73,29 @@ final class SealedRecords {
     if (keys.isEmpty()) {
       return text;
     }
+    return new String(seal(kind, term, sequence, text.getBytes(StandardCharsets.UTF_8)),
+        StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code utf8}, a record's text as UTF-8, sealed as record {@code sequence} of {@code kind}
+   * written in {@code term}: the sealed record's text as UTF-8 (the bytes themselves in clear).
+   */
+  byte[] seal(String kind, long term, long sequence, byte[] utf8) {
+    if (keys.isEmpty()) {
+      return utf8;
+    }
     byte[] nonce = new byte[NONCE_BYTES];
     RANDOM.nextBytes(nonce);
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, keys.get(0), new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(associated(kind, term, sequence));
-      byte[] sealed = cipher.doFinal(text.getBytes(StandardCharsets.UTF_8));
+      byte[] sealed = cipher.doFinal(utf8);
       byte[] out = ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed)
           .array();
-      return PREFIX + kind + ":" + term + ":" + sequence + ":"
-          + Base64.getEncoder().encodeToString(out);
+      return (PREFIX + kind + ":" + term + ":" + sequence + ":"
+          + Base64.getEncoder().encodeToString(out)).getBytes(StandardCharsets.UTF_8);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM is missing from this JDK", e);
     }

@@ -35,6 +35,13 @@ import java.util.function.Supplier;
 public final class DurableGate {
   /** Records since the last checkpoint below which no checkpoint is taken. */
   static final int MIN_CHECKPOINT_RECORDS = 4096;
+  /**
+   * Records in the log per entry of the image before a checkpoint replaces the log: the image's
+   * writing then costs at most half of the log's, and a successor reads at most three times the
+   * image. A pool remembering 10,000 recent outcomes (J6 in docs/rules.md) wrote its whole image
+   * every 4,096 records before, 2.5 times the log's own cost (docs/benchmarks.md, HA section).
+   */
+  static final int RECORDS_PER_IMAGE_ENTRY = 2;
 
   /** Where the gate's output goes. */
   public interface Output {
@@ -88,7 +95,7 @@ public final class DurableGate {
 
   private final long leaseMs;
   private final Output output;
-  private final IntSupplier liveJobs;
+  private final IntSupplier imageEntries;
   private final Supplier<Counters> totals;
   private final ArrayDeque<Object> waiting = new ArrayDeque<>();
   private List<DurableRecord> open = new ArrayList<>();
@@ -106,11 +113,14 @@ public final class DurableGate {
 
   /**
    * A gate whose lease starts at {@code leaseFrom} (when the coordinator's claim of its term was
-   * sent); {@code liveJobs} tells how many jobs the pool holds, which sizes checkpoints. The first
+   * sent); {@code imageEntries} tells how many entries the pool's image holds ({@code
+   * Pool.durableEntries}: jobs, dead letters, recent outcomes, bindings, hosts), which spaces
+   * checkpoints: one comes once the log since the last would pass the larger of {@value
+   * #MIN_CHECKPOINT_RECORDS} records and {@value #RECORDS_PER_IMAGE_ENTRY} per entry. The first
    * batch is a checkpoint, so a new coordinator starts its log afresh.
    */
-  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs, Output output) {
-    this(leaseMs, leaseFrom, liveJobs, () -> null, 1, output);
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier imageEntries, Output output) {
+    this(leaseMs, leaseFrom, imageEntries, () -> null, 1, output);
   }
 
   /**
@@ -118,9 +128,9 @@ public final class DurableGate {
    * (when every record before it was offered), so that the next term continues them (T3 in
    * docs/rules.md).
    */
-  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs,
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier imageEntries,
       Supplier<Counters> totals, Output output) {
-    this(leaseMs, leaseFrom, liveJobs, totals, 1, output);
+    this(leaseMs, leaseFrom, imageEntries, totals, 1, output);
   }
 
   /**
@@ -130,7 +140,7 @@ public final class DurableGate {
    * stored. The store must then keep only an unbroken run of batches after its checkpoint (one
    * written after a batch that failed is not part of the log).
    */
-  public DurableGate(long leaseMs, long leaseFrom, IntSupplier liveJobs,
+  public DurableGate(long leaseMs, long leaseFrom, IntSupplier imageEntries,
       Supplier<Counters> totals, int maxInFlight, Output output) {
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
@@ -138,7 +148,7 @@ public final class DurableGate {
     this.maxInFlight = maxInFlight;
     this.leaseMs = leaseMs;
     this.leaseFrom = leaseFrom;
-    this.liveJobs = liveJobs;
+    this.imageEntries = imageEntries;
     this.totals = totals;
     this.output = output;
   }
@@ -212,8 +222,9 @@ public final class DurableGate {
   }
 
   private void send(long now) {
-    boolean checkpoint = checkpointNext || recordsSinceCheckpoint + open.size()
-        > Math.max(MIN_CHECKPOINT_RECORDS, 4L * liveJobs.getAsInt());
+    long due = Math.max(MIN_CHECKPOINT_RECORDS,
+        (long) RECORDS_PER_IMAGE_ENTRY * imageEntries.getAsInt());
+    boolean checkpoint = checkpointNext || recordsSinceCheckpoint + open.size() > due;
     Batch batch = new Batch(nextBatch++, open, delivered, checkpoint,
         checkpoint ? waitingAnswers() : List.of(), totals.get());
     open = new ArrayList<>();

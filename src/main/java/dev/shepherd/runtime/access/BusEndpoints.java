@@ -20,6 +20,7 @@ import dev.shepherd.runtime.wire.Requests;
 import dev.shepherd.runtime.wire.SnapshotJson;
 import dev.shepherd.runtime.wire.TopLevelFields;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
@@ -44,6 +45,8 @@ public final class BusEndpoints {
   /** The bus the routes are registered on; null in the failover simulation. */
   private final EventBus bus;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
+  /** Consumers a standby registered while claiming the pool, serving it now; or null. */
+  private ReadyConsumers ready;
 
   public BusEndpoints(Coordinator coordinator, PoolHistory history) {
     this.coordinator = coordinator;
@@ -88,16 +91,40 @@ public final class BusEndpoints {
   }
 
   public Future<Void> register() {
-    routes().forEach((address, handler) ->
-        consumers.add(bus.consumer(address, coordinator.asTurn(handler::accept))));
-    List<Future<Void>> ready = new ArrayList<>();
-    consumers.forEach(c -> ready.add(c.completion()));
-    return Future.all(ready).mapEmpty();
+    return register(null);
+  }
+
+  /**
+   * Consumes the pool's addresses. Those {@code ready} consumes too (a standby's, registered
+   * while it claimed the pool; null: none) serve the pool from now on as well, the messages
+   * they held first; the term still registers its own consumers of them and waits only for
+   * those: a ready consumer registered while the cluster moved partitions can fail to register
+   * after Hazelcast's 5 s (seen for the submit address, `HaBench`), which must not fail the term.
+   */
+  public Future<Void> register(ReadyConsumers ready) {
+    Map<String, Handler<Message<Object>>> adopted = new LinkedHashMap<>();
+    routes().forEach((address, handler) -> {
+      Handler<Message<Object>> turn = coordinator.asTurn(handler::accept);
+      if (ready != null && ready.holds(address)) {
+        adopted.put(address, turn);
+      }
+      consumers.add(bus.consumer(address, turn));
+    });
+    List<Future<Void>> registered = new ArrayList<>();
+    consumers.forEach(c -> registered.add(c.completion()));
+    if (ready != null) {
+      this.ready = ready;
+      ready.serve(adopted);
+    }
+    return Future.all(registered).mapEmpty();
   }
 
   public Future<Void> unregister() {
     List<Future<Void>> done = new ArrayList<>();
     consumers.forEach(c -> done.add(c.unregister()));
+    if (ready != null) {
+      done.add(ready.withdraw());
+    }
     return Future.join(done).mapEmpty();
   }
 

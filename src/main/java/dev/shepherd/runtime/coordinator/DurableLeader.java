@@ -51,7 +51,7 @@ public final class DurableLeader {
     this.leadership = leadership;
     this.onStepDown = onStepDown;
     // The totals ride on every batch, so the next term's counters go on (T3 in docs/rules.md).
-    this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::unanswered,
+    this.gate = new DurableGate(leaseMs, claimedAt, coordinator.pool()::durableEntries,
         () -> coordinator.pool().counters(), leadership.writesInFlight(),
         new DurableGate.Output() {
           @Override

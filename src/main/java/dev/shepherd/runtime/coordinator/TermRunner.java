@@ -51,6 +51,15 @@ public final class TermRunner implements Leadership.Candidate {
      */
     void serve(Coordinator coordinator, Consumer<Throwable> done);
 
+    /**
+     * A claim of this node is under way, its leader's member having left: make ready to serve
+     * (consumers registered meanwhile, {@link #serve} to use them). By default nothing.
+     */
+    default void standReady() {}
+
+    /** Another node leads: what {@link #standReady} made ready goes. By default nothing. */
+    default void standDown() {}
+
     /** Undoes {@link #open} for a coordinator that could not start, recover or serve. */
     void discard(Coordinator coordinator);
 
@@ -127,6 +136,21 @@ public final class TermRunner implements Leadership.Candidate {
         failed(term, started, failure);
       }
     });
+  }
+
+  /** A claim is under way after the leader left: the site makes ready to serve (A3). */
+  @Override
+  public void claiming() {
+    if (coordinator == null) {
+      site.standReady();
+    }
+  }
+
+  @Override
+  public void anotherLeads() {
+    if (coordinator == null) {
+      site.standDown();
+    }
   }
 
   /** A term that could not start: this node gives it back and stands by again. */

@@ -45,6 +45,19 @@ public interface Leadership {
 
     /** Stop acting at once: the majority is lost, or this member is merging. */
     void stepDown(String why);
+
+    /**
+     * This node stands by and the member of the pool's leader just left the cluster: a claim is
+     * under way, which this node may win, so it may make ready to serve now rather than after
+     * it (A3 in docs/rules.md). By default nothing.
+     */
+    default void claiming() {}
+
+    /**
+     * A claim of this node was refused: another node leads the pool, and whatever {@link
+     * #claiming} made ready goes. By default nothing.
+     */
+    default void anotherLeads() {}
   }
 
   /** Starts standing for the pool of {@code config}; calls {@code candidate} on {@code context}. */

@@ -18,10 +18,11 @@ class DurableGateEdgesTest {
 
   private final List<Effect> released = new ArrayList<>();
   private final List<DurableGate.Batch> written = new ArrayList<>();
-  private int live;
+  /** The entries of the pool's image, as the gate is told them. */
+  private int entries;
 
   private DurableGate gate(long leaseFrom) {
-    return new DurableGate(LEASE, leaseFrom, () -> live, new DurableGate.Output() {
+    return new DurableGate(LEASE, leaseFrom, () -> entries, new DurableGate.Output() {
       @Override
       public void release(Effect effect) {
         released.add(effect);
@@ -53,7 +54,7 @@ class DurableGateEdgesTest {
   }
 
   @Test
-  void A3_a_checkpoint_comes_once_the_log_would_pass_the_larger_of_4096_records_and_four_per_live_job() {
+  void A3_a_checkpoint_comes_once_the_log_would_pass_the_larger_of_4096_records_and_two_per_image_entry() {
     DurableGate gate = gate(0);
     assertThat(writeRecords(gate, 0, 1, 1).checkpoint()).as("the first batch").isTrue();
     assertThat(writeRecords(gate, 1, 4000, 2).checkpoint()).isFalse();
@@ -63,10 +64,14 @@ class DurableGateEdgesTest {
     assertThat(due.records()).hasSize(1);
     assertThat(writeRecords(gate, 4098, 4096, 5).checkpoint()).as("counting starts over")
         .isFalse();
-    live = 2_000;
-    assertThat(writeRecords(gate, 9000, 3904, 6).checkpoint()).as("8000 = 4 per live job")
+    entries = 4_000;
+    assertThat(writeRecords(gate, 9000, 3904, 6).checkpoint()).as("8000 = 2 per image entry")
         .isFalse();
     assertThat(writeRecords(gate, 13000, 1, 7).checkpoint()).isTrue();
+    entries = 10_256;
+    assertThat(writeRecords(gate, 14000, 20_512, 8).checkpoint())
+        .as("10,000 recent outcomes and 256 jobs: 20,512 records before the next").isFalse();
+    assertThat(writeRecords(gate, 40000, 1, 9).checkpoint()).isTrue();
   }
 
   @Test

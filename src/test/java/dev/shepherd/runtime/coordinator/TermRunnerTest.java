@@ -144,6 +144,16 @@ class TermRunnerTest {
     }
 
     @Override
+    public void standReady() {
+      calls.add("stand ready");
+    }
+
+    @Override
+    public void standDown() {
+      calls.add("stand down");
+    }
+
+    @Override
     public void close(Coordinator coordinator, Runnable done) {
       calls.add("close " + coordinator.term());
       closing.add(done);
@@ -161,6 +171,26 @@ class TermRunnerTest {
     assertThat(site.calls).containsExactly("open 1", "serve 1 RUNNING");
     assertThat(terms.coordinator().term()).isEqualTo(1);
     assertThat(leadership.resigned).isEmpty();
+  }
+
+  @Test
+  void A3_a_standby_claiming_after_its_leader_left_stands_ready_and_then_serves() {
+    terms.claiming();
+    terms.lead(1, NOTHING, 1_000);
+
+    assertThat(site.calls).containsExactly("stand ready", "open 1", "serve 1 RUNNING");
+  }
+
+  @Test
+  void A3_a_standby_that_another_node_beat_stands_down_and_a_leader_is_not_told_either() {
+    terms.claiming();
+    terms.anotherLeads();
+    terms.lead(1, NOTHING, 1_000);
+    terms.claiming();
+    terms.anotherLeads();
+
+    assertThat(site.calls).containsExactly("stand ready", "stand down", "open 1",
+        "serve 1 RUNNING");
   }
 
   @Test

@@ -48,7 +48,7 @@ class DurableJsonTest {
   private static final FailureRetry RETRY = new FailureRetry(4, new Backoff(250, 2.5, 8_000,
       0.15));
 
-  private static RawJson raw(String text) {
+  static RawJson raw(String text) {
     return new RawJson(text.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -62,7 +62,7 @@ class DurableJsonTest {
   }
 
   /** A poisoned job's dead letter: two crashed attempts, answered POISON with its payload. */
-  private static DeadLetter poisoned(String job, RawJson payload) {
+  static DeadLetter poisoned(String job, RawJson payload) {
     return new DeadLetter(job, "k", payload, payload.length(), 500, List.of(
         new Attempt(1, "w-1", 3, 1_000, 1_010, "CRASH", "java.lang.OutOfMemoryError: boom"),
         new Attempt(2, "w-0", 7, 2_100, 2_104, "TIMEOUT", null)),
@@ -71,7 +71,7 @@ class DurableJsonTest {
   }
 
   /** A job whose last failure was answered and kept: the error's type and all. */
-  private static DeadLetter failed(String job) {
+  static DeadLetter failed(String job) {
     return new DeadLetter(job, null, null, 0, 0,
         List.of(new Attempt(1, "w-0", 1, 10, 20, "FAILED", "no such user")),
         new Outcome.Failed(job, new JobError(404, "no such user",
@@ -79,7 +79,7 @@ class DurableJsonTest {
   }
 
   /** One record of every kind, with every section-10 field set (and some at their defaults). */
-  private static List<DurableRecord> everyKind() {
+  static List<DurableRecord> everyKind() {
     RawJson payload = raw("{\"a\": [1, 2, {\"b\": null}], \"s\": \"\\u00e9\\n\"}");
     Outcome.Completed completed = new Outcome.Completed("job-7", new JsonObject().put("x", 1),
         "w-1", 2);

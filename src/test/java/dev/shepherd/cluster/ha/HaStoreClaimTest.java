@@ -1,0 +1,87 @@
+package dev.shepherd.cluster.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.AbstractMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim (A2): it takes the pool's next term unless another live member holds the lock, and a
+ * claim refused names that member's node, so a standby knows whose leaving to claim after (A3).
+ * Where a member runs it, the members are that member's as the claim runs.
+ */
+class HaStoreClaimTest {
+  @Test
+  void A2_a_claim_while_a_live_member_leads_is_refused_naming_the_leader() {
+    HaEntry entry = new HaEntry();
+    entry.term = 4;
+    entry.leader = "n1";
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+
+    HaEntry.Claimed refused = new HaStore.Claim("n2", Set.of("n1", "n2")).process(held);
+
+    assertThat(refused.won()).isFalse();
+    assertThat(refused.heldBy()).isEqualTo("n1");
+    assertThat(entry.term).as("unchanged").isEqualTo(4);
+    assertThat(entry.leader).isEqualTo("n1");
+  }
+
+  @Test
+  void A2_the_member_running_a_claim_judges_the_leader_by_its_own_view_of_the_cluster() {
+    HaEntry entry = new HaEntry();
+    entry.term = 4;
+    entry.leader = "n1";
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+    HaStore.Claim sentWhileTheLeaderLived = new HaStore.Claim("n2", Set.of("n1", "n2"));
+    sentWhileTheLeaderLived.setHazelcastInstance(cluster("n2", "n3"));
+
+    assertThat(sentWhileTheLeaderLived.process(held).won()).isTrue();
+    assertThat(entry.term).isEqualTo(5);
+
+    HaStore.Claim staleView = new HaStore.Claim("n3", Set.of("n3"));
+    staleView.setHazelcastInstance(cluster("n2", "n3"));
+    assertThat(staleView.process(held).heldBy()).as("n2 lives, whatever n3 saw").isEqualTo("n2");
+  }
+
+  /** A Hazelcast instance whose cluster has members of these node ids. */
+  private static com.hazelcast.core.HazelcastInstance cluster(String... nodes) {
+    java.util.Set<com.hazelcast.cluster.Member> members = new java.util.LinkedHashSet<>();
+    for (String node : nodes) {
+      members.add((com.hazelcast.cluster.Member) java.lang.reflect.Proxy.newProxyInstance(
+          HaStoreClaimTest.class.getClassLoader(),
+          new Class<?>[] {com.hazelcast.cluster.Member.class},
+          (proxy, method, args) -> switch (method.getName()) {
+            case "getAttribute" -> HaStore.NODE_ID.equals(args[0]) ? node : null;
+            case "hashCode" -> node.hashCode();
+            case "equals" -> proxy == args[0];
+            default -> null;
+          }));
+    }
+    com.hazelcast.cluster.Cluster cluster = (com.hazelcast.cluster.Cluster)
+        java.lang.reflect.Proxy.newProxyInstance(HaStoreClaimTest.class.getClassLoader(),
+            new Class<?>[] {com.hazelcast.cluster.Cluster.class},
+            (proxy, method, args) -> method.getName().equals("getMembers") ? members : null);
+    return (com.hazelcast.core.HazelcastInstance) java.lang.reflect.Proxy.newProxyInstance(
+        HaStoreClaimTest.class.getClassLoader(),
+        new Class<?>[] {com.hazelcast.core.HazelcastInstance.class},
+        (proxy, method, args) -> method.getName().equals("getCluster") ? cluster : null);
+  }
+
+  @Test
+  void A2_a_claim_once_the_leader_left_wins_the_next_term() {
+    HaEntry entry = new HaEntry();
+    entry.term = 4;
+    entry.leader = "n1";
+    entry.writtenBy = 3;
+    Map.Entry<String, HaEntry> held = new AbstractMap.SimpleEntry<>("jobs", entry);
+
+    HaEntry.Claimed won = new HaStore.Claim("n2", Set.of("n2", "n3")).process(held);
+
+    assertThat(won.won()).isTrue();
+    assertThat(won.term()).isEqualTo(5);
+    assertThat(won.previousTerm()).as("the term that wrote last").isEqualTo(3);
+    assertThat(held.getValue().leader).isEqualTo("n2");
+  }
+}
