@@ -236,7 +236,7 @@ public final class ClusterBench {
    * Runs every mode, in turn, at {@code inflight} and at 1, until {@code seconds} have passed:
    * the first cross-node requests are slow, and both paths need the JIT, whose compilers share
    * the two cores with the benchmark. A warm-up counted in jobs (three passes of a tenth of the
-   * jobs, about 2 s at first) left rounds with C2 still compiling in them.
+   * jobs, about 2 s at first) left rounds with the optimizing compiler still at work in them.
    */
   private void warmUp(Map<String, Supplier<Future<?>>> modes, int jobs, int inflight,
       int seconds) throws Exception {

@@ -138,7 +138,10 @@ public final class TermRunner implements Leadership.Candidate {
     });
   }
 
-  /** A claim is under way after the leader left: the site makes ready to serve (A3). */
+  /**
+   * A claim is under way after the leader left: the site makes ready to serve (A3 in
+   * docs/rules.md).
+   */
   @Override
   public void claiming() {
     if (coordinator == null) {
