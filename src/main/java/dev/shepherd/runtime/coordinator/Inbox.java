@@ -1,7 +1,8 @@
 package dev.shepherd.runtime.coordinator;
 
+import io.netty.util.internal.PlatformDependent;
 import io.vertx.core.Context;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -32,7 +33,14 @@ public final class Inbox {
   /** The coordinator's context's next turn. */
   private final Executor context;
   private final Runnable drain = this::drain;
-  private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+  /**
+   * Many threads offer, one turn at a time polls: Netty's multi-producer single-consumer queue
+   * (JCTools', as Netty's event loops use for their tasks), chunks of slots, where a linked queue
+   * allocated a node per hand-in and paid a compare-and-set per poll. A poll is made only under
+   * the turn flag, whose release and next take order one turn's polls before the next's, whatever
+   * thread runs it; {@code isEmpty} is safe from any thread.
+   */
+  private final Queue<Runnable> queue = PlatformDependent.newMpscQueue();
   /** A drain is queued on the context. */
   private final AtomicBoolean scheduled = new AtomicBoolean();
   /** A turn is under way (on any thread). */
