@@ -31,8 +31,13 @@ import org.HdrHistogram.Histogram;
  * {@code inflight} jobs in flight and at one. For each it prints jobs/s, latency percentiles and
  * CPU per job, then ratio lines per job kind, all from the same run.
  *
+ * <p>It prints what else runs on the driver's event loop: with Vert.x's default loops, one raw
+ * consumer and one incarnation do, so a quarter of raw requests cross no thread.
+ * {@code --ownDriverLoop} gives the driver a loop of its own ({@link DriverLoop}).
+ *
  * <pre>java -cp target/shepherd.jar dev.shepherd.bench.LoadBench --workers 4 --inflight 256 \
- *   --jobs 200000   (or --quick; --modes client to profile one mode; --kinds echo)</pre>
+ *   --jobs 1000000   (or --quick; --modes client to profile one mode; --kinds echo;
+ *   --ownDriverLoop --eventLoops 12)</pre>
  */
 public final class LoadBench {
   static final String RAW = "bench.raw";
@@ -45,7 +50,9 @@ public final class LoadBench {
   private final int workers;
   private final int inflight;
   private final int jobs;
-  private final Context driverContext;
+  private Context driverContext;
+  /** Whether the driver runs on an event loop of its own ({@code --ownDriverLoop}). */
+  private final boolean ownDriverLoop;
   private PoolClient client;
   /** The plain executor baseline ({@code tpe}): {@code workers} threads, one queue. */
   private ThreadPoolExecutor executor;
@@ -56,7 +63,8 @@ public final class LoadBench {
   private final JsonObject poolExtra;
 
   private LoadBench(Vertx vertx, int workers, int inflight, int jobs, List<String> modes,
-      JsonObject poolExtra) {
+      JsonObject poolExtra, boolean ownDriverLoop) {
+    this.ownDriverLoop = ownDriverLoop;
     this.modes = modes;
     this.poolExtra = poolExtra;
     this.vertx = vertx;
@@ -73,7 +81,8 @@ public final class LoadBench {
     List<String> modes = ALL_MODES;
     List<String> kindNames = List.of("echo", "cpu20us");
     JsonObject poolExtra = new JsonObject();
-    int eventLoops = new VertxOptions().getEventLoopPoolSize();
+    Integer eventLoops = null;
+    boolean ownDriverLoop = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--workers" -> workers = Integer.parseInt(args[++i]);
@@ -84,16 +93,22 @@ public final class LoadBench {
         case "--kinds" -> kindNames = List.of(args[++i].split(","));
         case "--pool" -> poolExtra = new JsonObject(args[++i]);
         case "--eventLoops" -> eventLoops = Integer.parseInt(args[++i]);
+        case "--ownDriverLoop" -> ownDriverLoop = true;
         default -> throw new IllegalArgumentException("unknown option " + args[i]
             + " (use --workers N --inflight N --jobs N | --quick, --modes raw,bus,client,tpe,"
             + " --kinds echo,cpu20us,"
             + " --pool '<json merged into the pool's configuration>',"
-            + " --eventLoops N (Vert.x's event loops; its default is twice the cores))");
+            + " --eventLoops N (Vert.x's event loops; its default is twice the cores),"
+            + " --ownDriverLoop (the driver on an event loop nothing else uses; 32 loops unless"
+            + " --eventLoops says))");
       }
     }
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops));
+    int loops = eventLoops != null ? eventLoops
+        : ownDriverLoop ? 32 : new VertxOptions().getEventLoopPoolSize();
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
     try {
-      new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra).run(kindNames);
+      new LoadBench(vertx, workers, inflight, jobs, modes, poolExtra, ownDriverLoop)
+          .run(kindNames);
     } finally {
       vertx.close().await();
     }
@@ -104,6 +119,17 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "LoadBench: %d workers, %d in flight, %d jobs per mode and kind,"
         + " %d cores, Java %s%n", workers, inflight, jobs,
         Runtime.getRuntime().availableProcessors(), Runtime.version());
+    if (ownDriverLoop) {
+      Context own = DriverLoop.own(vertx);
+      if (own == null) {
+        throw new IllegalStateException("--ownDriverLoop: every event loop runs a deployment;"
+            + " give --eventLoops more");
+      }
+      driverContext = own;
+    }
+    List<String> sharing = DriverLoop.sharedWith(vertx, driverContext);
+    System.out.println("the driver's event loop also runs: "
+        + (sharing.isEmpty() ? "nothing else" : String.join(", ", sharing)));
     Map<String, Long> kinds = new LinkedHashMap<>();
     if (kindNames.contains("echo")) {
       kinds.put("echo", 0L);
