@@ -17,8 +17,9 @@ import java.util.Set;
  * Where a benchmark's driver runs against what it measures. Vert.x hands event loops out in turn,
  * so whether the driver's loop also runs a consumer, the pool's coordinator or an incarnation
  * depends on the order contexts were made in: a consumer on the driver's own loop answers with no
- * thread crossed (a few µs where a crossing costs tens), and one such consumer among four lowers
- * a raw request/reply's median at one in flight by a quarter. {@link #own} gives the driver a loop
+ * thread crossed (a few µs where a crossing costs tens), so with one such consumer among four a
+ * quarter of raw requests cross no thread and raw's median at one in flight drops.
+ * {@link #own} gives the driver a loop
  * that no deployment uses, so that every mode crosses the threads it must; {@link #sharedWith}
  * says what shares the driver's loop otherwise.
  */
