@@ -9,9 +9,9 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.internal.deployment.DeploymentContext;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Where a benchmark's driver runs against what it measures. Vert.x hands event loops out in turn,
@@ -26,19 +26,23 @@ import java.util.Set;
 final class DriverLoop {
   private DriverLoop() {}
 
-  /** The event loops of every deployment's contexts. */
-  private static Set<EventExecutor> used(Vertx vertx) {
+  /** A context of a deployment: the deployment's verticle and the event loop it runs on. */
+  private record Placed(String deployment, EventExecutor loop) {}
+
+  /** Every context of every deployment of {@code vertx}. */
+  private static List<Placed> placed(Vertx vertx) {
     VertxInternal internal = (VertxInternal) vertx;
-    Set<EventExecutor> loops = new HashSet<>();
+    List<Placed> placed = new ArrayList<>();
     for (String id : vertx.deploymentIDs()) {
       DeploymentContext deployment = internal.deploymentManager().deployment(id);
       if (deployment != null) {
         for (Context context : deployment.deployment().contexts()) {
-          loops.add(((ContextInternal) context).nettyEventLoop());
+          placed.add(new Placed(deployment.deployment().identifier(),
+              ((ContextInternal) context).nettyEventLoop()));
         }
       }
     }
-    return loops;
+    return placed;
   }
 
   /**
@@ -46,7 +50,7 @@ final class DriverLoop {
    * is taken (start Vert.x with more event loops than the benchmark makes contexts).
    */
   static Context own(Vertx vertx) {
-    Set<EventExecutor> used = used(vertx);
+    Set<EventExecutor> used = placed(vertx).stream().map(Placed::loop).collect(Collectors.toSet());
     for (EventExecutor loop : ((VertxInternal) vertx).nettyEventLoopGroup()) {
       if (!used.contains(loop)) {
         return ((ContextBuilderImpl) ((VertxInternal) vertx).contextBuilder())
@@ -58,20 +62,7 @@ final class DriverLoop {
 
   /** The deployments (by verticle class) that run a context on {@code driver}'s event loop. */
   static List<String> sharedWith(Vertx vertx, Context driver) {
-    VertxInternal internal = (VertxInternal) vertx;
     EventExecutor loop = ((ContextInternal) driver).nettyEventLoop();
-    List<String> sharing = new ArrayList<>();
-    for (String id : vertx.deploymentIDs()) {
-      DeploymentContext deployment = internal.deploymentManager().deployment(id);
-      if (deployment == null) {
-        continue;
-      }
-      for (Context context : deployment.deployment().contexts()) {
-        if (((ContextInternal) context).nettyEventLoop() == loop) {
-          sharing.add(deployment.deployment().identifier());
-        }
-      }
-    }
-    return sharing;
+    return placed(vertx).stream().filter(p -> p.loop() == loop).map(Placed::deployment).toList();
   }
 }
