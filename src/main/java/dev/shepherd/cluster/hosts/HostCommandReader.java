@@ -20,7 +20,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,20 +45,9 @@ final class HostCommandReader {
           || parser.nextToken() != JsonToken.START_ARRAY) {
         return null;
       }
-      List<HostCommand> items = new ArrayList<>();
-      JsonToken token;
-      while ((token = parser.nextToken()) == JsonToken.START_OBJECT) {
-        HostCommand.Assign assign = assign(parser);
-        if (assign == null) {
-          return null;
-        }
-        items.add(assign);
-      }
-      if (token != JsonToken.END_ARRAY || parser.nextToken() != JsonToken.END_OBJECT
-          || parser.nextToken() != null) {
-        return null;
-      }
-      return new HostCommand.Batch(term, items);
+      List<HostCommand> items =
+          JsonValueReader.<HostCommand>itemsToEnd(parser, HostCommandReader::assign);
+      return items == null ? null : new HostCommand.Batch(term, items);
     } catch (IOException | RuntimeException e) {
       return null;
     }

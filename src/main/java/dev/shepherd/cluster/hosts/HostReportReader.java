@@ -12,7 +12,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,20 +38,9 @@ final class HostReportReader {
           || !ITEMS.equals(parser.nextFieldName()) || parser.nextToken() != JsonToken.START_ARRAY) {
         return null;
       }
-      List<HostReport> items = new ArrayList<>();
-      JsonToken token;
-      while ((token = parser.nextToken()) == JsonToken.START_OBJECT) {
-        HostReport.Completion completion = completion(parser);
-        if (completion == null) {
-          return null;
-        }
-        items.add(completion);
-      }
-      if (token != JsonToken.END_ARRAY || parser.nextToken() != JsonToken.END_OBJECT
-          || parser.nextToken() != null) {
-        return null;
-      }
-      return new HostReport.Batch(host, items);
+      List<HostReport> items =
+          JsonValueReader.<HostReport>itemsToEnd(parser, HostReportReader::completion);
+      return items == null ? null : new HostReport.Batch(host, items);
     } catch (IOException | RuntimeException e) {
       return null;
     }

@@ -20,6 +20,34 @@ import java.util.Map;
 final class JsonValueReader {
   private JsonValueReader() {}
 
+  /** Reads one item of a batch, its START_OBJECT read: the item, or null where it is not one. */
+  interface ItemReader<T> {
+    T read(JsonParser parser) throws IOException;
+  }
+
+  /**
+   * A batch's items and its end, the items' START_ARRAY read: each object of the array by {@code
+   * item}, then the end of the array, of the batch object and of the input. Null where an item is
+   * not one or anything else follows: the batch is then not the common one.
+   */
+  static <T> List<T> itemsToEnd(JsonParser parser, ItemReader<? extends T> item)
+      throws IOException {
+    List<T> items = new ArrayList<>();
+    JsonToken token;
+    while ((token = parser.nextToken()) == JsonToken.START_OBJECT) {
+      T read = item.read(parser);
+      if (read == null) {
+        return null;
+      }
+      items.add(read);
+    }
+    if (token != JsonToken.END_ARRAY || parser.nextToken() != JsonToken.END_OBJECT
+        || parser.nextToken() != null) {
+      return null;
+    }
+    return items;
+  }
+
   /** The value whose first token {@code token} is, as {@code JsonObject.getValue} gives it. */
   static Object value(JsonParser parser, JsonToken token) throws IOException {
     return top(any(parser, token));
