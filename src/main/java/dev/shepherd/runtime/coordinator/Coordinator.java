@@ -65,6 +65,8 @@ public final class Coordinator {
   private final Vertx vertx;
   private final Context context;
   private final RuntimeClock clock;
+  /** {@link #clock} as the turns read it, once a batch ({@link #now}). */
+  private final TurnClock turnClock;
   private final Scheduler scheduler;
   private final Executor turns;
   private final Sender sender;
@@ -108,6 +110,7 @@ public final class Coordinator {
     this.vertx = vertx;
     this.context = context;
     this.clock = ports.clock();
+    this.turnClock = new TurnClock(clock);
     boolean callerRuns = CallerRuns.enabled() && (vertx == null || !vertx.isClustered());
     // With caller-runs on, every entry is a turn of the inbox: the context's own tasks (timers,
     // end-of-turn flushes) as much as other threads' hand-ins.
@@ -121,10 +124,10 @@ public final class Coordinator {
     // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
     // its turns on its context ({@link #lead}) queues it as before.
     this.outbox = new Outbox(this::outboxFlushLater);
-    this.inbox = new Inbox(ports.turns(), this::startOfTurn, this::endOfTurn, callerRuns);
+    this.inbox = new Inbox(ports.turns(), turnClock::start, this::endOfTurn, callerRuns);
     this.slots = new SlotMembership(this, config, ports.deployments(), pool);
     this.interpreter = new EffectInterpreter(this);
-    this.timers = new Timers(scheduler, this::freshNow, this::apply);
+    this.timers = new Timers(scheduler, turnClock::fresh, this::apply);
     this.jobs = new LookupsAndDeadLetters(this, pool);
     this.traces = JobTraces.of(vertx, config.name(), clock::wallMs);
   }
@@ -230,7 +233,7 @@ public final class Coordinator {
    * with one hand-over per target, cost less than a turn of one task per caller.
    */
   private void endOfTurn() {
-    turnNow = NO_TURN;
+    turnClock.end();
     outbox.flush();
     inbox.quiet(pool.unanswered() <= slots.handles().size());
   }
@@ -368,20 +371,6 @@ public final class Coordinator {
     return leader == null ? 0 : leader.term();
   }
 
-  /** {@link #turnNow} outside a batch of the inbox. */
-  private static final long NO_TURN = Long.MIN_VALUE;
-  /**
-   * The clock as read at the start of the inbox's current batch (and every {@link
-   * Inbox#CLOCK_EVERY} tasks of it), or {@link #NO_TURN}: the events of one batch share it, so a
-   * job costs no clock read of its own (three a job, some 9% of the turn's time, before). Written
-   * and read by the thread that runs the turn.
-   */
-  private long turnNow = NO_TURN;
-
-  private void startOfTurn() {
-    turnNow = clock.monotonicMs();
-  }
-
   /**
    * The pool's monotonic time ({@link RuntimeClock#monotonicMs()}): what every event of this
    * pool carries and every deadline of it is measured on; within a batch of the inbox, the
@@ -389,20 +378,7 @@ public final class Coordinator {
    * coordinator.
    */
   public long now() {
-    long t = turnNow;
-    return t != NO_TURN ? t : clock.monotonicMs();
-  }
-
-  /**
-   * The clock read now, which the rest of the batch, if any, shares from then on: a timer that
-   * fires inside a batch sees its own due time, and no later event of the batch an earlier one.
-   */
-  private long freshNow() {
-    long t = clock.monotonicMs();
-    if (turnNow != NO_TURN) {
-      turnNow = t;
-    }
-    return t;
+    return turnClock.now();
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
