@@ -143,7 +143,8 @@ public final class BusEndpoints {
     Requests.Submit request = RequestDecoder.submit(message.body(),
         coordinator.config().maxPayloadDepth());
     RequestDecoder.checkForPool(request, coordinator.config());
-    coordinator.submit(request, new BusResponder(message, request.replyTo(), coordinator.sender()));
+    coordinator.submit(request, new BusResponder(message, request.replyTo(), coordinator.sender(),
+        coordinator.replies()));
   }
 
   private void completed(Message<Object> message) {

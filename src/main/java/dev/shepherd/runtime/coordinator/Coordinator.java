@@ -74,6 +74,7 @@ public final class Coordinator {
   private final Pool pool;
   private final Inbox inbox;
   private final Outbox outbox;
+  private final WireReplies replies;
   private final SlotMembership slots;
   private final List<PoolObserver> observers = new CopyOnWriteArrayList<>();
   private final EffectInterpreter interpreter;
@@ -125,6 +126,7 @@ public final class Coordinator {
     // its turns on its context ({@link #lead}) queues it as before.
     this.outbox = new Outbox(this::outboxFlushLater);
     this.inbox = new Inbox(ports.turns(), turnClock::start, this::endOfTurn, callerRuns);
+    this.replies = WireReplies.of(vertx, this::outboxFlushLater);
     this.slots = new SlotMembership(this, config, ports.deployments(), pool);
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, turnClock::fresh, this::apply);
@@ -182,6 +184,11 @@ public final class Coordinator {
     return outbox;
   }
 
+  /** How replies to bus requests are written ({@link WireReplies}). */
+  public WireReplies replies() {
+    return replies;
+  }
+
   public Map<String, SlotHandle> slots() {
     return slots.handles();
   }
@@ -234,11 +241,15 @@ public final class Coordinator {
    */
   private void endOfTurn() {
     turnClock.end();
+    replies.flush();
     outbox.flush();
     inbox.quiet(pool.unanswered() <= slots.handles().size());
   }
 
-  /** Queues the outbox's end-of-turn flush, unless every turn ends with it anyway. */
+  /**
+   * Queues an end-of-turn flush (the outbox's, the wire replies'), unless every turn ends with it
+   * anyway.
+   */
   private void outboxFlushLater(Runnable flush) {
     if (!inbox.callerRuns()) {
       turns.execute(flush);

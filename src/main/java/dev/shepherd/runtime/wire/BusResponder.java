@@ -15,11 +15,18 @@ public final class BusResponder implements Responder {
   private final Message<?> message;
   private final String replyTo;
   private final Sender bus;
+  private final Replier replier;
 
   public BusResponder(Message<?> message, String replyTo, Sender bus) {
+    this(message, replyTo, bus, Replier.DIRECT);
+  }
+
+  /** Replies through {@code replier} (the coordinator's, which batches a busy pool's replies). */
+  public BusResponder(Message<?> message, String replyTo, Sender bus, Replier replier) {
     this.message = message;
     this.replyTo = replyTo;
     this.bus = bus;
+    this.replier = replier;
   }
 
   @Override
@@ -31,10 +38,11 @@ public final class BusResponder implements Responder {
   public void respond(Outcome outcome) {
     if (outcome instanceof Outcome.Accepted) {
       if (replyTo != null) {
+        // At once: the outcome, sent to replyTo as it comes, must not overtake it.
         message.reply(OutcomeJson.encode(outcome));
       }
     } else if (outcome instanceof Outcome.Rejected || replyTo == null) {
-      message.reply(encode(outcome));
+      replier.reply(message, encode(outcome));
     } else {
       bus.send(replyTo, encode(outcome));
     }

@@ -1,0 +1,113 @@
+package dev.shepherd.runtime.coordinator;
+
+import dev.shepherd.runtime.wire.Replier;
+import io.vertx.core.Context;
+import io.vertx.core.ThreadingModel;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.impl.clustered.ClusteredMessage;
+import io.vertx.core.internal.VertxInternal;
+import java.util.ArrayList;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a coordinator writes its replies to bus requests. Confined to the coordinator's context.
+ *
+ * <p>A reply to a request from another node goes out on the clustered event bus's TCP connection
+ * to that node, which lives on the event loop of whoever sent to the node first: very often the
+ * coordinator's own. A message written on its connection's own event loop is written and flushed
+ * alone, a system call per reply (over a third of a busy coordinator's loop, in {@code
+ * docs/benchmarks.md}); written from another thread, messages queue for the connection's loop,
+ * which writes what has queued and flushes once. So the replies to requests from the wire wait
+ * for the end of the turn: a turn's only one is written then, on the coordinator's loop, where a
+ * crossing would cost more latency than its flush; two or more are written together from a worker
+ * thread (Vert.x's internal pool, on an ordered context of the pool's own), which also encodes
+ * them. Replies to requests from this JVM are written at once: no connection is involved.
+ */
+public final class WireReplies implements Replier {
+  private static final Logger LOG = LoggerFactory.getLogger(WireReplies.class);
+
+  private final Executor later;
+  private final Predicate<Message<?>> fromWire;
+  private final Supplier<Context> writerFactory;
+  private final Runnable flushTask = this::flush;
+  private ArrayList<Runnable> pending = new ArrayList<>();
+  private boolean scheduled;
+  private Context writer;
+
+  /**
+   * Replies of a coordinator on {@code vertx}; {@code later} runs a task on the coordinator's
+   * context after its current turn (the turn's end also calls {@link #flush}).
+   */
+  static WireReplies of(Vertx vertx, Executor later) {
+    if (vertx == null || !vertx.isClustered()) {
+      return new WireReplies(later, message -> false, () -> null);
+    }
+    return new WireReplies(later, WireReplies::fromWire, () -> writerContext(vertx));
+  }
+
+  WireReplies(Executor later, Predicate<Message<?>> fromWire, Supplier<Context> writerFactory) {
+    this.later = later;
+    this.fromWire = fromWire;
+    this.writerFactory = writerFactory;
+  }
+
+  /** Replies {@code body} to {@code message}: now, or at the end of the turn if from the wire. */
+  @Override
+  public void reply(Message<?> message, Object body) {
+    if (!fromWire.test(message)) {
+      message.reply(body);
+      return;
+    }
+    pending.add(() -> message.reply(body));
+    if (!scheduled) {
+      scheduled = true;
+      later.execute(flushTask);
+    }
+  }
+
+  /** Writes the turn's replies to requests from the wire: one here, more from the writer. */
+  void flush() {
+    scheduled = false;
+    if (pending.isEmpty()) {
+      return;
+    }
+    if (pending.size() == 1) {
+      Runnable only = pending.get(0);
+      pending.clear();
+      runAll(java.util.List.of(only));
+      return;
+    }
+    ArrayList<Runnable> replies = pending;
+    pending = new ArrayList<>();
+    if (writer == null) {
+      writer = writerFactory.get();
+    }
+    writer.runOnContext(v -> runAll(replies));
+  }
+
+  private static void runAll(java.util.List<Runnable> replies) {
+    for (int i = 0; i < replies.size(); i++) {
+      try {
+        replies.get(i).run();
+      } catch (RuntimeException e) {
+        LOG.error("a reply to a bus request could not be written", e);
+      }
+    }
+  }
+
+  private static boolean fromWire(Message<?> message) {
+    return message instanceof ClusteredMessage<?, ?> clustered && clustered.isFromWire();
+  }
+
+  /** An ordered worker context on Vert.x's internal pool, which Vert.x itself manages. */
+  private static Context writerContext(Vertx vertx) {
+    VertxInternal internal = (VertxInternal) vertx;
+    return internal.contextBuilder().withThreadingModel(ThreadingModel.WORKER)
+        .withWorkerPool(internal.internalWorkerPool()).build();
+  }
+}
