@@ -4,6 +4,8 @@ import static dev.shepherd.runtime.PoolFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.runtime.JobRequest;
+import dev.shepherd.runtime.PoolClient;
 import dev.shepherd.runtime.PoolFixture;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * A pool's replies to requests from another node (A4: each accepted job answered once), with two
  * nodes in this JVM: the pool on A, the requests from B. A turn's replies to B are written from a
  * worker thread, together, so the clustered bus's connection writes them in one flush ({@code
- * WireReplies}); a turn's only reply is written on the pool's event loop.
+ * WireReplies}); a turn's only reply is written on the pool's event loop. A client's outcomes,
+ * sent to its reply address after the admission, arrive once each.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class WireRepliesAcrossNodesTest {
@@ -66,6 +69,27 @@ class WireRepliesAcrossNodesTest {
   private static Future<Message<JsonObject>> submit(String job, int echo) {
     return b.eventBus().request("shepherd." + POOL + ".submit", new JsonObject().put("job", job)
         .put("payload", new JsonObject().put("echo", echo)));
+  }
+
+  @Test
+  void A4_a_client_on_another_node_gets_each_outcome_once_at_its_reply_address() {
+    PoolClient client = PoolClient.create(b, POOL);
+    try {
+      List<Future<Object>> results = new ArrayList<>();
+      for (int i = 0; i < JOBS; i++) {
+        results.add(client.submit(JobRequest.of(new JsonObject().put("echo", i))
+            .withJob("client-" + i)));
+      }
+
+      for (int i = 0; i < JOBS; i++) {
+        assertThat(((JsonObject) join(results.get(i))).getInteger("echo")).isEqualTo(i);
+      }
+      assertThat(WRITTEN).filteredOn(w -> w.job().startsWith("client-"))
+          .extracting(Written::job).as("each outcome sent once").doesNotHaveDuplicates()
+          .hasSize(JOBS);
+    } finally {
+      join(client.close());
+    }
   }
 
   @Test

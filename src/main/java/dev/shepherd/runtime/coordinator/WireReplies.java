@@ -1,6 +1,7 @@
 package dev.shepherd.runtime.coordinator;
 
 import dev.shepherd.runtime.wire.Replier;
+import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.Context;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
@@ -8,7 +9,9 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.impl.clustered.ClusteredMessage;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -17,16 +20,19 @@ import org.slf4j.LoggerFactory;
 /**
  * How a coordinator writes its replies to bus requests. Confined to the coordinator's context.
  *
- * <p>A reply to a request from another node goes out on the clustered event bus's TCP connection
+ * <p>What answers a request from another node (its reply; with a {@code replyTo}, the admission,
+ * then progress and the outcome sent there) goes out on the clustered event bus's TCP connection
  * to that node, which lives on the event loop of whoever sent to the node first: very often the
  * coordinator's own. A message written on its connection's own event loop is written and flushed
  * alone, a system call per reply (over a third of a busy coordinator's loop, in {@code
  * docs/benchmarks.md}); written from another thread, messages queue for the connection's loop,
- * which writes what has queued and flushes once. So the replies to requests from the wire wait
+ * which writes what has queued and flushes once. So the answers to requests from the wire wait
  * for the end of the turn: a turn's only one is written then, on the coordinator's loop, where a
  * crossing would cost more latency than its flush; two or more are written together from a worker
  * thread (Vert.x's internal pool, on an ordered context of the pool's own), which also encodes
- * them. Replies to requests from this JVM are written at once: no connection is involved.
+ * them. Written in the order given either way: a turn's only answer goes to the writer too while
+ * earlier turns' are still being written there. Answers to requests from this JVM are written at
+ * once: no connection is involved.
  */
 public final class WireReplies implements Replier {
   private static final Logger LOG = LoggerFactory.getLogger(WireReplies.class);
@@ -36,6 +42,8 @@ public final class WireReplies implements Replier {
   private final Supplier<Context> writerFactory;
   private final Runnable flushTask = this::flush;
   private ArrayList<Runnable> pending = new ArrayList<>();
+  /** Batches handed to the writer and not yet written. */
+  private final AtomicInteger writing = new AtomicInteger();
   private boolean scheduled;
   private Context writer;
 
@@ -56,41 +64,65 @@ public final class WireReplies implements Replier {
     this.writerFactory = writerFactory;
   }
 
-  /** Replies {@code body} to {@code message}: now, or at the end of the turn if from the wire. */
+  /** Replies {@code body} to {@code request}: now, or at the turn's end if it came from the wire. */
   @Override
-  public void reply(Message<?> message, Object body) {
-    if (!fromWire.test(message)) {
-      message.reply(body);
+  public void reply(Message<?> request, Object body) {
+    if (!fromWire.test(request)) {
+      request.reply(body);
       return;
     }
-    pending.add(() -> message.reply(body));
+    queue(() -> request.reply(body));
+  }
+
+  /** Sends {@code body} to {@code address}: now, or at the turn's end for a request from the wire. */
+  @Override
+  public void send(Message<?> request, Sender bus, String address, Object body) {
+    if (!fromWire.test(request)) {
+      bus.send(address, body);
+      return;
+    }
+    queue(() -> bus.send(address, body));
+  }
+
+  private void queue(Runnable write) {
+    pending.add(write);
     if (!scheduled) {
       scheduled = true;
       later.execute(flushTask);
     }
   }
 
-  /** Writes the turn's replies to requests from the wire: one here, more from the writer. */
+  /**
+   * Writes the turn's answers to requests from the wire: a turn's only one here, unless earlier
+   * turns' are still being written (it would overtake them); more from the writer, in order.
+   */
   void flush() {
     scheduled = false;
     if (pending.isEmpty()) {
       return;
     }
-    if (pending.size() == 1) {
+    if (pending.size() == 1 && writing.get() == 0) {
       Runnable only = pending.get(0);
       pending.clear();
-      runAll(java.util.List.of(only));
+      runAll(List.of(only));
       return;
     }
-    ArrayList<Runnable> replies = pending;
+    ArrayList<Runnable> writes = pending;
     pending = new ArrayList<>();
     if (writer == null) {
       writer = writerFactory.get();
     }
-    writer.runOnContext(v -> runAll(replies));
+    writing.incrementAndGet();
+    writer.runOnContext(v -> {
+      try {
+        runAll(writes);
+      } finally {
+        writing.decrementAndGet();
+      }
+    });
   }
 
-  private static void runAll(java.util.List<Runnable> replies) {
+  private static void runAll(List<Runnable> replies) {
     for (int i = 0; i < replies.size(); i++) {
       try {
         replies.get(i).run();

@@ -21,7 +21,10 @@ public final class BusResponder implements Responder {
     this(message, replyTo, bus, Replier.DIRECT);
   }
 
-  /** Replies through {@code replier} (the coordinator's, which batches a busy pool's replies). */
+  /**
+   * Answers through {@code replier} (the coordinator's, which writes a turn's answers to another
+   * node together), in the order they come: the admission before the outcome.
+   */
   public BusResponder(Message<?> message, String replyTo, Sender bus, Replier replier) {
     this.message = message;
     this.replyTo = replyTo;
@@ -38,13 +41,12 @@ public final class BusResponder implements Responder {
   public void respond(Outcome outcome) {
     if (outcome instanceof Outcome.Accepted) {
       if (replyTo != null) {
-        // At once: the outcome, sent to replyTo as it comes, must not overtake it.
-        message.reply(OutcomeJson.encode(outcome));
+        replier.reply(message, OutcomeJson.encode(outcome));
       }
     } else if (outcome instanceof Outcome.Rejected || replyTo == null) {
       replier.reply(message, encode(outcome));
     } else {
-      bus.send(replyTo, encode(outcome));
+      replier.send(message, bus, replyTo, encode(outcome));
     }
   }
 
@@ -52,7 +54,7 @@ public final class BusResponder implements Responder {
   @Override
   public void progress(Effect.Progress progress) {
     if (replyTo != null) {
-      bus.send(replyTo, ProgressJson.message(progress));
+      replier.send(message, bus, replyTo, ProgressJson.message(progress));
     }
   }
 

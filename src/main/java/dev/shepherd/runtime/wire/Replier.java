@@ -2,12 +2,28 @@ package dev.shepherd.runtime.wire;
 
 import io.vertx.core.eventbus.Message;
 
-/** Writes a reply to a bus request: at once ({@link #DIRECT}), or as the coordinator batches them. */
-@FunctionalInterface
+/**
+ * Writes what answers a bus request: its reply, and what goes to its {@code replyTo} address (the
+ * outcome, progress). At once ({@link #DIRECT}), or as the coordinator groups them; either way in
+ * the order given.
+ */
 public interface Replier {
-  /** The bus's own {@code reply}, at once. */
-  Replier DIRECT = Message::reply;
+  /** The bus's own {@code reply} and {@code send}, at once. */
+  Replier DIRECT = new Replier() {
+    @Override
+    public void reply(Message<?> request, Object body) {
+      request.reply(body);
+    }
 
-  /** Replies {@code body} to {@code message}. */
-  void reply(Message<?> message, Object body);
+    @Override
+    public void send(Message<?> request, Sender bus, String address, Object body) {
+      bus.send(address, body);
+    }
+  };
+
+  /** Replies {@code body} to {@code request}. */
+  void reply(Message<?> request, Object body);
+
+  /** Sends {@code body} to {@code address} on {@code bus}, for {@code request}'s submitter. */
+  void send(Message<?> request, Sender bus, String address, Object body);
 }

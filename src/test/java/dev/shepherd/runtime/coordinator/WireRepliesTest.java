@@ -3,6 +3,7 @@ package dev.shepherd.runtime.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -133,6 +134,53 @@ class WireRepliesTest {
   }
 
   @Test
+  void what_goes_to_a_replyto_address_for_another_node_leaves_in_order_with_the_replies() {
+    WireReplies replies = replies();
+    Request request = new Request(true);
+    List<Object> sent = new CopyOnWriteArrayList<>();
+    Sender bus = (address, body) -> {
+      sent.add(address + ":" + body);
+      request.replies.add("sent " + body);
+    };
+
+    replies.reply(request, "accepted");
+    replies.send(request, bus, "client.7", "progress");
+    replies.send(request, bus, "client.7", "completed");
+    assertThat(request.replies).as("not during the turn").isEmpty();
+    replies.flush();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> request.replies.size() == 3);
+    assertThat(request.replies).containsExactly("accepted", "sent progress", "sent completed");
+    assertThat(sent).containsExactly("client.7:progress", "client.7:completed");
+  }
+
+  @Test
+  void a_turns_only_answer_waits_behind_earlier_turns_answers_still_being_written() throws Exception {
+    Context writer = ((VertxInternal) vertx).createWorkerContext();
+    WireReplies replies = new WireReplies(later::add, m -> ((Request) m).fromWire, () -> writer);
+    java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+    writer.runOnContext(v -> {
+      try {
+        hold.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    Request request = new Request(true);
+
+    replies.reply(request, "admitted");
+    replies.reply(new Request(true), "another");
+    replies.flush();
+    replies.send(request, (address, body) -> request.replies.add(body), "client.7", "completed");
+    replies.flush();
+
+    assertThat(request.replies).as("not ahead of the admission, still being written").isEmpty();
+    hold.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> request.replies.size() == 2);
+    assertThat(request.replies).containsExactly("admitted", "completed");
+  }
+
+  @Test
   void a_reply_to_a_request_from_this_jvm_is_written_at_once() {
     Request local = new Request(false);
 
@@ -144,12 +192,14 @@ class WireRepliesTest {
   }
 
   @Test
-  void on_a_vertx_that_is_not_clustered_every_reply_is_written_at_once() {
+  void on_a_vertx_that_is_not_clustered_every_answer_is_written_at_once() {
     Request request = new Request(true);
+    WireReplies replies = WireReplies.of(vertx, later::add);
 
-    WireReplies.of(vertx, later::add).reply(request, "local");
+    replies.reply(request, "local");
+    replies.send(request, (address, body) -> request.replies.add(body), "client.7", "sent");
 
-    assertThat(request.replies).containsExactly("local");
+    assertThat(request.replies).containsExactly("local", "sent");
     assertThat(later).isEmpty();
   }
 }
