@@ -9,7 +9,6 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -160,38 +159,12 @@ class HaBench {
 
   /** Jobs per second of {@code pool} with {@link #IN_FLIGHT} always in flight for {@code ms}. */
   private static double closedLoop(Vertx vertx, String pool, long ms) throws Exception {
-    AtomicLong done = new AtomicLong();
     AtomicLong next = new AtomicLong();
-    long end = System.currentTimeMillis() + ms;
-    CompletableFuture<Void> finished = new CompletableFuture<>();
-    AtomicLong outstanding = new AtomicLong(IN_FLIGHT);
     DeliveryOptions options = new DeliveryOptions().setSendTimeout(30_000);
     String address = "shepherd." + pool + ".submit";
-    Runnable[] one = new Runnable[1];
-    one[0] = () -> {
-      if (System.currentTimeMillis() >= end) {
-        if (outstanding.decrementAndGet() == 0) {
-          finished.complete(null);
-        }
-        return;
-      }
-      JsonObject body = new JsonObject().put("job", pool + "-" + next.incrementAndGet())
-          .put("payload", new JsonObject().put("echo", 1));
-      vertx.eventBus().request(address, body, options).onComplete(ar -> {
-        if (ar.succeeded()) {
-          done.incrementAndGet();
-        }
-        one[0].run();
-      });
-    };
-    long start = System.currentTimeMillis();
-    vertx.runOnContext(v -> {
-      for (int i = 0; i < IN_FLIGHT; i++) {
-        one[0].run();
-      }
-    });
-    finished.get(ms + 60_000, TimeUnit.MILLISECONDS);
-    return done.get() * 1000.0 / (System.currentTimeMillis() - start);
+    return ClosedLoop.jobsPerSecond(vertx, IN_FLIGHT, ms, () -> vertx.eventBus().request(address,
+        new JsonObject().put("job", pool + "-" + next.incrementAndGet())
+            .put("payload", new JsonObject().put("echo", 1)), options));
   }
 
   private static List<Long> rounded(List<Double> values) {
