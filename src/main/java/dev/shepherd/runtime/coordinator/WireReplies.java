@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How a coordinator writes its replies to bus requests. Confined to the coordinator's context.
+ * How a coordinator writes its answers to bus requests. Confined to the coordinator's context.
  *
  * <p>What answers a request from another node (its reply; with a {@code replyTo}, the admission,
  * then progress and the outcome sent there) goes out on the clustered event bus's TCP connection
@@ -104,7 +104,7 @@ public final class WireReplies implements Replier {
     if (pending.size() == 1 && writing.get() == 0) {
       Runnable only = pending.get(0);
       pending.clear();
-      runAll(List.of(only));
+      write(only);
       return;
     }
     ArrayList<Runnable> writes = pending;
@@ -122,13 +122,17 @@ public final class WireReplies implements Replier {
     });
   }
 
-  private static void runAll(List<Runnable> replies) {
-    for (int i = 0; i < replies.size(); i++) {
-      try {
-        replies.get(i).run();
-      } catch (RuntimeException e) {
-        LOG.error("a reply to a bus request could not be written", e);
-      }
+  private static void runAll(List<Runnable> writes) {
+    for (int i = 0; i < writes.size(); i++) {
+      write(writes.get(i));
+    }
+  }
+
+  private static void write(Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      LOG.error("an answer to a bus request could not be written", e);
     }
   }
 
