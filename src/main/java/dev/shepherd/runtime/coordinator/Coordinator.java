@@ -124,9 +124,9 @@ public final class Coordinator {
     // With caller-runs on, every entry is a turn and each turn ends with the outbox's flush: no
     // flush of its own is queued, so a turn's hand-overs leave together, once. A pool that keeps
     // its turns on its context ({@link #lead}) queues it as before.
-    this.outbox = new Outbox(this::outboxFlushLater);
+    this.outbox = new Outbox(this::flushLater);
     this.inbox = new Inbox(ports.turns(), turnClock::start, this::endOfTurn, callerRuns);
-    this.replies = WireReplies.of(vertx, this::outboxFlushLater);
+    this.replies = WireReplies.of(vertx, this::flushLater);
     this.slots = new SlotMembership(this, config, ports.deployments(), pool);
     this.interpreter = new EffectInterpreter(this);
     this.timers = new Timers(scheduler, turnClock::fresh, this::apply);
@@ -250,7 +250,7 @@ public final class Coordinator {
    * Queues an end-of-turn flush (the outbox's, the wire replies'), unless every turn ends with it
    * anyway.
    */
-  private void outboxFlushLater(Runnable flush) {
+  private void flushLater(Runnable flush) {
     if (!inbox.callerRuns()) {
       turns.execute(flush);
     }

@@ -3,6 +3,7 @@ package dev.shepherd.runtime.coordinator;
 import io.vertx.core.Context;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,13 +106,19 @@ public final class Outbox {
     lastTasks = null;
   }
 
-  private static void runAll(ArrayList<Runnable> tasks) {
+  /** Runs {@code tasks} in order; one that throws is logged, and the rest still run. */
+  static void runAll(List<Runnable> tasks) {
     for (int i = 0; i < tasks.size(); i++) {
-      try {
-        tasks.get(i).run();
-      } catch (RuntimeException e) {
-        LOG.error("a task handed over by a coordinator failed", e);
-      }
+      run(tasks.get(i));
+    }
+  }
+
+  /** Runs {@code task}; if it throws, logs it. */
+  static void run(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      LOG.error("a task handed over by a coordinator failed", e);
     }
   }
 }

@@ -9,13 +9,10 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.impl.clustered.ClusteredMessage;
 import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * How a coordinator writes its answers to bus requests. Confined to the coordinator's context.
@@ -35,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * once: no connection is involved.
  */
 public final class WireReplies implements Replier {
-  private static final Logger LOG = LoggerFactory.getLogger(WireReplies.class);
-
   private final Executor later;
   private final Predicate<Message<?>> fromWire;
   private final Supplier<Context> writerFactory;
@@ -104,7 +99,7 @@ public final class WireReplies implements Replier {
     if (pending.size() == 1 && writing.get() == 0) {
       Runnable only = pending.get(0);
       pending.clear();
-      write(only);
+      Outbox.run(only);
       return;
     }
     ArrayList<Runnable> writes = pending;
@@ -115,25 +110,11 @@ public final class WireReplies implements Replier {
     writing.incrementAndGet();
     writer.runOnContext(v -> {
       try {
-        runAll(writes);
+        Outbox.runAll(writes);
       } finally {
         writing.decrementAndGet();
       }
     });
-  }
-
-  private static void runAll(List<Runnable> writes) {
-    for (int i = 0; i < writes.size(); i++) {
-      write(writes.get(i));
-    }
-  }
-
-  private static void write(Runnable write) {
-    try {
-      write.run();
-    } catch (RuntimeException e) {
-      LOG.error("an answer to a bus request could not be written", e);
-    }
   }
 
   private static boolean fromWire(Message<?> message) {
