@@ -14,6 +14,7 @@ import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.runtime.trace.JobTrace;
 import dev.shepherd.runtime.wire.Requests;
+import dev.shepherd.runtime.wire.Responder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -91,6 +92,15 @@ final class HaTestLeader implements AutoCloseable {
     on(() -> {
       coordinator.submit(new Requests.Submit(job, payload, null, null, 10_000, 0, delayMs,
           null), answers::add);
+      return null;
+    });
+  }
+
+  /** Submits {@code job}, answered through {@code responder}. */
+  void submit(String job, JsonObject payload, Responder responder) {
+    on(() -> {
+      coordinator.submit(new Requests.Submit(job, payload, null, null, 10_000, 0, 0, null),
+          responder);
       return null;
     });
   }

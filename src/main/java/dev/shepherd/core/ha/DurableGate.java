@@ -6,6 +6,7 @@ import dev.shepherd.core.Effect;
 import dev.shepherd.core.Outcome;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -26,7 +27,9 @@ import java.util.function.Supplier;
  * for good: the coordinator has stepped down.
  *
  * <p>Answers that left are reported in the next batch ({@link Batch#delivered()}), so a successor
- * sends again only the answers that may not have reached their submitters. Every so many records
+ * sends again only the answers that may not have reached their submitters. An answer leaves when
+ * the output says so: at once, or later, when its transport has written it ({@link #left}); one
+ * reported before its bytes left the process could be lost with it and never sent again. Every so many records
  * a batch is a checkpoint ({@link Batch#checkpoint()}): the writer stores the pool's whole image
  * instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
  * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
@@ -45,8 +48,12 @@ public final class DurableGate {
 
   /** Where the gate's output goes. */
   public interface Output {
-    /** Runs one effect that may now leave. */
-    void release(Effect effect);
+    /**
+     * Runs one effect that may now leave. Returns whether it has left: false for an answer that
+     * its transport is still writing, which the caller reports with {@link #left} once it is
+     * written (until then a checkpoint keeps it among the answers to send again).
+     */
+    boolean release(Effect effect);
 
     /**
      * Starts writing {@code batch}; the caller later reports {@link #written} or {@link #failed}
@@ -98,6 +105,8 @@ public final class DurableGate {
   private final IntSupplier imageEntries;
   private final Supplier<Counters> totals;
   private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+  /** Terminal answers released and not yet reported written ({@link #left}), oldest first. */
+  private final ArrayDeque<Effect.Respond> leaving = new ArrayDeque<>();
   private List<DurableRecord> open = new ArrayList<>();
   private List<String> delivered = new ArrayList<>();
   private long nextBatch = 1;
@@ -195,10 +204,13 @@ public final class DurableGate {
       }
       waiting.pollFirst();
       Effect effect = (Effect) head;
-      output.release(effect);
-      if (effect instanceof Effect.Respond respond && respond.outcome().terminal()
-          && !(respond.outcome() instanceof Outcome.Rejected)) {
-        delivered.add(respond.outcome().job());
+      boolean leftNow = output.release(effect);
+      if (effect instanceof Effect.Respond respond && reported(respond)) {
+        if (leftNow) {
+          delivered.add(respond.outcome().job());
+        } else {
+          leaving.addLast(respond);
+        }
       }
     }
     if (inFlight.size() < maxInFlight && !closed) {
@@ -239,17 +251,49 @@ public final class DurableGate {
     output.write(batch);
   }
 
-  /** The terminal answers waiting to leave, as records a checkpoint keeps. */
+  /** Whether {@code respond} is an answer whose delivery a batch reports: a terminal outcome. */
+  private static boolean reported(Effect.Respond respond) {
+    return respond.outcome().terminal() && !(respond.outcome() instanceof Outcome.Rejected);
+  }
+
+  /**
+   * The answer {@code respond}, which {@link Output#release} said was still being written, has
+   * left (or its transport gave up on it): the next batch reports it delivered; {@link #pump}
+   * sends one. Pass the effect the output was given.
+   */
+  public void left(Effect.Respond respond) {
+    if (closed) {
+      return;
+    }
+    for (Iterator<Effect.Respond> it = leaving.iterator(); it.hasNext(); ) {
+      if (it.next() == respond) {
+        it.remove();
+        delivered.add(respond.outcome().job());
+        return;
+      }
+    }
+  }
+
+  /**
+   * The terminal answers not yet reported delivered, as records a checkpoint keeps: those still
+   * being written, then those waiting to leave.
+   */
   private List<DurableRecord.Answered> waitingAnswers() {
     List<DurableRecord.Answered> answers = new ArrayList<>();
+    for (Effect.Respond respond : leaving) {
+      answers.add(answered(respond));
+    }
     for (Object item : waiting) {
-      if (item instanceof Effect.Respond respond && respond.outcome().terminal()
-          && !(respond.outcome() instanceof Outcome.Rejected)) {
-        answers.add(new DurableRecord.Answered(respond.outcome().job(), respond.replyTo(),
-            respond.outcome()));
+      if (item instanceof Effect.Respond respond && reported(respond)) {
+        answers.add(answered(respond));
       }
     }
     return answers;
+  }
+
+  private static DurableRecord.Answered answered(Effect.Respond respond) {
+    return new DurableRecord.Answered(respond.outcome().job(), respond.replyTo(),
+        respond.outcome());
   }
 
   /**
@@ -307,6 +351,7 @@ public final class DurableGate {
   public void failed(long id) {
     closed = true;
     waiting.clear();
+    leaving.clear();
     open = new ArrayList<>();
     delivered = new ArrayList<>();
     inFlight.clear();
@@ -330,6 +375,11 @@ public final class DurableGate {
       }
     }
     return count;
+  }
+
+  /** Answers released and not yet reported written, for tests. */
+  public int leaving() {
+    return leaving.size();
   }
 
   /** Whether a write is in flight. */

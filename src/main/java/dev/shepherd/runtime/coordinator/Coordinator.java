@@ -322,6 +322,11 @@ public final class Coordinator {
     interpreter.run(effect);
   }
 
+  /** Answers {@code respond}, which the {@link DurableLeader} let out; {@code left} as there. */
+  void release(Effect.Respond respond, Runnable left) {
+    interpreter.respond(respond, left);
+  }
+
   public Pool pool() {
     return pool;
   }

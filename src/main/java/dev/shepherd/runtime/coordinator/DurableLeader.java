@@ -42,6 +42,8 @@ public final class DurableLeader {
   private final DurableGate gate;
   /** The effects of this turn's transitions, offered to the gate together once it is over. */
   private final TurnBuffer<List<Effect>> turn;
+  /** Answers let out and not yet written by the bus, which the gate reports once they are. */
+  private final LeavingAnswers answers;
   private long renewTimer = -1;
 
   DurableLeader(Coordinator coordinator, long term, long claimedAt, long leaseMs,
@@ -55,8 +57,12 @@ public final class DurableLeader {
         () -> coordinator.pool().counters(), leadership.writesInFlight(),
         new DurableGate.Output() {
           @Override
-          public void release(Effect effect) {
+          public boolean release(Effect effect) {
+            if (effect instanceof Effect.Respond respond) {
+              return answers.release(respond);
+            }
             coordinator.release(effect);
+            return true;
           }
 
           @Override
@@ -65,6 +71,7 @@ public final class DurableLeader {
           }
         });
     this.turn = new TurnBuffer<>(coordinator.turns(), TurnBuffer.UNCAPPED, this::pass);
+    this.answers = new LeavingAnswers(coordinator, gate);
   }
 
   long term() {

@@ -19,6 +19,27 @@ final class EffectInterpreter {
     this.coordinator = coordinator;
   }
 
+  /**
+   * Answers {@code respond}; with {@code left} (a durable pool's), that runs once the answer left
+   * this JVM ({@link Responder#respond(dev.shepherd.core.Outcome, Throwable, Runnable)}).
+   */
+  void respond(Effect.Respond respond, Runnable left) {
+    Throwable cause = coordinator.causes().answered(respond.outcome());
+    if (coordinator.traces() != null) {
+      coordinator.traces().answered(respond.replyTo(), respond.outcome());
+    }
+    Responder responder = (Responder) respond.replyTo();
+    if (left == null) {
+      responder.respond(respond.outcome(), cause);
+    } else {
+      responder.respond(respond.outcome(), cause, left);
+    }
+    for (PoolObserver observer : coordinator.observers()) {
+      observer.onOutcome(respond.outcome());
+    }
+    coordinator.waiters().answered(respond.outcome());
+  }
+
   void run(List<Effect> effects) {
     for (int i = 0; i < effects.size(); i++) {
       run(effects.get(i));
@@ -27,15 +48,7 @@ final class EffectInterpreter {
 
   void run(Effect effect) {
     if (effect instanceof Effect.Respond respond) {
-      Throwable cause = coordinator.causes().answered(respond.outcome());
-      if (coordinator.traces() != null) {
-        coordinator.traces().answered(respond.replyTo(), respond.outcome());
-      }
-      ((Responder) respond.replyTo()).respond(respond.outcome(), cause);
-      for (PoolObserver observer : coordinator.observers()) {
-        observer.onOutcome(respond.outcome());
-      }
-      coordinator.waiters().answered(respond.outcome());
+      respond(respond, null);
     } else if (effect instanceof Effect.Assign assign) {
       for (PoolObserver observer : coordinator.observers()) {
         observer.onAssigned(assign.worker(), assign.job(), assign.attempt());

@@ -79,6 +79,20 @@ public final class WireReplies implements Replier {
     queue(() -> bus.send(address, body));
   }
 
+  /**
+   * Sends {@code body} to {@code address} like {@link #send(Message, Sender, String, Object)};
+   * {@code written} runs once the bus wrote it.
+   */
+  @Override
+  public void send(Message<?> request, Sender bus, String address, Object body,
+      Runnable written) {
+    if (!fromWire.test(request)) {
+      bus.send(address, body, written);
+      return;
+    }
+    queue(() -> bus.send(address, body, written));
+  }
+
   private void queue(Runnable write) {
     pending.add(write);
     if (!scheduled) {

@@ -34,8 +34,22 @@ public final class AddressResponder implements Responder {
 
   @Override
   public void respond(Outcome outcome) {
-    if (address != null && outcome.terminal() && !(outcome instanceof Outcome.Rejected)) {
+    if (sent(outcome)) {
       bus.send(address, OutcomeJson.encode(outcome));
     }
+  }
+
+  /** The terminal outcome tells {@code left} once the bus wrote it. */
+  @Override
+  public void respond(Outcome outcome, Throwable cause, Runnable left) {
+    if (sent(outcome)) {
+      bus.send(address, OutcomeJson.encode(outcome), left);
+    } else {
+      left.run();
+    }
+  }
+
+  private boolean sent(Outcome outcome) {
+    return address != null && outcome.terminal() && !(outcome instanceof Outcome.Rejected);
   }
 }

@@ -50,6 +50,21 @@ public final class BusResponder implements Responder {
     }
   }
 
+  /**
+   * A terminal outcome sent to {@code replyTo} tells {@code left} once the bus wrote it; any other
+   * answer is a reply, which a successor could not send again anyway.
+   */
+  @Override
+  public void respond(Outcome outcome, Throwable cause, Runnable left) {
+    if (outcome instanceof Outcome.Accepted || outcome instanceof Outcome.Rejected
+        || replyTo == null) {
+      respond(outcome);
+      left.run();
+    } else {
+      replier.send(message, bus, replyTo, encode(outcome), left);
+    }
+  }
+
   /** T2 (docs/rules.md): a progress message to {@code replyTo}, when the submitter gave one. */
   @Override
   public void progress(Effect.Progress progress) {

@@ -19,6 +19,12 @@ public interface Replier {
     public void send(Message<?> request, Sender bus, String address, Object body) {
       bus.send(address, body);
     }
+
+    @Override
+    public void send(Message<?> request, Sender bus, String address, Object body,
+        Runnable written) {
+      bus.send(address, body, written);
+    }
   };
 
   /** Replies {@code body} to {@code request}. */
@@ -26,4 +32,10 @@ public interface Replier {
 
   /** Sends {@code body} to {@code address} on {@code bus}, for {@code request}'s submitter. */
   void send(Message<?> request, Sender bus, String address, Object body);
+
+  /**
+   * {@link #send(Message, Sender, String, Object)}; {@code written} runs, on any thread, once the
+   * bus wrote it ({@link Sender#send(String, Object, Runnable)}).
+   */
+  void send(Message<?> request, Sender bus, String address, Object body, Runnable written);
 }

@@ -20,6 +20,16 @@ public interface Responder {
   }
 
   /**
+   * {@link #respond(Outcome, Throwable)} for a durable pool, which reports an answer delivered
+   * only once it left this JVM (A3 in docs/rules.md): {@code left} runs, on any thread, once the
+   * connection it went to wrote it (or gave up on it); at once when none is involved.
+   */
+  default void respond(Outcome outcome, Throwable cause, Runnable left) {
+    respond(outcome, cause);
+    left.run();
+  }
+
+  /**
    * T2 (docs/rules.md): the job's running attempt reported {@code progress}, a message that is not
    * an answer: it comes before the terminal outcome and may be dropped. Nothing by default (a
    * plain request/reply submitter has only the one reply).

@@ -22,6 +22,16 @@ public interface Sender {
     send(address, body);
   }
 
+  /**
+   * Sends {@code body} to {@code address}; {@code written} runs, on any thread, once the message
+   * is written (to its connection when the consumer is on another node) or could not be. A
+   * network that cannot tell runs it at once.
+   */
+  default void send(String address, Object body, Runnable written) {
+    send(address, body);
+    written.run();
+  }
+
   /** The event bus's {@code send}. */
   static Sender of(EventBus bus) {
     return new Sender() {
@@ -33,6 +43,12 @@ public interface Sender {
       @Override
       public void send(String address, Object body, DeliveryOptions options) {
         bus.send(address, body, options);
+      }
+
+      /** A producer's write tells when the message was written (or failed). */
+      @Override
+      public void send(String address, Object body, Runnable written) {
+        bus.sender(address).write(body).onComplete(ar -> written.run());
       }
     };
   }

@@ -24,8 +24,8 @@ class DurableGateEdgesTest {
   private DurableGate gate(long leaseFrom) {
     return new DurableGate(LEASE, leaseFrom, () -> entries, new DurableGate.Output() {
       @Override
-      public void release(Effect effect) {
-        released.add(effect);
+      public boolean release(Effect effect) {
+        return released.add(effect);
       }
 
       @Override

@@ -27,8 +27,8 @@ class DurableGatePipelineTest {
       () -> new Counters(accepted, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 3,
       new DurableGate.Output() {
         @Override
-        public void release(Effect effect) {
-          released.add(effect);
+        public boolean release(Effect effect) {
+          return released.add(effect);
         }
 
         @Override

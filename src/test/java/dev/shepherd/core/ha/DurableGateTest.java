@@ -23,8 +23,8 @@ class DurableGateTest {
   private int live;
   private final DurableGate gate = new DurableGate(LEASE, 0, () -> live, new DurableGate.Output() {
     @Override
-    public void release(Effect effect) {
-      released.add(effect);
+    public boolean release(Effect effect) {
+      return released.add(effect);
     }
 
     @Override

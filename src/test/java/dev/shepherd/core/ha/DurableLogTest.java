@@ -78,8 +78,8 @@ class DurableLogTest {
       pool = Pool.create(settings);
       gate = new DurableGate(60_000, now, pool::unanswered, new DurableGate.Output() {
         @Override
-        public void release(Effect effect) {
-          released.add(effect);
+        public boolean release(Effect effect) {
+          return released.add(effect);
         }
 
         @Override
