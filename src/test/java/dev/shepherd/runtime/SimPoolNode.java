@@ -12,6 +12,7 @@ import dev.shepherd.runtime.coordinator.PoolPorts;
 import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.observe.PoolHistory;
+import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.eventbus.Message;
 import java.util.HashMap;
 import java.util.Map;
@@ -96,7 +97,7 @@ final class SimPoolNode extends SimNode {
     @Override
     public Coordinator open(PoolConfig termConfig) {
       Coordinator c = new Coordinator(null, null, termConfig,
-          new PoolPorts(clock(), scheduler(), turns, SimPoolNode.this::send,
+          new PoolPorts(clock(), scheduler(), turns, network,
               () -> new SimDeployments(SimPoolNode.this, badJobs)));
       c.observe(new Fencing(c));
       return c;
@@ -136,10 +137,25 @@ final class SimPoolNode extends SimNode {
     leadership.lose("the cluster has fewer members than a majority needs");
   }
 
-  /** What the coordinator sends: over the network. */
-  private void send(String address, Object body) {
-    world.sendTo(this, address, body, null);
-  }
+  /**
+   * What the coordinator sends: over the network. A send that asks to hear when it was written (a
+   * durable pool's answer, A3) leaves the way a connection writes: from this process's own queue,
+   * which a kill loses, after a while (a connection behind on its writes may take hundreds of ms).
+   */
+  private final Sender network = new Sender() {
+    @Override
+    public void send(String address, Object body) {
+      world.sendTo(SimPoolNode.this, address, body, null);
+    }
+
+    @Override
+    public void send(String address, Object body, Runnable written) {
+      timer(world.delay(), () -> {
+        send(address, body);
+        written.run();
+      });
+    }
+  };
 
   @Override
   void receive(SimMessage message) {

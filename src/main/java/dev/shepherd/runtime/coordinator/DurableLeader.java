@@ -71,7 +71,7 @@ public final class DurableLeader {
           }
         });
     this.turn = new TurnBuffer<>(coordinator.turns(), TurnBuffer.UNCAPPED, this::pass);
-    this.answers = new LeavingAnswers(coordinator, gate);
+    this.answers = new LeavingAnswers(coordinator, this::left);
   }
 
   long term() {
@@ -91,6 +91,21 @@ public final class DurableLeader {
   private void pass(List<List<Effect>> transitions) {
     for (int i = 0; i < transitions.size(); i++) {
       gate.offer(transitions.get(i));
+    }
+    gate.pump(coordinator.now());
+  }
+
+  /**
+   * Answers the bus wrote since last time: the gate reports them in its next batch, after what
+   * this turn offered so far (a checkpoint is the image of everything offered before it).
+   */
+  private void left(List<Effect.Respond> written) {
+    if (gate.closed()) {
+      return;
+    }
+    turn.flush();
+    for (int i = 0; i < written.size(); i++) {
+      gate.left(written.get(i));
     }
     gate.pump(coordinator.now());
   }

@@ -2,8 +2,11 @@ package dev.shepherd.runtime.coordinator;
 
 import dev.shepherd.core.Effect;
 import dev.shepherd.core.ha.DurableGate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * A durable pool's answers between their release and their leaving this JVM (A3 in
@@ -12,12 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (written at the turn's end, from a worker thread, or queued for a connection's event loop) would
  * be lost with it in a {@code kill -9}. So an answer to another node counts as left when the bus
  * says it was written; its report comes back to the coordinator's context, those of a while
- * together, and the gate hears them there. An answer that left before its release returned (no
+ * together, and the leader tells its gate there. An answer that left before its release returned (no
  * connection involved) is reported at once.
  */
 final class LeavingAnswers {
   private final Coordinator coordinator;
-  private final DurableGate gate;
+  private final Consumer<List<Effect.Respond>> heard;
   private final ConcurrentLinkedQueue<Effect.Respond> written = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean draining = new AtomicBoolean();
   private final Runnable drain = this::drain;
@@ -26,9 +29,10 @@ final class LeavingAnswers {
   private Thread releasingOn;
   private boolean leftAtOnce;
 
-  LeavingAnswers(Coordinator coordinator, DurableGate gate) {
+  /** {@code heard} gets, on the coordinator's context, the answers written since last time. */
+  LeavingAnswers(Coordinator coordinator, Consumer<List<Effect.Respond>> heard) {
     this.coordinator = coordinator;
-    this.gate = gate;
+    this.heard = heard;
   }
 
   /** Answers {@code respond}; whether it left already ({@link DurableGate.Output#release}). */
@@ -57,16 +61,14 @@ final class LeavingAnswers {
     }
   }
 
-  /** On the coordinator's context: the gate hears the answers written since the last time. */
   private void drain() {
     draining.set(false);
-    boolean any = false;
+    List<Effect.Respond> left = new ArrayList<>();
     for (Effect.Respond respond; (respond = written.poll()) != null; ) {
-      gate.left(respond);
-      any = true;
+      left.add(respond);
     }
-    if (any) {
-      gate.pump(coordinator.now());
+    if (!left.isEmpty()) {
+      heard.accept(left);
     }
   }
 }
