@@ -29,9 +29,10 @@ import java.util.function.Supplier;
  * <p>Answers that left are reported in the next batch ({@link Batch#delivered()}), so a successor
  * sends again only the answers that may not have reached their submitters. An answer leaves when
  * the output says so: at once, or later, when its transport has written it ({@link #left}); one
- * reported before its bytes left the process could be lost with it and never sent again. Every so many records
- * a batch is a checkpoint ({@link Batch#checkpoint()}): the writer stores the pool's whole image
- * instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
+ * reported before its bytes left the process could be lost with it and never sent again.
+ *
+ * <p>Every so many records a batch is a checkpoint ({@link Batch#checkpoint()}): the writer
+ * stores the pool's whole image instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
  * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
  * a step back), and runs it on one thread.
  */

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  * (written at the turn's end, from a worker thread, or queued for a connection's event loop) would
  * be lost with it in a {@code kill -9}. So an answer to another node counts as left when the bus
  * says it was written; its report comes back to the coordinator's context, those of a while
- * together, and the leader tells its gate there. An answer that left before its release returned (no
- * connection involved) is reported at once.
+ * together, and the leader tells its gate there. An answer that left before its release returned
+ * (no connection involved) is reported at once.
  */
 final class LeavingAnswers {
   private final Coordinator coordinator;
@@ -37,6 +37,10 @@ final class LeavingAnswers {
 
   /** Answers {@code respond}; whether it left already ({@link DurableGate.Output#release}). */
   boolean release(Effect.Respond respond) {
+    // Saved and put back: an answer's callback may lead to another release before it returns.
+    Effect.Respond outer = releasing;
+    Thread outerOn = releasingOn;
+    boolean outerLeft = leftAtOnce;
     releasing = respond;
     releasingOn = Thread.currentThread();
     leftAtOnce = false;
@@ -44,8 +48,9 @@ final class LeavingAnswers {
       coordinator.release(respond, () -> left(respond));
       return leftAtOnce;
     } finally {
-      releasing = null;
-      releasingOn = null;
+      releasing = outer;
+      releasingOn = outerOn;
+      leftAtOnce = outerLeft;
     }
   }
 
