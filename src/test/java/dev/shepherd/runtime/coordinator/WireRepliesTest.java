@@ -181,6 +181,31 @@ class WireRepliesTest {
   }
 
   @Test
+  void A3_an_outcome_for_another_node_tells_it_was_written_only_after_the_bus_wrote_it() {
+    WireReplies replies = replies();
+    Request request = new Request(true);
+    List<String> events = new CopyOnWriteArrayList<>();
+    Sender bus = new Sender() {
+      @Override
+      public void send(String address, Object body) {
+        events.add("sent " + body);
+      }
+
+      @Override
+      public void send(String address, Object body, Runnable written) {
+        events.add("sent " + body);
+        written.run();
+      }
+    };
+
+    replies.send(request, bus, "client.7", "completed", () -> events.add("written"));
+
+    assertThat(events).as("nothing written during the turn, nothing reported").isEmpty();
+    replies.flush();
+    assertThat(events).containsExactly("sent completed", "written");
+  }
+
+  @Test
   void a_reply_to_a_request_from_this_jvm_is_written_at_once() {
     Request local = new Request(false);
 
