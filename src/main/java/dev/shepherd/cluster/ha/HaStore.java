@@ -89,6 +89,8 @@ final class HaStore {
     private final String node;
     private final Set<String> members;
     private transient HazelcastInstance hazelcast;
+    /** What this claim did where it ran, for the key's backups; null when it changed nothing. */
+    private transient ClaimBackup applied;
 
     Claim(String node, Set<String> members) {
       this.node = node;
@@ -116,12 +118,38 @@ final class HaStore {
     public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
       if (value.leader != null && !value.leader.equals(node) && live().contains(value.leader)) {
+        applied = null;
         return HaEntry.Claimed.refused(value.leader);
       }
       value.term++;
       value.leader = node;
       entry.setValue(value);
+      applied = new ClaimBackup(node, value.term);
       return new HaEntry.Claimed(value.term, value.writtenBy, value.base, value.log());
+    }
+
+    /**
+     * What the key's backups apply: the term and leader this claim set where it ran, not the
+     * claim run again. Run again, it would judge the old leader by the backup member's own view of
+     * the cluster, which may not have lost that member yet: the backup would keep the old term,
+     * and a later owner promoted from it would hand the same term to a second leader.
+     */
+    @Override
+    public EntryProcessor<String, HaEntry, HaEntry.Claimed> getBackupProcessor() {
+      return applied;
+    }
+  }
+
+  /** A granted claim's term and leader, as the key's backups apply it. */
+  record ClaimBackup(String node, long term)
+      implements EntryProcessor<String, HaEntry, HaEntry.Claimed> {
+    @Override
+    public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
+      value.term = term;
+      value.leader = node;
+      entry.setValue(value);
+      return null;
     }
   }
 

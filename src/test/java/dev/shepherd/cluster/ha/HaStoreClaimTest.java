@@ -45,6 +45,38 @@ class HaStoreClaimTest {
     assertThat(staleView.process(held).heldBy()).as("n2 lives, whatever n3 saw").isEqualTo("n2");
   }
 
+  @Test
+  void A2_a_backup_takes_the_term_the_claim_took_whatever_its_own_view_of_the_cluster() {
+    HaEntry primary = new HaEntry();
+    primary.term = 4;
+    primary.leader = "n1";
+    HaEntry backup = new HaEntry();
+    backup.term = 4;
+    backup.leader = "n1";
+    HaStore.Claim claim = new HaStore.Claim("n2", Set.of("n1", "n2"));
+    claim.setHazelcastInstance(cluster("n2", "n3"));
+
+    assertThat(claim.process(new AbstractMap.SimpleEntry<>("jobs", primary)).won()).isTrue();
+    // The backup's member has not yet seen n1 leave; the claim run there would be refused.
+    var forBackup = claim.getBackupProcessor();
+    assertThat(forBackup).isNotNull().isNotInstanceOf(HaStore.Claim.class);
+    forBackup.process(new AbstractMap.SimpleEntry<>("jobs", backup));
+
+    assertThat(backup.term).isEqualTo(primary.term).isEqualTo(5);
+    assertThat(backup.leader).isEqualTo(primary.leader).isEqualTo("n2");
+  }
+
+  @Test
+  void A2_a_refused_claim_sends_its_backups_nothing() {
+    HaEntry entry = new HaEntry();
+    entry.term = 4;
+    entry.leader = "n1";
+    HaStore.Claim claim = new HaStore.Claim("n2", Set.of("n1", "n2"));
+
+    assertThat(claim.process(new AbstractMap.SimpleEntry<>("jobs", entry)).won()).isFalse();
+    assertThat(claim.getBackupProcessor()).isNull();
+  }
+
   /** A Hazelcast instance whose cluster has members of these node ids. */
   private static com.hazelcast.core.HazelcastInstance cluster(String... nodes) {
     java.util.Set<com.hazelcast.cluster.Member> members = new java.util.LinkedHashSet<>();
