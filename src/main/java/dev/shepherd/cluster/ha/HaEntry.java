@@ -9,7 +9,11 @@ import java.util.List;
  * entry in the {@value HaStore#MAP} map: the current term and the node leading it (the pool's
  * leader lock: held while that node is a member), the term that wrote last, the base (the last
  * checkpoint, as JSON, with the term and batch id it came from) and the batches written since
- * (JSON each, with their term and id). Changed only by the entry processors of {@link HaStore},
+ * (JSON each, with their term and id). The JSON is kept as the UTF-8 bytes the leader sent:
+ * Java serialization, which Hazelcast uses for this entry when it copies a replica to a new
+ * backup and for a claim's answer, copies a byte array at once but writes and reads a string
+ * char by char, which takes hundreds of milliseconds for the megabytes of a large pool on a JVM
+ * not yet warmed up, as a standby that just started is. Changed only by the entry processors of {@link HaStore},
  * atomically on the key's owner and its synchronous backup.
  *
  * <p>A leader keeps several writes in flight, and Hazelcast may run them out of order (an
@@ -20,28 +24,28 @@ import java.util.List;
  * nothing out after it, so it is not part of the log.
  */
 final class HaEntry implements Serializable {
-  private static final long serialVersionUID = 2L;
+  private static final long serialVersionUID = 3L;
 
   long term;
   String leader;
   long writtenBy;
-  String base;
+  byte[] base;
   /** The term and batch id of the checkpoint {@link #base} is (0, 0: none). */
   long baseTerm;
   long baseId;
   /** Batches after the base, in (term, id) order. */
   ArrayList<Stored> batches = new ArrayList<>();
 
-  /** One batch as written: its term, its id within the term, its JSON. */
-  record Stored(long term, long id, String text) implements Serializable {}
+  /** One batch as written: its term, its id within the term, its JSON (UTF-8). */
+  record Stored(long term, long id, byte[] text) implements Serializable {}
 
   /**
    * What a claim hands the new leader (a copy); or, when another live member holds the pool's
    * lock, only that member's node id ({@code heldBy}, null for a claim won).
    */
-  record Claimed(long term, long previousTerm, String base, List<String> batches, String heldBy)
+  record Claimed(long term, long previousTerm, byte[] base, List<byte[]> batches, String heldBy)
       implements Serializable {
-    Claimed(long term, long previousTerm, String base, List<String> batches) {
+    Claimed(long term, long previousTerm, byte[] base, List<byte[]> batches) {
       this(term, previousTerm, base, batches, null);
     }
 
@@ -60,7 +64,7 @@ final class HaEntry implements Serializable {
    * as of it, which replaces the base and every batch up to it). A batch or checkpoint at or
    * before the base is covered by it already and changes nothing.
    */
-  void keep(long term, long id, String text, String checkpoint) {
+  void keep(long term, long id, byte[] text, byte[] checkpoint) {
     if (!after(term, id, baseTerm, baseId)) {
       return;
     }
@@ -82,8 +86,8 @@ final class HaEntry implements Serializable {
   }
 
   /** The log a successor recovers from: the batches that follow the base without a gap. */
-  List<String> log() {
-    List<String> log = new ArrayList<>();
+  List<byte[]> log() {
+    List<byte[]> log = new ArrayList<>();
     long id = baseId;
     for (Stored b : batches) {
       if (b.term() != baseTerm || b.id() != id + 1) {

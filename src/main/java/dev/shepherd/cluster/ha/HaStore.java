@@ -5,7 +5,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -155,7 +154,7 @@ final class HaStore {
 
   /**
    * A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. The texts
-   * travel as UTF-8 bytes: Java serialization copies a byte array at once, where it writes a long
+   * travel, and are kept ({@link HaEntry}), as UTF-8 bytes: Java serialization copies a byte array at once, where it writes a long
    * string char by char (inflating it first), which made the leader's event loop spend a third of
    * its time serializing its writes (docs/benchmarks.md, HA section).
    */
@@ -167,16 +166,13 @@ final class HaStore {
       if (value == null || value.term != term) {
         return false;
       }
-      value.keep(term, id, text(batch), text(base));
+      value.keep(term, id, batch, base);
       value.writtenBy = term;
       entry.setValue(value);
       return true;
     }
   }
 
-  private static String text(byte[] utf8) {
-    return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
-  }
 
   /** Gives the lock back after a step-down, so a standby need not wait for this node to leave. */
   record Resign(String node, long term) implements EntryProcessor<String, HaEntry, Boolean> {

@@ -25,6 +25,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -249,13 +250,14 @@ public final class HazelcastLeadership implements Leadership {
   private DurableLog.Recovered recover(HaEntry.Claimed claimed,
       Map<String, JournalTrace> traces) {
     SealedRecords.Reader log = sealed.reader();
-    String baseText = claimed.base() == null ? null : log.next(SealedRecords.BASE, claimed.base());
+    String baseText = claimed.base() == null ? null
+        : log.next(SealedRecords.BASE, new String(claimed.base(), StandardCharsets.UTF_8));
     DurableLog.Base base = baseText == null
         ? DurableLog.Base.empty(claimed.previousTerm())
         : DurableJson.decodeBase(baseText, traces);
     List<DurableGate.Batch> batches = new ArrayList<>(claimed.batches().size());
-    for (String batch : claimed.batches()) {
-      String text = log.next(SealedRecords.BATCH, batch);
+    for (byte[] batch : claimed.batches()) {
+      String text = log.next(SealedRecords.BATCH, new String(batch, StandardCharsets.UTF_8));
       if (text != null) {
         batches.add(DurableJson.decodeBatch(text, traces));
       }

@@ -18,6 +18,10 @@ import java.util.Map;
 public final class ForgedHaRecords {
   private ForgedHaRecords() {}
 
+  private static byte[] utf8(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** The text of a batch accepting {@code job}, answered at {@code replyTo}. */
   static String batch(long id, String job, String replyTo) {
     return new JsonObject().put("id", id).put("records", new JsonArray().add(new JsonObject()
@@ -52,11 +56,11 @@ public final class ForgedHaRecords {
           last = Math.max(last, b.id());
         }
       }
-      value.keep(term, last + 1, batch(last + 1, jobs.get(0), replyTo), null);
+      value.keep(term, last + 1, utf8(batch(last + 1, jobs.get(0), replyTo)), null);
       SealedRecords other = new SealedRecords(pool,
           ClusterKeys.fromEnvironment(Map.of(ClusterKeys.KEY, otherKey)));
-      value.keep(term, last + 2, other.seal(SealedRecords.BATCH, term, last + 2,
-          batch(last + 2, jobs.get(1), replyTo)), null);
+      value.keep(term, last + 2, utf8(other.seal(SealedRecords.BATCH, term, last + 2,
+          batch(last + 2, jobs.get(1), replyTo))), null);
       entry.setValue(value);
       return value.term;
     }
