@@ -57,6 +57,15 @@ final class HaEntry implements Serializable {
     boolean won() {
       return heldBy == null;
     }
+
+    /** The size of the log handed over: its base and batches, in bytes. */
+    long bytes() {
+      long bytes = base == null ? 0 : base.length;
+      for (byte[] batch : batches) {
+        bytes += batch.length;
+      }
+      return bytes;
+    }
   }
 
   /**

@@ -231,6 +231,7 @@ public final class HazelcastLeadership implements Leadership {
           }
           DurableLog.Recovered recovered;
           Map<String, JournalTrace> traces = new HashMap<>();
+          long answeredAt = clock.monotonicMs();
           try {
             recovered = recover(claimed, traces);
           } catch (RuntimeException e) {
@@ -240,8 +241,10 @@ public final class HazelcastLeadership implements Leadership {
             return;
           }
           leading = claimed.term();
-          LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start)", pool, node,
-              claimed.term(), clock.monotonicMs() - sentAt);
+          long readAt = clock.monotonicMs();
+          LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start: answered"
+              + " after {} ms, its log of {} bytes read in {} ms)", pool, node, claimed.term(),
+              readAt - sentAt, answeredAt - sentAt, claimed.bytes(), readAt - answeredAt);
           candidate.lead(claimed.term(), recovered, traces, sentAt);
         }));
   }
