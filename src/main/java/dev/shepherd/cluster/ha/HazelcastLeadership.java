@@ -14,6 +14,7 @@ import dev.shepherd.runtime.ha.DurableJsonWriter;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.ha.RecoveryWarmUp;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.time.RuntimeClock;
@@ -34,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * which starts the lease, is read on the node's monotonic clock.
  */
 public final class HazelcastLeadership implements Leadership {
+  /** Whether this JVM warmed up a takeover's reading of the log ({@link #warmUp}). */
+  private static final AtomicBoolean WARMED = new AtomicBoolean();
+  /** Rounds of the warm-up: enough for the JIT to compile its loops. */
+  private static final int WARM_UP_ROUNDS = 5;
   private static final Logger LOG = LoggerFactory.getLogger(HazelcastLeadership.class);
   /**
    * The system property that sets {@link #WRITES_IN_FLIGHT} (1 to 16, default 4), for measuring
@@ -147,9 +153,28 @@ public final class HazelcastLeadership implements Leadership {
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
         + " to lead)", pool, node, quorum);
+    warmUp(context);
     timer = scheduler.every(RETRY_MS, this::tryClaim);
     tryClaim();
     return Future.succeededFuture();
+  }
+
+  /**
+   * Once per JVM, on a worker thread: a takeover's reading of the log, run on a made-up one
+   * ({@link RecoveryWarmUp}), so that this node reads the real log compiled if it takes over.
+   */
+  private static void warmUp(Context context) {
+    if (!WARMED.compareAndSet(false, true)) {
+      return;
+    }
+    context.executeBlocking(() -> {
+      long start = System.nanoTime();
+      RecoveryWarmUp.run(WARM_UP_ROUNDS);
+      LOG.debug("a takeover's reading of the log warmed up in {} ms",
+          (System.nanoTime() - start) / 1_000_000);
+      return null;
+    }, false).onFailure(e -> LOG.warn("warming up a takeover's reading of the log failed: {}",
+        LogText.quote(String.valueOf(e))));
   }
 
   /** A member left: the leader may be gone, so claim at once; {@code gone} is its node id. */
