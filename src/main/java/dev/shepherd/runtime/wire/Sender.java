@@ -45,10 +45,18 @@ public interface Sender {
         bus.send(address, body, options);
       }
 
-      /** A producer's write tells when the message was written (or failed). */
+      /**
+       * A producer's write tells when the message was written (or failed); a send that throws
+       * (a body no codec encodes) was given up on at once, and tells so before it throws.
+       */
       @Override
       public void send(String address, Object body, Runnable written) {
-        bus.sender(address).write(body).onComplete(ar -> written.run());
+        try {
+          bus.sender(address).write(body).onComplete(ar -> written.run());
+        } catch (RuntimeException e) {
+          written.run();
+          throw e;
+        }
       }
     };
   }
