@@ -252,8 +252,11 @@ public final class DurableGate {
     output.write(batch);
   }
 
-  /** Whether {@code respond} is an answer whose delivery a batch reports: a terminal outcome. */
-  private static boolean reported(Effect.Respond respond) {
+  /**
+   * Whether {@code respond} is an answer whose delivery a batch reports (a terminal outcome, not a
+   * rejection): the only answers whose leaving {@link Output#release} need tell.
+   */
+  public static boolean reported(Effect.Respond respond) {
     return respond.outcome().terminal() && !(respond.outcome() instanceof Outcome.Rejected);
   }
 

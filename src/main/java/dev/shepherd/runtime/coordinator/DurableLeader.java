@@ -58,7 +58,7 @@ public final class DurableLeader {
         new DurableGate.Output() {
           @Override
           public boolean release(Effect effect) {
-            if (effect instanceof Effect.Respond respond) {
+            if (effect instanceof Effect.Respond respond && DurableGate.reported(respond)) {
               return answers.release(respond);
             }
             coordinator.release(effect);
