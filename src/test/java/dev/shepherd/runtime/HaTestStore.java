@@ -63,8 +63,9 @@ final class HaTestStore implements Leadership {
     acknowledged.forEach(Promise::complete);
   }
 
+  /** The last checkpoint; none yet: the empty log of term 0. */
   synchronized DurableLog.Base base() {
-    return DurableJson.decodeBase(base);
+    return base == null ? DurableLog.Base.empty(0) : DurableJson.decodeBase(base);
   }
 
   synchronized List<DurableGate.Batch> batches() {

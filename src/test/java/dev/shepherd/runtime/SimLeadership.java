@@ -1,14 +1,17 @@
 package dev.shepherd.runtime;
 
+import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.DurableLeader;
+import dev.shepherd.runtime.ha.JournalTimes;
 import dev.shepherd.runtime.ha.Leadership;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import java.util.List;
 
 /**
  * The {@link Leadership} of one node of the simulation, over the {@link SimStore} and the
@@ -74,7 +77,12 @@ final class SimLeadership implements Leadership {
     Promise<Void> written = Promise.promise();
     world.log(() -> node + "/" + term + " writes batch " + batch.id() + " ("
         + batch.records().size() + " records" + (base == null ? "" : ", a checkpoint") + ")");
-    world.store.write(node, term, batch, base, node.exactJournal(), ok -> {
+    // A term's first batch goes on with the log it recovered from: the store checks it replays.
+    // Its image as the journal holds it: in wall time, as the leader writes a checkpoint's.
+    DurableImage image = base == null && batch.id() == 1 && node.coordinator() != null
+        ? JournalTimes.toWall(new DurableLog.Base(node.coordinator().pool().durableImage(),
+            List.of()), node.coordinator().clock().wallOffsetMs()).image() : null;
+    world.store.write(node, term, batch, base, image, node.exactJournal(), ok -> {
       world.log(() -> node + "/" + term + " batch " + batch.id() + (ok ? " written" : " refused"));
       if (ok) {
         written.complete();

@@ -24,9 +24,9 @@ import java.util.function.Consumer;
  * read back equal (the rest are kept as written, to keep the simulation fast; {@link
  * DurableJsonTest} covers the codec field by field). At every checkpoint it checks A3 itself:
  * the log it holds, with the checkpoint's own records, replays into exactly the image the
- * writing pool computes of itself. The first checkpoint of a term is written by a pool that
- * recovered from that very log, so this also checks that a takeover loses nothing (waiting jobs,
- * suspects, dead letters and recent outcomes included).
+ * writing pool computes of itself. It checks the same at the first batch of every term, which
+ * goes on with the log its pool recovered from: so a takeover loses nothing (waiting jobs,
+ * suspects, dead letters and recent outcomes included), and what it changed is in its records.
  */
 final class SimStore {
   /** What a claim returns: the new term and the log to recover from. */
@@ -74,10 +74,13 @@ final class SimStore {
    * Appends {@code batch} (a checkpoint replaces the log with {@code checkpoint} instead) if
    * {@code callerTerm} is still the current one; answers whether it did. Both are as the leader
    * journals them (wall times, {@link JournalTimes}); {@code exact} says whether the leader's
-   * wall clock stayed put since it recovered, so that its image must replay exactly.
+   * wall clock stayed put since it recovered, so that its image must replay exactly. {@code
+   * image}, when not null, is the writing pool's image as of a batch that is not a checkpoint,
+   * which the log must then replay into as well.
    */
   void write(SimNode caller, long callerTerm, DurableGate.Batch batch, DurableLog.Base checkpoint,
-      boolean exact, Consumer<Boolean> answer) {
+      DurableImage image, boolean exact, Consumer<Boolean> answer) {
+    DurableImage expected = image == null ? null : durable(image);
     DurableGate.Batch kept = durable(batch);
     DurableLog.Base base = checkpoint == null ? null
         : new DurableLog.Base(durable(checkpoint.image()), checkpoint.undelivered().stream()
@@ -94,6 +97,11 @@ final class SimStore {
           this.base = throughJson(base);
           batches.clear();
         } else {
+          if (expected != null && exact) {
+            check(caller, callerTerm, kept, expected);
+          } else if (expected != null) {
+            checkpointsInexact++;
+          }
           batches.add(++written % ENCODED == 0 ? throughJson(kept) : kept);
         }
         writtenBy = callerTerm;
@@ -102,11 +110,11 @@ final class SimStore {
     });
   }
 
-  /** A3: the log so far and the checkpoint's records rebuild the checkpoint's image. */
-  private void check(SimNode caller, long callerTerm, DurableGate.Batch checkpoint,
+  /** A3: the log so far and the batch's records rebuild the image of the pool that wrote it. */
+  private void check(SimNode caller, long callerTerm, DurableGate.Batch batch,
       DurableImage image) {
     List<DurableGate.Batch> log = new ArrayList<>(batches);
-    log.add(throughJson(checkpoint));
+    log.add(throughJson(batch));
     DurableImage replayed = DurableLog.recover(base, log, callerTerm).image();
     checkpointsChecked++;
     if (!replayed.equals(image)) {

@@ -22,6 +22,10 @@ import java.util.List;
  * base, batch {@code id + 1} of the base's term, then {@code id + 2}, and so on. A batch after a
  * gap (its predecessor failed, or never came) was never committed by its leader, which let
  * nothing out after it, so it is not part of the log.
+ *
+ * <p>A leader that took over goes on with the log its claim read: after the base term's run come
+ * the runs of the later terms, each from its batch 1. A claim drops the batches its log left out
+ * ({@link #claim}), so the next term's run follows exactly what its leader recovered from.
  */
 final class HaEntry implements Serializable {
   private static final long serialVersionUID = 3L;
@@ -94,18 +98,48 @@ final class HaEntry implements Serializable {
     batches.add(at, new Stored(term, id, text));
   }
 
-  /** The log a successor recovers from: the batches that follow the base without a gap. */
+  /**
+   * {@code node} leads the next term: the lock and the term move, and the batches the log leaves
+   * out (after a gap) are dropped, so the new term's batches follow the log read now. What a
+   * claim and its backups apply alike.
+   */
+  void claim(String node, long newTerm) {
+    term = newTerm;
+    leader = node;
+    batches = new ArrayList<>(run());
+  }
+
+  /**
+   * The log a successor recovers from: the batches that follow the base without a gap, the base
+   * term's from the base on, each later term's from its batch 1.
+   */
   List<byte[]> log() {
-    List<byte[]> log = new ArrayList<>();
-    long id = baseId;
-    for (Stored b : batches) {
-      if (b.term() != baseTerm || b.id() != id + 1) {
-        break;
-      }
+    List<Stored> run = run();
+    List<byte[]> log = new ArrayList<>(run.size());
+    for (Stored b : run) {
       log.add(b.text());
-      id++;
     }
     return log;
+  }
+
+  private List<Stored> run() {
+    List<Stored> run = new ArrayList<>();
+    long runTerm = baseTerm;
+    long id = baseId;
+    for (Stored b : batches) {
+      if (b.term() == runTerm && b.id() == id + 1) {
+        id++;
+      } else if (b.term() > runTerm && b.id() == 1) {
+        runTerm = b.term();
+        id = 1;
+      } else if (b.term() == runTerm) {
+        continue;
+      } else {
+        break;
+      }
+      run.add(b);
+    }
+    return run;
   }
 
   private static boolean after(long term, long id, long otherTerm, long otherId) {

@@ -120,8 +120,7 @@ final class HaStore {
         applied = null;
         return HaEntry.Claimed.refused(value.leader);
       }
-      value.term++;
-      value.leader = node;
+      value.claim(node, value.term + 1);
       entry.setValue(value);
       applied = new ClaimBackup(node, value.term);
       return new HaEntry.Claimed(value.term, value.writtenBy, value.base, value.log());
@@ -145,8 +144,7 @@ final class HaStore {
     @Override
     public HaEntry.Claimed process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
-      value.term = term;
-      value.leader = node;
+      value.claim(node, term);
       entry.setValue(value);
       return null;
     }

@@ -32,7 +32,9 @@ import java.util.function.Supplier;
  * reported before its bytes left the process could be lost with it and never sent again.
  *
  * <p>Every so many records a batch is a checkpoint ({@link Batch#checkpoint()}): the writer
- * stores the pool's whole image instead, and the log behind it is dropped. Pure: no clock, no threads; the caller passes the
+ * stores the pool's whole image instead, and the log behind it is dropped. A coordinator that
+ * took over goes on with the log it recovered from ({@link #continueLog}): its first batch holds
+ * what the recovery changed, so nothing waits for a whole image to be written first. Pure: no clock, no threads; the caller passes the
  * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
  * a step back), and runs it on one thread.
  */
@@ -127,7 +129,8 @@ public final class DurableGate {
    * Pool.durableEntries}: jobs, dead letters, recent outcomes, bindings, hosts), which spaces
    * checkpoints: one comes once the log since the last would pass the larger of {@value
    * #MIN_CHECKPOINT_RECORDS} records and {@value #RECORDS_PER_IMAGE_ENTRY} per entry. The first
-   * batch is a checkpoint, so a new coordinator starts its log afresh.
+   * batch is a checkpoint, so a new coordinator starts its log afresh, unless it goes on with the
+   * log it recovered from ({@link #continueLog}).
    */
   public DurableGate(long leaseMs, long leaseFrom, IntSupplier imageEntries, Output output) {
     this(leaseMs, leaseFrom, imageEntries, () -> null, 1, output);
@@ -161,6 +164,20 @@ public final class DurableGate {
     this.imageEntries = imageEntries;
     this.totals = totals;
     this.output = output;
+  }
+
+  /**
+   * The store's log goes on from the one this gate's coordinator recovered from, which held
+   * {@code records} after its base: the first batch is not a checkpoint, and the next checkpoint
+   * comes when the log, those records included, is due one. The store must keep a new term's
+   * batches after the log its claim read. Call before the first batch is sent.
+   */
+  public void continueLog(long records) {
+    if (nextBatch != 1) {
+      throw new IllegalStateException("batch " + (nextBatch - 1) + " was sent already");
+    }
+    checkpointNext = false;
+    recordsSinceCheckpoint = records;
   }
 
   /** The effects of one transition, in order; call {@link #pump} at the end of the turn. */

@@ -44,12 +44,21 @@ public final class DurableLog {
 
   /**
    * What a new coordinator starts from; {@code counters} are the totals of the last write (null:
-   * none kept), from which its counters continue (T3 in docs/rules.md).
+   * none kept), from which its counters continue (T3 in docs/rules.md). {@code records} is how
+   * many records the log held after its base: the new coordinator's batches go on after them
+   * ({@link DurableGate#continueLog}), and its first checkpoint comes when the log, theirs
+   * included, is long enough.
    */
   public record Recovered(DurableImage image, List<DurableRecord.Answered> undelivered,
-      Counters counters) {
+      Counters counters, long records) {
     public Recovered {
       undelivered = List.copyOf(undelivered);
+    }
+
+    /** A recovery from {@code image} alone (no log after it). */
+    public Recovered(DurableImage image, List<DurableRecord.Answered> undelivered,
+        Counters counters) {
+      this(image, undelivered, counters, 0);
     }
 
     /** A recovery without totals. */
@@ -66,7 +75,9 @@ public final class DurableLog {
   /**
    * Replays {@code batches} onto {@code base}; the image carries {@code term}, the term of the
    * coordinator that wrote last. A checkpoint among the batches must have been applied to the
-   * base by the store already (it replaces what is before it), so it is not expected here.
+   * base by the store already (it replaces what is before it), so it is not expected here. The
+   * batches may be of several terms, in order: a coordinator that took over goes on with the log
+   * it recovered from, its first batch holding what its recovery changed.
    *
    * <p>A batch's {@code delivered} jobs are answers that left before the batch was sent, so
    * their records are in earlier batches: they are crossed off before the batch's own records
@@ -80,7 +91,9 @@ public final class DurableLog {
     Undelivered undelivered = new Undelivered();
     base.undelivered().forEach(undelivered::add);
     Counters counters = base.counters();
+    long records = 0;
     for (DurableGate.Batch batch : batches) {
+      records += batch.records().size();
       if (batch.counters() != null) {
         counters = batch.counters();
       }
@@ -92,7 +105,7 @@ public final class DurableLog {
         }
       }
     }
-    return new Recovered(ledger.image(term), undelivered.inOrder(), counters);
+    return new Recovered(ledger.image(term), undelivered.inOrder(), counters, records);
   }
 
   /** Answers recorded and not reported delivered, in the order they were recorded. */

@@ -147,6 +147,9 @@ public final class DurableLeader {
   void recover(DurableLog.Recovered journaled, Map<String, JournalTrace> traces) {
     DurableLog.Recovered recovered =
         JournalTimes.toMonotonic(journaled, coordinator.clock().wallOffsetMs());
+    // The first batch goes on with the log read, not a checkpoint: the first answers of a
+    // takeover wait for the recovery's few records, not for the whole image to be written.
+    gate.continueLog(recovered.records());
     JobTraces jobTraces = coordinator.traces();
     if (jobTraces != null && !traces.isEmpty()) {
       // Before the recovery's effects: a job dispatched or answered at once ends its queued span.
@@ -180,7 +183,7 @@ public final class DurableLeader {
       answers.add(new DurableRecord.Answered(a.job(),
           new AddressResponder(bus, (String) a.replyTo()), a.outcome()));
     }
-    // After the recovery's own effects, so the first checkpoint keeps these answers as well.
+    // After the recovery's own effects, so a checkpoint while they wait keeps them as well.
     turn.add(DurableGate.resent(answers));
     turn.flush();
     renewTimer = coordinator.scheduler().every(RENEW_CHECK_MS, () -> {

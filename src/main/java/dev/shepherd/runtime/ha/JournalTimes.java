@@ -63,7 +63,8 @@ public final class JournalTimes {
   public static DurableLog.Recovered toMonotonic(DurableLog.Recovered recovered, long offset) {
     long shift = -offset;
     return shift == 0 ? recovered : new DurableLog.Recovered(image(recovered.image(), shift),
-        answers(recovered.undelivered(), shift), recovered.counters());
+        answers(recovered.undelivered(), shift), recovered.counters(),
+        recovered.records());
   }
 
   private static DurableRecord record(DurableRecord record, long shift) {

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The store's log with several writes in flight (A3 in docs/rules.md): batches arriving in any
  * order are kept in order of term and id, a checkpoint replaces what is before it even when it
- * arrives after later batches, and a claim reads only the unbroken run after the checkpoint.
+ * arrives after later batches, and a claim reads only the unbroken run after the checkpoint; a
+ * term that took over goes on with the log its claim read.
  */
 class HaEntryTest {
   /** {@link HaEntry#keep} with texts, kept as their UTF-8 bytes. */
@@ -84,6 +85,48 @@ class HaEntryTest {
     keep(entry, 2, 1, null, "base-2-1");
     assertThat(text(entry.base)).isEqualTo("base-2-1");
     assertThat(log(entry)).containsExactly("term-2-b");
+  }
+
+  @Test
+  void A3_a_new_term_goes_on_after_the_log_its_claim_read() {
+    HaEntry entry = checkpointed(1, 1);
+    keep(entry, 1, 2, "b", null);
+    keep(entry, 1, 4, "d", null);
+    entry.claim("n2", 2);
+    assertThat(entry.batches).as("the batch after the gap was never committed: dropped")
+        .extracting(HaEntry.Stored::id).containsExactly(2L);
+    keep(entry, 2, 2, "t2-b", null);
+    keep(entry, 2, 1, "t2-a", null);
+    assertThat(log(entry)).containsExactly("b", "t2-a", "t2-b");
+    entry.claim("n3", 3);
+    keep(entry, 3, 1, "t3-a", null);
+    assertThat(text(entry.base)).isEqualTo("base-1-1");
+    assertThat(log(entry)).containsExactly("b", "t2-a", "t2-b", "t3-a");
+  }
+
+  @Test
+  void A3_a_later_terms_run_starts_at_its_batch_1() {
+    HaEntry entry = checkpointed(1, 1);
+    keep(entry, 1, 2, "b", null);
+    entry.claim("n2", 2);
+    keep(entry, 2, 2, "t2-b", null);
+    assertThat(log(entry)).as("term 2's batch 1 has not arrived").containsExactly("b");
+    entry.claim("n3", 3);
+    keep(entry, 3, 1, "t3-a", null);
+    assertThat(log(entry)).as("term 2 committed nothing; term 3 follows term 1")
+        .containsExactly("b", "t3-a");
+  }
+
+  @Test
+  void A3_a_checkpoint_of_a_later_term_replaces_the_log_of_every_term_before_it() {
+    HaEntry entry = checkpointed(1, 1);
+    keep(entry, 1, 2, "b", null);
+    entry.claim("n2", 2);
+    keep(entry, 2, 1, "t2-a", null);
+    keep(entry, 2, 3, "t2-c", null);
+    keep(entry, 2, 2, null, "base-2-2");
+    assertThat(text(entry.base)).isEqualTo("base-2-2");
+    assertThat(log(entry)).containsExactly("t2-c");
   }
 
   @Test

@@ -67,6 +67,27 @@ class HaStoreClaimTest {
   }
 
   @Test
+  void A3_a_claim_and_its_backup_drop_the_same_uncommitted_batches() {
+    HaEntry primary = new HaEntry();
+    HaEntry backup = new HaEntry();
+    for (HaEntry entry : java.util.List.of(primary, backup)) {
+      entry.term = 4;
+      entry.leader = "n1";
+      entry.keep(4, 1, null, "base".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      entry.keep(4, 2, "b".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+      entry.keep(4, 4, "d".getBytes(java.nio.charset.StandardCharsets.UTF_8), null);
+    }
+    HaStore.Claim claim = new HaStore.Claim("n2", Set.of("n2"));
+
+    HaEntry.Claimed won = claim.process(new AbstractMap.SimpleEntry<>("jobs", primary));
+    claim.getBackupProcessor().process(new AbstractMap.SimpleEntry<>("jobs", backup));
+
+    assertThat(won.batches()).hasSize(1);
+    assertThat(primary.batches).extracting(HaEntry.Stored::id).containsExactly(2L);
+    assertThat(backup.batches).extracting(HaEntry.Stored::id).containsExactly(2L);
+  }
+
+  @Test
   void A2_a_refused_claim_sends_its_backups_nothing() {
     HaEntry entry = new HaEntry();
     entry.term = 4;

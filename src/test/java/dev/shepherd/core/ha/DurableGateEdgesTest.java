@@ -1,6 +1,7 @@
 package dev.shepherd.core.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Effect;
@@ -72,6 +73,25 @@ class DurableGateEdgesTest {
     assertThat(writeRecords(gate, 14000, 20_512, 8).checkpoint())
         .as("10,000 recent outcomes and 256 jobs: 20,512 records before the next").isFalse();
     assertThat(writeRecords(gate, 40000, 1, 9).checkpoint()).isTrue();
+  }
+
+  @Test
+  void A3_a_gate_that_goes_on_with_a_recovered_log_writes_no_checkpoint_first() {
+    DurableGate gate = gate(0);
+    gate.continueLog(4_000);
+    assertThat(writeRecords(gate, 0, 3, 1).checkpoint()).as("the recovery's own records")
+        .isFalse();
+    assertThat(writeRecords(gate, 3, 93, 2).checkpoint()).as("4096 in the log").isFalse();
+    assertThat(writeRecords(gate, 96, 1, 3).checkpoint())
+        .as("the records recovered count toward the next checkpoint").isTrue();
+  }
+
+  @Test
+  void A3_a_gate_goes_on_with_a_recovered_log_only_before_its_first_batch() {
+    DurableGate gate = gate(0);
+    writeRecords(gate, 0, 1, 1);
+    assertThatThrownBy(() -> gate.continueLog(0)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("batch 1 was sent already");
   }
 
   @Test

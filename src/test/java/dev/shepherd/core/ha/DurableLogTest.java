@@ -182,6 +182,24 @@ class DurableLogTest {
 
   @Nested
   class Recovery {
+    @Test
+    void A3_a_log_that_a_takeover_went_on_with_replays_as_one_and_counts_its_records() {
+      List<DurableGate.Batch> log = List.of(
+          new DurableGate.Batch(1, List.of(accepted("a"), accepted("b")), List.of(), false,
+              List.of()),
+          // Term 2 goes on with the log it recovered from: its batch 1 follows term 1's.
+          new DurableGate.Batch(1, List.of(answered("a", "r")), List.of(), false, List.of()),
+          new DurableGate.Batch(2, List.of(), List.of("a"), false, List.of()));
+
+      DurableLog.Recovered recovered = DurableLog.recover(DurableLog.Base.empty(0), log, 2);
+
+      assertThat(recovered.records()).isEqualTo(3);
+      assertThat(recovered.image().term()).isEqualTo(2);
+      assertThat(recovered.image().jobs()).extracting(DurableImage.JobImage::job)
+          .containsExactly("b");
+      assertThat(recovered.undelivered()).as("a's answer was reported delivered").isEmpty();
+    }
+
 
     @Test
     void T3_the_latest_totals_written_are_recovered_and_a_batch_without_totals_keeps_them() {
