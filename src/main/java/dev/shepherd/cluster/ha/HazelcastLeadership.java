@@ -9,8 +9,8 @@ import com.hazelcast.core.LifecycleEvent;
 import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
-import dev.shepherd.runtime.ha.DurableJson;
 import dev.shepherd.runtime.ha.DurableJsonWriter;
+import dev.shepherd.runtime.ha.JournalDecoding;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -153,23 +154,24 @@ public final class HazelcastLeadership implements Leadership {
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
         + " to lead)", pool, node, quorum);
-    warmUp(context);
+    warmUp(context, config);
     timer = scheduler.every(RETRY_MS, this::tryClaim);
     tryClaim();
     return Future.succeededFuture();
   }
 
   /**
-   * Once per JVM, on a worker thread: a takeover's reading of the log, run on a made-up one
-   * ({@link RecoveryWarmUp}), so that this node reads the real log compiled if it takes over.
+   * Once per JVM, on a worker thread: a takeover's reading of the log and the pool's recovery
+   * from it, run on a made-up one ({@link RecoveryWarmUp}), so that this node runs them compiled
+   * if it takes over.
    */
-  private static void warmUp(Context context) {
+  private static void warmUp(Context context, PoolConfig config) {
     if (!WARMED.compareAndSet(false, true)) {
       return;
     }
     context.executeBlocking(() -> {
       long start = System.nanoTime();
-      RecoveryWarmUp.run(WARM_UP_ROUNDS);
+      RecoveryWarmUp.run(WARM_UP_ROUNDS, config.settings());
       LOG.debug("a takeover's reading of the log warmed up in {} ms",
           (System.nanoTime() - start) / 1_000_000);
       return null;
@@ -280,17 +282,17 @@ public final class HazelcastLeadership implements Leadership {
     SealedRecords.Reader log = sealed.reader();
     String baseText = claimed.base() == null ? null
         : log.next(SealedRecords.BASE, new String(claimed.base(), StandardCharsets.UTF_8));
-    DurableLog.Base base = baseText == null
-        ? DurableLog.Base.empty(claimed.previousTerm())
-        : DurableJson.decodeBase(baseText, traces);
-    List<DurableGate.Batch> batches = new ArrayList<>(claimed.batches().size());
+    List<String> texts = new ArrayList<>(claimed.batches().size());
     for (byte[] batch : claimed.batches()) {
       String text = log.next(SealedRecords.BATCH, new String(batch, StandardCharsets.UTF_8));
       if (text != null) {
-        batches.add(DurableJson.decodeBatch(text, traces));
+        texts.add(text);
       }
     }
-    return DurableLog.recover(base, batches, claimed.previousTerm());
+    // Opened in order on this thread (a sealed log must be); decoded on two.
+    JournalDecoding.Decoded decoded = JournalDecoding.decode(baseText, texts,
+        claimed.previousTerm(), traces, ForkJoinPool.commonPool());
+    return DurableLog.recover(decoded.base(), decoded.batches(), claimed.previousTerm());
   }
 
   @Override

@@ -2,7 +2,11 @@ package dev.shepherd.runtime.ha;
 
 import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.Outcome;
+import dev.shepherd.core.Pool;
+import dev.shepherd.core.PoolEvent;
+import dev.shepherd.core.PoolSettings;
 import dev.shepherd.core.RecentOutcome;
+import dev.shepherd.core.Transition;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.payload.RawJson;
@@ -12,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * A takeover's reading of the journal, run on a made-up log while the node stands by, so that a
@@ -20,9 +25,9 @@ import java.util.Map;
  * read again, 30-60 ms: the interpreter's cost, not the log's, and most of a takeover's claim.
  * The made-up log has the shape of a busy pool's: batches of jobs accepted, assigned and
  * answered (with a remembered outcome), encoded as a leader encodes them ({@link
- * DurableJsonWriter}), decoded and replayed as a successor does ({@link DurableJson}, {@link
- * DurableLog#recover}), then the image written and read back as the new leader's first
- * checkpoint.
+ * DurableJsonWriter}), decoded and replayed as a successor does ({@link JournalDecoding}, {@link
+ * DurableLog#recover}), then the image written and read back as a checkpoint (the base the next
+ * takeover reads), and, given the pool's settings, a pool of the next term recovered from it.
  */
 public final class RecoveryWarmUp {
   /** Jobs per round, in batches of {@value #PER_BATCH}. */
@@ -33,22 +38,45 @@ public final class RecoveryWarmUp {
 
   /** Runs {@code rounds} rounds; the records recovered by the last, to check. */
   public static DurableLog.Recovered run(int rounds) {
+    return run(rounds, null);
+  }
+
+  /**
+   * Runs {@code rounds} rounds, each also recovering a pool of {@code settings} (a durable pool's;
+   * null: none) from the made-up log, as a takeover then does ({@link #takeOver}).
+   */
+  public static DurableLog.Recovered run(int rounds, PoolSettings settings) {
     DurableLog.Recovered recovered = null;
     for (int round = 0; round < rounds; round++) {
       recovered = round();
+      if (settings != null && settings.durable()) {
+        takeOver(recovered, settings);
+      }
     }
     return recovered;
   }
 
+  /**
+   * A fresh pool of {@code settings}, of the term after the image's, started and recovered from
+   * {@code recovered}: the core's part of a takeover, whose effects are dropped.
+   */
+  static Transition takeOver(DurableLog.Recovered recovered, PoolSettings settings) {
+    Pool pool = Pool.create(settings.withTerm(recovered.image().term() + 1));
+    pool.start();
+    return pool.apply(new PoolEvent.Recover(recovered.image(), recovered.counters(), 0));
+  }
+
   private static DurableLog.Recovered round() {
     Map<String, JournalTrace> traces = new HashMap<>();
-    List<DurableGate.Batch> read = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
     DurableGate.Batch last = null;
     for (int from = 0; from < JOBS; from += PER_BATCH) {
       last = batch(from / PER_BATCH + 1L, from, last);
-      read.add(DurableJson.decodeBatch(text(DurableJsonWriter.write(last, Map.of())), traces));
+      texts.add(text(DurableJsonWriter.write(last, Map.of())));
     }
-    DurableLog.Recovered recovered = DurableLog.recover(DurableLog.Base.empty(0), read, 0);
+    JournalDecoding.Decoded read = JournalDecoding.decode(null, texts, 0, traces,
+        ForkJoinPool.commonPool());
+    DurableLog.Recovered recovered = DurableLog.recover(read.base(), read.batches(), 0);
     DurableLog.Base checkpoint = DurableLog.checkpoint(recovered.image(), last);
     DurableJson.decodeBase(text(DurableJsonWriter.write(checkpoint, Map.of())), traces);
     return recovered;
