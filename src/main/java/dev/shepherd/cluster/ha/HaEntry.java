@@ -44,18 +44,31 @@ final class HaEntry implements Serializable {
   record Stored(long term, long id, byte[] text) implements Serializable {}
 
   /**
-   * What a claim hands the new leader (a copy); or, when another live member holds the pool's
-   * lock, only that member's node id ({@code heldBy}, null for a claim won).
+   * Where a standby that follows the log stands (null: nowhere yet): the base it read, (term,
+   * id) of that checkpoint, and the last batch of the log it read after it.
    */
-  record Claimed(long term, long previousTerm, byte[] base, List<byte[]> batches, String heldBy)
-      implements Serializable {
+  record Position(long baseTerm, long baseId, long term, long id) implements Serializable {
+    /** Whether the log still has the base this position was read from. */
+    boolean on(HaEntry entry) {
+      return baseTerm == entry.baseTerm && baseId == entry.baseId;
+    }
+  }
+
+  /**
+   * What a claim hands the new leader (a copy); or, when another live member holds the pool's
+   * lock, only that member's node id ({@code heldBy}, null for a claim won). {@code tail}: the
+   * claimer followed the log up to the position it sent, and {@code batches} are only what
+   * follows it (no base); otherwise the whole log.
+   */
+  record Claimed(long term, long previousTerm, byte[] base, List<byte[]> batches, String heldBy,
+      boolean tail) implements Serializable {
     Claimed(long term, long previousTerm, byte[] base, List<byte[]> batches) {
-      this(term, previousTerm, base, batches, null);
+      this(term, previousTerm, base, batches, null, false);
     }
 
     /** A claim refused: {@code leader} holds the lock. */
     static Claimed refused(String leader) {
-      return new Claimed(0, 0, null, List.of(), leader);
+      return new Claimed(0, 0, null, List.of(), leader, false);
     }
 
     boolean won() {
@@ -96,6 +109,47 @@ final class HaEntry implements Serializable {
       return;
     }
     batches.add(at, new Stored(term, id, text));
+  }
+
+  /**
+   * What a standby following the log reads ({@link HaStore.Follow}): the base's place, the base
+   * itself (null when not sent), the batches of the log's run it asked for, each with its term
+   * and id, and the term that wrote last.
+   */
+  record Read(long baseTerm, long baseId, byte[] base, List<Stored> batches, long writtenBy,
+      boolean whole) implements Serializable {}
+
+  /**
+   * The log as a follower at {@code from} reads it: when {@code from} is on the current base,
+   * the batches of the run after it; otherwise the whole log if its base is ({@code wantTerm},
+   * {@code wantId}) or {@code always}, or only where the base now is.
+   */
+  Read read(Position from, long wantTerm, long wantId, boolean always) {
+    List<Stored> run = run();
+    if (from != null && from.on(this)) {
+      List<Stored> after = new ArrayList<>();
+      for (Stored b : run) {
+        if (after(b.term(), b.id(), from.term(), from.id())) {
+          after.add(b);
+        }
+      }
+      return new Read(baseTerm, baseId, null, after, writtenBy, false);
+    }
+    if (always || (wantTerm == baseTerm && wantId == baseId)) {
+      return new Read(baseTerm, baseId, base, run, writtenBy, true);
+    }
+    return new Read(baseTerm, baseId, null, List.of(), writtenBy, false);
+  }
+
+  /** The texts of the run after {@code from}, which must be on the current base. */
+  List<byte[]> logAfter(Position from) {
+    List<byte[]> log = new ArrayList<>();
+    for (Stored b : run()) {
+      if (after(b.term(), b.id(), from.term(), from.id())) {
+        log.add(b.text());
+      }
+    }
+    return log;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.shepherd.cluster.ha;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.core.ReadOnly;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import java.util.HashSet;
@@ -37,7 +38,22 @@ final class HaStore {
    * node.
    */
   CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members) {
-    return direct(map.submitToKey(pool, new Claim(node, members)));
+    return claim(pool, node, members, null);
+  }
+
+  /**
+   * A claim by a standby that followed the log up to {@code followed} (null: not at all): won, it
+   * hands over only the log after that position when the base is still the one it read there.
+   */
+  CompletionStage<HaEntry.Claimed> claim(String pool, String node, Set<String> members,
+      HaEntry.Position followed) {
+    return direct(map.submitToKey(pool, new Claim(node, members, followed)));
+  }
+
+  /** What a standby following the log reads of it ({@link HaEntry#read}); nothing changes. */
+  CompletionStage<HaEntry.Read> follow(String pool, HaEntry.Position from, long wantTerm,
+      long wantId, boolean always) {
+    return direct(map.submitToKey(pool, new Follow(from, wantTerm, wantId, always)));
   }
 
   /**
@@ -87,13 +103,19 @@ final class HaStore {
     private static final long serialVersionUID = 1L;
     private final String node;
     private final Set<String> members;
+    private final HaEntry.Position followed;
     private transient HazelcastInstance hazelcast;
     /** What this claim did where it ran, for the key's backups; null when it changed nothing. */
     private transient ClaimBackup applied;
 
     Claim(String node, Set<String> members) {
+      this(node, members, null);
+    }
+
+    Claim(String node, Set<String> members, HaEntry.Position followed) {
       this.node = node;
       this.members = Set.copyOf(members);
+      this.followed = followed;
     }
 
     @Override
@@ -123,6 +145,10 @@ final class HaStore {
       value.claim(node, value.term + 1);
       entry.setValue(value);
       applied = new ClaimBackup(node, value.term);
+      if (followed != null && followed.on(value)) {
+        return new HaEntry.Claimed(value.term, value.writtenBy, null, value.logAfter(followed),
+            null, true);
+      }
       return new HaEntry.Claimed(value.term, value.writtenBy, value.base, value.log());
     }
 
@@ -171,6 +197,24 @@ final class HaStore {
     }
   }
 
+
+  /**
+   * A standby's reading of the log as it follows it ({@link HaEntry#read}): read-only, so it
+   * runs on the key's owner alone and changes nothing.
+   */
+  record Follow(HaEntry.Position from, long wantTerm, long wantId, boolean always)
+      implements EntryProcessor<String, HaEntry, HaEntry.Read>, ReadOnly {
+    @Override
+    public HaEntry.Read process(Map.Entry<String, HaEntry> entry) {
+      HaEntry value = entry.getValue() == null ? new HaEntry() : entry.getValue();
+      return value.read(from, wantTerm, wantId, always);
+    }
+
+    @Override
+    public EntryProcessor<String, HaEntry, HaEntry.Read> getBackupProcessor() {
+      return null;
+    }
+  }
 
   /** Gives the lock back after a step-down, so a standby need not wait for this node to leave. */
   record Resign(String node, long term) implements EntryProcessor<String, HaEntry, Boolean> {

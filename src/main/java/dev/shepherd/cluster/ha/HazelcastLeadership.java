@@ -10,7 +10,6 @@ import dev.shepherd.cluster.trust.ClusterKeys;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.runtime.ha.DurableJsonWriter;
-import dev.shepherd.runtime.ha.JournalDecoding;
 import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
@@ -26,16 +25,12 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +80,8 @@ public final class HazelcastLeadership implements Leadership {
   private HazelcastInstance hazelcast;
   private HaStore store;
   private SealedRecords sealed;
+  /** This standby's reading of the log as it is written, so a takeover reads only its tail. */
+  private LogFollower follower;
   private String node;
   private int quorum;
   private UUID membershipRegistration;
@@ -120,6 +117,7 @@ public final class HazelcastLeadership implements Leadership {
     hazelcast = hz.getHazelcastInstance();
     store = new HaStore(hazelcast);
     sealed = new SealedRecords(pool, ClusterKeys.of(vertx));
+    follower = new LogFollower(pool, store, sealed, context);
     node = manager.getNodeId();
     SplitBrainProtectionConfig majority =
         hazelcast.getConfig().getSplitBrainProtectionConfigs().get(MAJORITY);
@@ -228,71 +226,65 @@ public final class HazelcastLeadership implements Leadership {
     if (claiming || members.size() < quorum) {
       return;
     }
+    if (leaderNode != null) {
+      // A live leader: follow its log; a claim, which it would refuse, waits for the reading
+      // (one sent meanwhile would drop it). Once its member is gone the claim goes at once.
+      follower.tick(clock.monotonicMs());
+      if (follower.looking()) {
+        return;
+      }
+    }
     claiming = true;
     long sentAt = clock.monotonicMs();
+    HaEntry.Position followed = follower.claimFrom();
     CompletionStage<HaEntry.Claimed> claim;
     try {
-      claim = store.claim(pool, node, members);
+      claim = store.claim(pool, node, members, followed);
     } catch (HazelcastInstanceNotActiveException e) {
       claiming = false;
       return;
     }
     claim.whenComplete((claimed, error) ->
         context.runOnContext(v -> {
-          claiming = false;
-          if (error != null) {
-            LOG.debug("pool {}: claim failed: {}", pool, LogText.quote(error.toString()));
+          if (error != null || claimed == null || !claimed.won() || stopped || merging) {
+            claiming = false;
+            if (error != null) {
+              LOG.debug("pool {}: claim failed: {}", pool, LogText.quote(error.toString()));
+            } else if (claimed != null && !claimed.won()) {
+              leaderNode = claimed.heldBy();
+              candidate.anotherLeads();
+            } else if (claimed != null) {
+              store.resign(pool, node, claimed.term());
+            }
             return;
           }
-          if (claimed == null) {
-            return;
-          }
-          if (!claimed.won()) {
-            leaderNode = claimed.heldBy();
-            candidate.anotherLeads();
-            return;
-          }
-          if (stopped || merging) {
-            store.resign(pool, node, claimed.term());
-            return;
-          }
-          DurableLog.Recovered recovered;
-          Map<String, JournalTrace> traces = new HashMap<>();
           long answeredAt = clock.monotonicMs();
-          try {
-            recovered = recover(claimed, traces);
-          } catch (RuntimeException e) {
-            LOG.error("pool {}: the store's log of term {} cannot be read: {}", pool,
-                claimed.previousTerm(), LogText.quote(String.valueOf(e.getMessage())));
-            store.resign(pool, node, claimed.term());
-            return;
-          }
-          leading = claimed.term();
-          long readAt = clock.monotonicMs();
-          LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start: answered"
-              + " after {} ms, its log of {} bytes read in {} ms)", pool, node, claimed.term(),
-              readAt - sentAt, answeredAt - sentAt, claimed.bytes(), readAt - answeredAt);
-          candidate.lead(claimed.term(), recovered, traces, sentAt);
+          Map<String, JournalTrace> traces = new HashMap<>();
+          // Still claiming while the log is read: no second claim of this node meanwhile.
+          follower.recover(claimed, traces).onComplete(read -> {
+            claiming = false;
+            if (read.failed()) {
+              LOG.error("pool {}: the store's log of term {} cannot be read: {}", pool,
+                  claimed.previousTerm(),
+                  LogText.quote(String.valueOf(read.cause().getMessage())));
+              store.resign(pool, node, claimed.term());
+              return;
+            }
+            if (stopped || merging) {
+              store.resign(pool, node, claimed.term());
+              return;
+            }
+            leading = claimed.term();
+            long readAt = clock.monotonicMs();
+            LOG.info("pool {}: node {} claimed term {} ({} ms from the claim's start: answered"
+                + " after {} ms, its log of {} bytes read in {} ms{})", pool, node,
+                claimed.term(), readAt - sentAt, answeredAt - sentAt, claimed.bytes(),
+                readAt - answeredAt, claimed.tail() ? ", after the " + follower.bytesFollowed()
+                    + " bytes it had followed" : "");
+            follower.reset();
+            candidate.lead(claimed.term(), read.result(), traces, sentAt);
+          });
         }));
-  }
-
-  /** What the store holds; the traces of its jobs (T1 in docs/rules.md) go into {@code traces}. */
-  private DurableLog.Recovered recover(HaEntry.Claimed claimed,
-      Map<String, JournalTrace> traces) {
-    SealedRecords.Reader log = sealed.reader();
-    String baseText = claimed.base() == null ? null
-        : log.next(SealedRecords.BASE, new String(claimed.base(), StandardCharsets.UTF_8));
-    List<String> texts = new ArrayList<>(claimed.batches().size());
-    for (byte[] batch : claimed.batches()) {
-      String text = log.next(SealedRecords.BATCH, new String(batch, StandardCharsets.UTF_8));
-      if (text != null) {
-        texts.add(text);
-      }
-    }
-    // Opened in order on this thread (a sealed log must be); decoded on two.
-    JournalDecoding.Decoded decoded = JournalDecoding.decode(baseText, texts,
-        claimed.previousTerm(), traces, ForkJoinPool.commonPool());
-    return DurableLog.recover(decoded.base(), decoded.batches(), claimed.previousTerm());
   }
 
   @Override

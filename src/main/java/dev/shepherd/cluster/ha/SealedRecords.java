@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import javax.crypto.AEADBadTagException;
@@ -56,7 +55,7 @@ final class SealedRecords {
   private final String pool;
   private final List<SecretKeySpec> keys;
   /** The refused records already reported, so each is an ERROR once however often it is read. */
-  private final Set<String> reported = new HashSet<>();
+  private final Set<String> reported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   SealedRecords(String pool, ClusterKeys keys) {
     this.pool = pool;

@@ -87,12 +87,29 @@ public final class DurableLog {
    * recorded, so a delivered job crosses off its oldest undelivered answer.
    */
   public static Recovered recover(Base base, List<DurableGate.Batch> batches, long term) {
-    Ledger ledger = new Ledger(base.image());
-    Undelivered undelivered = new Undelivered();
-    base.undelivered().forEach(undelivered::add);
-    Counters counters = base.counters();
-    long records = 0;
-    for (DurableGate.Batch batch : batches) {
+    Replay replay = new Replay(base);
+    batches.forEach(replay::apply);
+    return replay.recovered(term);
+  }
+
+  /**
+   * {@link #recover} a batch at a time: a standby that follows the log as it is written replays
+   * what it has read so far, and a takeover then replays only what it had not.
+   */
+  public static final class Replay {
+    private final Ledger ledger;
+    private final Undelivered undelivered = new Undelivered();
+    private Counters counters;
+    private long records;
+
+    public Replay(Base base) {
+      ledger = new Ledger(base.image());
+      base.undelivered().forEach(undelivered::add);
+      counters = base.counters();
+    }
+
+    /** Replays the next batch of the log (a record that does not fit throws, as a Ledger's). */
+    public void apply(DurableGate.Batch batch) {
       records += batch.records().size();
       if (batch.counters() != null) {
         counters = batch.counters();
@@ -105,7 +122,11 @@ public final class DurableLog {
         }
       }
     }
-    return new Recovered(ledger.image(term), undelivered.inOrder(), counters, records);
+
+    /** What a coordinator recovers from the log replayed so far, written last in {@code term}. */
+    public Recovered recovered(long term) {
+      return new Recovered(ledger.image(term), undelivered.inOrder(), counters, records);
+    }
   }
 
   /** Answers recorded and not reported delivered, in the order they were recorded. */

@@ -130,6 +130,41 @@ class HaEntryTest {
   }
 
   @Test
+  void A3_a_follower_on_the_current_base_reads_the_batches_after_its_place() {
+    HaEntry entry = checkpointed(1, 1);
+    keep(entry, 1, 2, "b", null);
+    keep(entry, 1, 3, "c", null);
+    keep(entry, 1, 5, "e", null);
+
+    HaEntry.Read read = entry.read(new HaEntry.Position(1, 1, 1, 2), -1, -1, false);
+
+    assertThat(read.whole()).isFalse();
+    assertThat(read.base()).isNull();
+    assertThat(read.batches()).extracting(b -> text(b.text())).as("the run only")
+        .containsExactly("c");
+    assertThat(entry.logAfter(new HaEntry.Position(1, 1, 1, 2))).extracting(HaEntryTest::text)
+        .containsExactly("c");
+  }
+
+  @Test
+  void A3_a_new_base_is_only_located_until_the_follower_asks_for_it_by_its_place() {
+    HaEntry entry = checkpointed(1, 3);
+    keep(entry, 1, 4, "d", null);
+
+    HaEntry.Read located = entry.read(new HaEntry.Position(1, 1, 1, 2), -1, -1, false);
+    assertThat(located.whole()).isFalse();
+    assertThat(located.base()).isNull();
+    assertThat(located.batches()).isEmpty();
+    assertThat(located.baseId()).isEqualTo(3);
+
+    HaEntry.Read whole = entry.read(null, 1, 3, false);
+    assertThat(whole.whole()).isTrue();
+    assertThat(text(whole.base())).isEqualTo("base-1-3");
+    assertThat(whole.batches()).extracting(b -> text(b.text())).containsExactly("d");
+    assertThat(entry.read(null, -1, -1, true).whole()).as("always").isTrue();
+  }
+
+  @Test
   void A3_a_batch_kept_twice_is_kept_once() {
     HaEntry entry = checkpointed(1, 1);
     keep(entry, 1, 2, "b", null);

@@ -202,6 +202,26 @@ class DurableLogTest {
 
 
     @Test
+    void A3_a_log_replayed_a_batch_at_a_time_recovers_what_it_recovers_at_once() {
+      List<DurableGate.Batch> log = List.of(
+          new DurableGate.Batch(1, List.of(accepted("a"), accepted("b")), List.of(), false,
+              List.of()),
+          new DurableGate.Batch(2, List.of(answered("a", "r")), List.of(), false, List.of()),
+          new DurableGate.Batch(3, List.of(answered("b", "r")), List.of("a"), false, List.of()));
+      DurableLog.Replay replay = new DurableLog.Replay(DurableLog.Base.empty(0));
+      replay.apply(log.get(0));
+      DurableLog.Recovered early = replay.recovered(1);
+      replay.apply(log.get(1));
+      replay.apply(log.get(2));
+
+      assertThat(early.image().jobs()).hasSize(2);
+      assertThat(replay.recovered(1)).isEqualTo(DurableLog.recover(DurableLog.Base.empty(0), log,
+          1));
+      assertThat(replay.recovered(1).undelivered()).extracting(DurableRecord.Answered::job)
+          .containsExactly("b");
+    }
+
+    @Test
     void T3_the_latest_totals_written_are_recovered_and_a_batch_without_totals_keeps_them() {
       Counters older = new Counters(5, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
       Counters latest = new Counters(9, 1, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0);
