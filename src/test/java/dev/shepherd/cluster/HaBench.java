@@ -136,10 +136,12 @@ class HaBench {
           .until(() -> load.firstAnswerToJobSubmittedAfter(killedAt) > 0);
       long failover = load.firstAnswerToJobSubmittedAfter(killedAt) - killedAt;
       failovers.add(failover);
+      long accepted = load.firstAcceptedAfter(killedAt);
       System.out.printf("kill %d of %s at %s: first job submitted after the kill answered after"
-          + " %d ms%n", kill + 1, victim.name(),
+          + " %d ms (the first admission after the kill %d ms)%n", kill + 1, victim.name(),
           java.time.LocalTime.ofInstant(java.time.Instant.ofEpochMilli(killedAt),
-              java.time.ZoneId.systemDefault()), failover);
+              java.time.ZoneId.systemDefault()), failover,
+          accepted < 0 ? -1 : accepted - killedAt);
       load.stop();
       nodes.remove(victim);
       ClusterNode fresh = startNode("r" + kill, false);

@@ -14,6 +14,7 @@ import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.ha.RecoveryWarmUp;
+import dev.shepherd.runtime.ha.TakeoverClasses;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.PoolConfig;
 import dev.shepherd.runtime.time.RuntimeClock;
@@ -159,9 +160,10 @@ public final class HazelcastLeadership implements Leadership {
   }
 
   /**
-   * Once per JVM, on a worker thread: a takeover's reading of the log and the pool's recovery
-   * from it, run on a made-up one ({@link RecoveryWarmUp}), so that this node runs them compiled
-   * if it takes over.
+   * Once per JVM, on a worker thread: the classes a takeover uses loaded ({@link
+   * TakeoverClasses}), and a takeover's reading of the log and the pool's recovery from it, run
+   * on a made-up one ({@link RecoveryWarmUp}), so that this node runs them compiled if it takes
+   * over.
    */
   private static void warmUp(Context context, PoolConfig config) {
     if (!WARMED.compareAndSet(false, true)) {
@@ -169,9 +171,10 @@ public final class HazelcastLeadership implements Leadership {
     }
     context.executeBlocking(() -> {
       long start = System.nanoTime();
+      int classes = TakeoverClasses.load(HazelcastLeadership.class.getClassLoader());
       RecoveryWarmUp.run(WARM_UP_ROUNDS, config.settings());
-      LOG.debug("a takeover's reading of the log warmed up in {} ms",
-          (System.nanoTime() - start) / 1_000_000);
+      LOG.debug("a takeover's classes ({}) loaded and its reading of the log warmed up in {} ms",
+          classes, (System.nanoTime() - start) / 1_000_000);
       return null;
     }, false).onFailure(e -> LOG.warn("warming up a takeover's reading of the log failed: {}",
         LogText.quote(String.valueOf(e))));
