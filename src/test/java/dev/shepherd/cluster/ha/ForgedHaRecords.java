@@ -41,8 +41,9 @@ public final class ForgedHaRecords {
   }
 
   /**
-   * Runs on the entry's owner: two batches right after the last one stored in the base's term, so
-   * that a successor's recovery reads them (a batch after a gap is never read at all).
+   * Runs on the entry's owner: two batches right after the last one stored, in its term, so that
+   * a successor reads them (a batch after a gap is never read at all), whether it reads the whole
+   * log at its claim or followed it until then.
    */
   record Append(String pool, String otherKey, String replyTo, List<String> jobs)
       implements EntryProcessor<String, HaEntry, Long> {
@@ -52,8 +53,9 @@ public final class ForgedHaRecords {
       long term = value.baseTerm;
       long last = value.baseId;
       for (HaEntry.Stored b : value.batches) {
-        if (b.term() == term) {
-          last = Math.max(last, b.id());
+        if (b.term() > term || (b.term() == term && b.id() > last)) {
+          term = b.term();
+          last = b.id();
         }
       }
       value.keep(term, last + 1, utf8(batch(last + 1, jobs.get(0), replyTo)), null);
