@@ -54,9 +54,14 @@ public final class ReadyConsumers {
    */
   public static ReadyConsumers register(EventBus bus, String pool, List<String> addresses) {
     ReadyConsumers ready = new ReadyConsumers(pool);
+    long start = System.nanoTime();
     for (String address : addresses) {
       MessageConsumer<Object> consumer = bus.consumer(address, ready::arrived);
       ready.consumers.put(address, consumer);
+      // How long the cluster took to know of it: a failover's submits reach it only from then.
+      consumer.completion().onSuccess(v -> LOG.info("pool {}: the consumer of {} made ready"
+          + " while claiming is registered in the cluster after {} ms", pool, address,
+          (System.nanoTime() - start) / 1_000_000));
       consumer.completion().onFailure(e -> {
         LOG.warn("pool {}: the consumer of {} made ready while claiming could not be"
             + " registered ({}); the term registers its own", pool, address,
