@@ -125,31 +125,18 @@ final class HaEntry implements Serializable {
    * {@code wantId}) or {@code always}, or only where the base now is.
    */
   Read read(Position from, long wantTerm, long wantId, boolean always) {
-    List<Stored> run = run();
     if (from != null && from.on(this)) {
-      List<Stored> after = new ArrayList<>();
-      for (Stored b : run) {
-        if (after(b.term(), b.id(), from.term(), from.id())) {
-          after.add(b);
-        }
-      }
-      return new Read(baseTerm, baseId, null, after, writtenBy, false);
+      return new Read(baseTerm, baseId, null, runAfter(from), writtenBy, false);
     }
     if (always || (wantTerm == baseTerm && wantId == baseId)) {
-      return new Read(baseTerm, baseId, base, run, writtenBy, true);
+      return new Read(baseTerm, baseId, base, run(), writtenBy, true);
     }
     return new Read(baseTerm, baseId, null, List.of(), writtenBy, false);
   }
 
   /** The texts of the run after {@code from}, which must be on the current base. */
   List<byte[]> logAfter(Position from) {
-    List<byte[]> log = new ArrayList<>();
-    for (Stored b : run()) {
-      if (after(b.term(), b.id(), from.term(), from.id())) {
-        log.add(b.text());
-      }
-    }
-    return log;
+    return texts(runAfter(from));
   }
 
   /**
@@ -168,12 +155,27 @@ final class HaEntry implements Serializable {
    * term's from the base on, each later term's from its batch 1.
    */
   List<byte[]> log() {
-    List<Stored> run = run();
-    List<byte[]> log = new ArrayList<>(run.size());
-    for (Stored b : run) {
-      log.add(b.text());
+    return texts(run());
+  }
+
+  /** The texts of {@code batches}, in order. */
+  static List<byte[]> texts(List<Stored> batches) {
+    List<byte[]> texts = new ArrayList<>(batches.size());
+    for (Stored b : batches) {
+      texts.add(b.text());
     }
-    return log;
+    return texts;
+  }
+
+  /** The batches of the run after {@code from}'s last one. */
+  private List<Stored> runAfter(Position from) {
+    List<Stored> after = new ArrayList<>();
+    for (Stored b : run()) {
+      if (after(b.term(), b.id(), from.term(), from.id())) {
+        after.add(b);
+      }
+    }
+    return after;
   }
 
   private List<Stored> run() {

@@ -105,7 +105,7 @@ final class LogFollower {
       position = end(read, position);
       bytesFollowed += bytes(read);
       context.executeBlocking(() -> {
-        apply(texts(read.batches()));
+        apply(HaEntry.texts(read.batches()));
         return null;
       }, true);
     } else {
@@ -155,7 +155,7 @@ final class LogFollower {
         // The replay broke: the whole log, read again.
         : Future.fromCompletionStage(store.follow(pool, null, -1, -1, true), context)
             .compose(read -> context.executeBlocking(() -> whole(read.base(),
-                texts(read.batches()), claimed.previousTerm(), traces), true)));
+                HaEntry.texts(read.batches()), claimed.previousTerm(), traces), true)));
   }
 
   /** Bytes of the log this follower had read before a takeover, for its log line. */
@@ -193,7 +193,7 @@ final class LogFollower {
       broke(e);
       return;
     }
-    apply(texts(read.batches()));
+    apply(HaEntry.texts(read.batches()));
   }
 
   private void apply(List<byte[]> batches) {
@@ -253,14 +253,6 @@ final class LogFollower {
       bytes += b.text().length;
     }
     return bytes;
-  }
-
-  private static List<byte[]> texts(List<HaEntry.Stored> batches) {
-    List<byte[]> texts = new ArrayList<>(batches.size());
-    for (HaEntry.Stored b : batches) {
-      texts.add(b.text());
-    }
-    return texts;
   }
 
   private static String text(byte[] utf8) {
