@@ -138,11 +138,18 @@ class HaFailoverTest {
       throw e;
     }
 
+    // An answer the paused coordinator let out before the pause may still be on its way (in a
+    // buffer of its process) and arrive just after it resumes: that one was recorded in its term
+    // and never run again, so every answer of its job is the same. One it decided once a newer
+    // term existed would differ from the answer of the new term, which runs every job it holds.
     String pausedName = paused.name();
     List<HaLoad.Arrival> late = load.arrivals().stream()
-        .filter(a -> a.at() >= resumedAt && pausedName.equals(a.node())).toList();
-    assertThat(late).as("answers from the paused coordinator's workers after it resumed")
-        .isEmpty();
+        .filter(a -> a.at() >= resumedAt && pausedName.equals(a.node()))
+        .filter(a -> !load.answers().get(a.outcome().getString("job")).stream()
+            .allMatch(a.outcome()::equals))
+        .toList();
+    assertThat(late).as("answers from the paused coordinator's workers after it resumed that"
+        + " differ from another answer of their job").isEmpty();
     // At the worker host: it serves the new term (more jobs at once than the leader's own
     // workers take must reach it), and nothing of an older term reached it (it would have
     // refused it, with a line saying so).
