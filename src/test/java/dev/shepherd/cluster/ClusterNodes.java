@@ -112,8 +112,17 @@ final class ClusterNodes implements AfterEachCallback {
 
   /** A clustered Vert.x in this JVM, a member of this test's cluster (a stand-in coordinator). */
   Vertx joinAsMember() {
+    return joinAsMember(false);
+  }
+
+  /**
+   * Joins the cluster as a member of the test's JVM; a {@code lite} member holds no partition of
+   * Hazelcast's maps (so no HA store key, no consumer list entries of others).
+   */
+  Vertx joinAsMember(boolean lite) {
     ClusterSettings settings = ClusterSettings.fromEnvironment(clusterEnv());
     Config config = ClusterSetup.hazelcastConfig(settings);
+    config.setLiteMember(lite);
     // Leaving is a graceful shutdown, which waits for this member's partitions to move to the
     // others; after the test killed them, that would wait for nobody for up to 10 minutes.
     config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");

@@ -49,6 +49,11 @@ class HaBench {
    * ({@code %n} in them becomes the node's name, so each writes its own file).
    */
   static final String JAVA_OPTS = System.getProperty("ha.bench.javaOpts", "");
+  /**
+   * {@code -Dha.bench.liteMember=true}: the submitting member joins as a Hazelcast lite member,
+   * holding no partition, so that the HA store's key is owned by one of the nodes.
+   */
+  static final boolean LITE = Boolean.getBoolean("ha.bench.liteMember");
   private static final String KEY = java.util.Base64.getEncoder()
       .encodeToString(new java.security.SecureRandom().generateSeed(32));
 
@@ -98,7 +103,7 @@ class HaBench {
     for (ClusterNode node : nodes) {
       node.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     }
-    Vertx member = cluster.joinAsMember();
+    Vertx member = cluster.joinAsMember(LITE);
     HaNodes view = new HaNodes(member, nodes);
     await().atMost(Duration.ofSeconds(60)).until(() -> view.active() != null);
     String replyTo = "ha-bench.answers";
@@ -122,6 +127,9 @@ class HaBench {
     System.out.printf("throughput, echo, %d in flight: plain %s jobs/s, ha %s jobs/s;"
         + " means %.0f / %.0f (ha/plain %.2f)%n", IN_FLIGHT, rounded(plain), rounded(ha),
         plainMean, haMean, haMean / plainMean);
+    ClusterNode leader = view.active();
+    System.out.printf("HA leader %s; the store key's owner %s%n",
+        leader == null ? "none" : leader.name(), storeKeyOwner(member, view));
 
     List<Long> failovers = new ArrayList<>();
     for (int kill = 0; kill < KILLS; kill++) {
@@ -167,6 +175,26 @@ class HaBench {
     return ClosedLoop.jobsPerSecond(vertx, IN_FLIGHT, ms, () -> vertx.eventBus().request(address,
         new JsonObject().put("job", pool + "-" + next.incrementAndGet())
             .put("payload", new JsonObject().put("echo", 1)), options));
+  }
+
+  /**
+   * Which member owns the partition of the HA store's key for the pool, where its writes run: a
+   * node's name, or the submitting member (a full member holds partitions too).
+   */
+  private static String storeKeyOwner(Vertx member, HaNodes view) {
+    com.hazelcast.core.HazelcastInstance hazelcast =
+        ((io.vertx.spi.cluster.hazelcast.HazelcastClusterManager)
+            ((io.vertx.core.internal.VertxInternal) member).clusterManager())
+            .getHazelcastInstance();
+    com.hazelcast.cluster.Member owner =
+        hazelcast.getPartitionService().getPartition(HaNodes.POOL).getOwner();
+    String nodeId = owner == null ? null : owner.getAttribute("__vertx.nodeId");
+    if (nodeId != null && nodeId.equals(
+        ((io.vertx.core.internal.VertxInternal) member).clusterManager().getNodeId())) {
+      return "the submitting member";
+    }
+    ClusterNode node = nodeId == null ? null : view.byNodeId(nodeId);
+    return node != null ? node.name() : "unknown (" + nodeId + ")";
   }
 
   private static List<Long> rounded(List<Double> values) {
