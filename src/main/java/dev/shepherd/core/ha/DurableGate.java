@@ -43,11 +43,13 @@ public final class DurableGate {
   static final int MIN_CHECKPOINT_RECORDS = 4096;
   /**
    * Records in the log per entry of the image before a checkpoint replaces the log: the image's
-   * writing then costs at most half of the log's, and a successor reads at most three times the
-   * image. A pool remembering 10,000 recent outcomes (J6 in docs/rules.md) wrote its whole image
-   * every 4,096 records before, 2.5 times the log's own cost (docs/benchmarks.md, HA section).
+   * writing then costs about an eighth of the log's, and a successor reads at most the image and
+   * eight records per entry of it, less what a standby already followed. A pool remembering
+   * 10,000 recent outcomes (J6 in docs/rules.md) wrote its whole image every 4,096 records at
+   * first (2.5 times the log's own cost), then with two per entry (half the log's); eight per
+   * entry made the HA pool of {@code HaBench} some 12% faster (docs/benchmarks.md, HA section).
    */
-  static final int RECORDS_PER_IMAGE_ENTRY = 2;
+  static final int RECORDS_PER_IMAGE_ENTRY = 8;
 
   /** Where the gate's output goes. */
   public interface Output {

@@ -55,7 +55,7 @@ class DurableGateEdgesTest {
   }
 
   @Test
-  void A3_a_checkpoint_comes_once_the_log_would_pass_the_larger_of_4096_records_and_two_per_image_entry() {
+  void A3_a_checkpoint_comes_once_the_log_would_pass_4096_records_and_eight_per_image_entry() {
     DurableGate gate = gate(0);
     assertThat(writeRecords(gate, 0, 1, 1).checkpoint()).as("the first batch").isTrue();
     assertThat(writeRecords(gate, 1, 4000, 2).checkpoint()).isFalse();
@@ -66,13 +66,13 @@ class DurableGateEdgesTest {
     assertThat(writeRecords(gate, 4098, 4096, 5).checkpoint()).as("counting starts over")
         .isFalse();
     entries = 4_000;
-    assertThat(writeRecords(gate, 9000, 3904, 6).checkpoint()).as("8000 = 2 per image entry")
+    assertThat(writeRecords(gate, 9000, 27_904, 6).checkpoint()).as("32,000 = 8 per image entry")
         .isFalse();
-    assertThat(writeRecords(gate, 13000, 1, 7).checkpoint()).isTrue();
+    assertThat(writeRecords(gate, 37000, 1, 7).checkpoint()).isTrue();
     entries = 10_256;
-    assertThat(writeRecords(gate, 14000, 20_512, 8).checkpoint())
-        .as("10,000 recent outcomes and 256 jobs: 20,512 records before the next").isFalse();
-    assertThat(writeRecords(gate, 40000, 1, 9).checkpoint()).isTrue();
+    assertThat(writeRecords(gate, 38000, 82_048, 8).checkpoint())
+        .as("10,000 recent outcomes and 256 jobs: 82,048 records before the next").isFalse();
+    assertThat(writeRecords(gate, 130000, 1, 9).checkpoint()).isTrue();
   }
 
   @Test
