@@ -54,6 +54,13 @@ class HaBench {
    * holding no partition, so that the HA store's key is owned by one of the nodes.
    */
   static final boolean LITE = Boolean.getBoolean("ha.bench.liteMember");
+  /**
+   * {@code -Dha.bench.killUnderLoad=true}: each kill comes 3 s into a closed loop of {@link
+   * #IN_FLIGHT} submits to the HA pool (which goes on 3 s after it), so the leader dies while it
+   * checkpoints several times a second: the takeover then reads the whole log (its node logs
+   * how much, in the "claimed term" line).
+   */
+  static final boolean KILL_UNDER_LOAD = Boolean.getBoolean("ha.bench.killUnderLoad");
   private static final String KEY = java.util.Base64.getEncoder()
       .encodeToString(new java.security.SecureRandom().generateSeed(32));
 
@@ -137,6 +144,18 @@ class HaBench {
       load.start(10, i -> new JsonObject().put("job", "f" + System.nanoTime() + "-" + i)
           .put("payload", new JsonObject().put("echo", i)));
       Thread.sleep(2_000);
+      Thread flood = null;
+      if (KILL_UNDER_LOAD) {
+        flood = new Thread(() -> {
+          try {
+            closedLoop(member, HaNodes.POOL, 6_000, 3_000);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }, "ha-bench-flood");
+        flood.start();
+        Thread.sleep(3_000);
+      }
       ClusterNode victim = view.active();
       long killedAt = System.currentTimeMillis();
       victim.kill();
@@ -151,6 +170,9 @@ class HaBench {
               java.time.ZoneId.systemDefault()), failover,
           accepted < 0 ? -1 : accepted - killedAt);
       load.stop();
+      if (flood != null) {
+        flood.join();
+      }
       nodes.remove(victim);
       ClusterNode fresh = startNode("r" + kill, false);
       fresh.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
@@ -169,12 +191,25 @@ class HaBench {
 
   /** Jobs per second of {@code pool} with {@link #IN_FLIGHT} always in flight for {@code ms}. */
   private static double closedLoop(Vertx vertx, String pool, long ms) throws Exception {
+    return closedLoop(vertx, pool, ms, 30_000);
+  }
+
+  /** The same, each submit failing after {@code timeoutMs} without an answer. */
+  private static double closedLoop(Vertx vertx, String pool, long ms, long timeoutMs)
+      throws Exception {
     AtomicLong next = new AtomicLong();
-    DeliveryOptions options = new DeliveryOptions().setSendTimeout(30_000);
+    DeliveryOptions options = new DeliveryOptions().setSendTimeout(timeoutMs);
     String address = "shepherd." + pool + ".submit";
+    // A failed submit (no consumer while no node leads) is replaced 10 ms later, not at once.
     return ClosedLoop.jobsPerSecond(vertx, IN_FLIGHT, ms, () -> vertx.eventBus().request(address,
         new JsonObject().put("job", pool + "-" + next.incrementAndGet())
-            .put("payload", new JsonObject().put("echo", 1)), options));
+            .put("payload", new JsonObject().put("echo", 1)), options)
+        .recover(failure -> {
+          io.vertx.core.Promise<io.vertx.core.eventbus.Message<Object>> later =
+              io.vertx.core.Promise.promise();
+          vertx.setTimer(10, t -> later.fail(failure));
+          return later.future();
+        }));
   }
 
   /**
