@@ -34,7 +34,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * a block of Hazelcast ports of its own, so tests never join each other's clusters, nodes started
  * through the docker entrypoint, and an optional member in the test's own JVM. After each test,
  * pass or fail, every node is killed and the in-JVM member leaves; a failed test prints what each
- * node wrote last (the whole of it stays under {@code target/cluster-nodes}). A JVM shutdown hook kills any node still running if the test JVM itself is stopped.
+ * node wrote last (the whole of it stays under {@code target/cluster-nodes}). A JVM shutdown hook
+ * kills any node still running if the test JVM itself is stopped.
  */
 final class ClusterNodes implements AfterEachCallback {
   /** Nodes of every test of this JVM that are not closed yet, for the shutdown hook. */

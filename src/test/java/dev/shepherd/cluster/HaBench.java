@@ -217,15 +217,13 @@ class HaBench {
    * node's name, or the submitting member (a full member holds partitions too).
    */
   private static String storeKeyOwner(Vertx member, HaNodes view) {
-    com.hazelcast.core.HazelcastInstance hazelcast =
-        ((io.vertx.spi.cluster.hazelcast.HazelcastClusterManager)
-            ((io.vertx.core.internal.VertxInternal) member).clusterManager())
-            .getHazelcastInstance();
-    com.hazelcast.cluster.Member owner =
-        hazelcast.getPartitionService().getPartition(HaNodes.POOL).getOwner();
+    io.vertx.spi.cluster.hazelcast.HazelcastClusterManager manager =
+        (io.vertx.spi.cluster.hazelcast.HazelcastClusterManager)
+            ((io.vertx.core.internal.VertxInternal) member).clusterManager();
+    com.hazelcast.cluster.Member owner = manager.getHazelcastInstance().getPartitionService()
+        .getPartition(HaNodes.POOL).getOwner();
     String nodeId = owner == null ? null : owner.getAttribute("__vertx.nodeId");
-    if (nodeId != null && nodeId.equals(
-        ((io.vertx.core.internal.VertxInternal) member).clusterManager().getNodeId())) {
+    if (nodeId != null && nodeId.equals(manager.getNodeId())) {
       return "the submitting member";
     }
     ClusterNode node = nodeId == null ? null : view.byNodeId(nodeId);

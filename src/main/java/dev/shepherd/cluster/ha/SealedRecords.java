@@ -158,9 +158,9 @@ final class SealedRecords {
    * One reading of the log (at a takeover, or as a standby follows it), base first, then the
    * batches in order: each record's text, or null for a record refused (an ERROR, once per
    * record, naming the pool, the term and the sequence it claims), which recovery leaves out, so
-   * nothing it says is answered. When
-   * sealing, sealed records must also come in the order they were written, (term, sequence)
-   * growing, so a genuine record copied to another place in the log is refused too.
+   * nothing it says is answered. When sealing, sealed records must also come in the order they
+   * were written, (term, sequence) growing, so a genuine record copied to another place in the
+   * log is refused too.
    */
   final class Reader {
     private long lastTerm = -1;
@@ -183,8 +183,8 @@ final class SealedRecords {
         if (reported.add(kind + ":" + refused.term + ":" + refused.sequence + ":"
             + refused.getMessage())) {
           LOG.error("pool {}: refused a {} of the HA store as it read the log (term {},"
-              + " sequence {}): {}; nothing it says is recovered or answered", pool, kind, refused.term,
-              refused.sequence, refused.getMessage());
+              + " sequence {}): {}; nothing it says is recovered or answered", pool, kind,
+              refused.term, refused.sequence, refused.getMessage());
         }
         return null;
       }

@@ -34,9 +34,9 @@ import java.util.function.Supplier;
  * <p>Every so many records a batch is a checkpoint ({@link Batch#checkpoint()}): the writer
  * stores the pool's whole image instead, and the log behind it is dropped. A coordinator that
  * took over goes on with the log it recovered from ({@link #continueLog}): its first batch holds
- * what the recovery changed, so nothing waits for a whole image to be written first. Pure: no clock, no threads; the caller passes the
- * time, on its monotonic clock (a lease measured on the wall clock would look fresh again after
- * a step back), and runs it on one thread.
+ * what the recovery changed, so nothing waits for a whole image to be written first. Pure: no
+ * clock, no threads; the caller passes the time, on its monotonic clock (a lease measured on the
+ * wall clock would look fresh again after a step back), and runs it on one thread.
  */
 public final class DurableGate {
   /** Records since the last checkpoint below which no checkpoint is taken. */
@@ -44,10 +44,8 @@ public final class DurableGate {
   /**
    * Records in the log per entry of the image before a checkpoint replaces the log: the image's
    * writing then costs about an eighth of the log's, and a successor reads at most the image and
-   * eight records per entry of it, less what a standby already followed. A pool remembering
-   * 10,000 recent outcomes (J6 in docs/rules.md) wrote its whole image every 4,096 records at
-   * first (2.5 times the log's own cost), then with two per entry (half the log's); eight per
-   * entry made the HA pool of {@code HaBench} some 12% faster (docs/benchmarks.md, HA section).
+   * eight records per entry of it, less what a standby already followed. With two per entry
+   * (half the log's cost), the HA pool of {@code HaBench} ran 12% slower (docs/benchmarks.md).
    */
   static final int RECORDS_PER_IMAGE_ENTRY = 8;
 
