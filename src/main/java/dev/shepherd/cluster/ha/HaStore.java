@@ -6,6 +6,10 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.core.ReadOnly;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.DataSerializable;
+import java.io.IOException;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -178,12 +182,27 @@ final class HaStore {
 
   /**
    * A3 (docs/rules.md): one batch (or a checkpoint), only under the current term. The texts
-   * travel, and are kept ({@link HaEntry}), as UTF-8 bytes: Java serialization copies a byte array at once, where it writes a long
-   * string char by char (inflating it first), which made the leader's event loop spend a third of
-   * its time serializing its writes (docs/benchmarks.md, HA section).
+   * travel, and are kept ({@link HaEntry}), as UTF-8 bytes. Each write crosses the cluster twice
+   * (to the key's owner, and from it to the backup), so it is a Hazelcast {@link DataSerializable}:
+   * two longs and two byte arrays, with no Java serialization stream and class descriptors, which
+   * took half the key owner's partition thread (docs/benchmarks.md, HA section).
    */
-  record Write(long term, long id, byte[] batch, byte[] base)
-      implements EntryProcessor<String, HaEntry, Boolean> {
+  static final class Write implements EntryProcessor<String, HaEntry, Boolean>, DataSerializable {
+    private long term;
+    private long id;
+    private byte[] batch;
+    private byte[] base;
+
+    /** For Hazelcast, which reads the fields in {@link #readData}. */
+    private Write() {}
+
+    Write(long term, long id, byte[] batch, byte[] base) {
+      this.term = term;
+      this.id = id;
+      this.batch = batch;
+      this.base = base;
+    }
+
     @Override
     public Boolean process(Map.Entry<String, HaEntry> entry) {
       HaEntry value = entry.getValue();
@@ -195,8 +214,23 @@ final class HaStore {
       entry.setValue(value);
       return true;
     }
-  }
 
+    @Override
+    public void writeData(ObjectDataOutput out) throws IOException {
+      out.writeLong(term);
+      out.writeLong(id);
+      out.writeByteArray(batch);
+      out.writeByteArray(base);
+    }
+
+    @Override
+    public void readData(ObjectDataInput in) throws IOException {
+      term = in.readLong();
+      id = in.readLong();
+      batch = in.readByteArray();
+      base = in.readByteArray();
+    }
+  }
 
   /**
    * A standby's reading of the log as it follows it ({@link HaEntry#read}): read-only, so it

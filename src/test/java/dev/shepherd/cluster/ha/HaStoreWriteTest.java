@@ -2,6 +2,10 @@ package dev.shepherd.cluster.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
+import com.hazelcast.internal.serialization.impl.SerializationConstants;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
 import java.util.Map;
@@ -69,5 +73,27 @@ class HaStoreWriteTest {
 
     assertThat(log(entry)).isEmpty();
     assertThat(entry.writtenBy).isZero();
+  }
+
+  @Test
+  void A3_a_write_crosses_the_cluster_as_a_data_serializable_and_arrives_whole() {
+    SerializationService serialization = new DefaultSerializationServiceBuilder().build();
+    String batch = "{\"records\":[{\"job\":\"caf\u00e9\"}]}";
+
+    Data data = serialization.toData(new HaStore.Write(7, 3, utf8(batch), null));
+    HaStore.Write read = serialization.toObject(data);
+    HaEntry entry = entryOfTerm(7);
+    entry.keep(7, 2, null, utf8("{}"));
+
+    assertThat(data.getType()).isEqualTo(SerializationConstants.CONSTANT_TYPE_DATA_SERIALIZABLE);
+    assertThat(read.process(new AbstractMap.SimpleEntry<>("jobs", entry))).isTrue();
+    assertThat(log(entry)).containsExactly(batch);
+    assertThat(entry.writtenBy).isEqualTo(7);
+
+    HaStore.Write checkpoint = serialization.toObject(
+        serialization.toData(new HaStore.Write(7, 4, null, utf8("{\"image\":1}"))));
+    assertThat(checkpoint.process(new AbstractMap.SimpleEntry<>("jobs", entry))).isTrue();
+    assertThat(text(entry.base)).isEqualTo("{\"image\":1}");
+    assertThat(log(entry)).isEmpty();
   }
 }
