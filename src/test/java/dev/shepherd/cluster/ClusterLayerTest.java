@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Within the cluster package, only {@code HazelcastMembership}, the configuration ({@code
- * ClusterSetup}), the guard of this node's consumers ({@code HazelcastRegistrationGuard}, loaded by
+ * ClusterSetup}) and the cluster manager it makes ({@code DepartureAwareClusterManager}), the
+ * guard of this node's consumers ({@code HazelcastRegistrationGuard}, loaded by
  * name only on a vertx-hazelcast cluster) and the leadership of highly available pools ({@code HazelcastLeadership} and
  * its store, {@code HaStore}, loaded only for a pool with {@code ha.enabled}) name Hazelcast or
  * vertx-hazelcast: a pool's worker-host support runs on any cluster manager, and a library user without vertx-hazelcast (an optional dependency) never
@@ -25,7 +26,7 @@ class ClusterLayerTest {
     noClasses().that().resideInAPackage("dev.shepherd.cluster..")
         .and().haveNameNotMatching(
             "dev\\.shepherd\\.cluster\\.(setup\\.HazelcastMembership|setup\\.ClusterSetup"
-                + "|setup\\.HazelcastRegistrationGuard"
+                + "|setup\\.HazelcastRegistrationGuard|setup\\.DepartureAwareClusterManager"
                 + "|ha\\.HazelcastLeadership|ha\\.HaStore)(\\$.*)?")
         .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..",
             "io.vertx.spi.cluster.hazelcast..")

@@ -4,11 +4,11 @@ import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.setup.DepartureAwareClusterManager;
 import dev.shepherd.cluster.setup.RegistrationGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -127,8 +127,9 @@ final class ClusterNodes implements AfterEachCallback {
     // Leaving is a graceful shutdown, which waits for this member's partitions to move to the
     // others; after the test killed them, that would wait for nobody for up to 10 minutes.
     config.setProperty("hazelcast.graceful.shutdown.max.wait", "5");
-    Vertx vertx = slowly(Vertx.builder().withClusterManager(new HazelcastClusterManager(config))
-        .buildClustered(), "joining the cluster");
+    Vertx vertx = slowly(Vertx.builder()
+        .withClusterManager(new DepartureAwareClusterManager(config)).buildClustered(),
+        "joining the cluster");
     RegistrationGuard.start(vertx);
     members.add(vertx);
     return vertx;

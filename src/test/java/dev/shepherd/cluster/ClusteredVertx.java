@@ -4,6 +4,7 @@ import static dev.shepherd.runtime.PoolFixture.join;
 
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.setup.DepartureAwareClusterManager;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -11,7 +12,6 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.VertxTracerFactory;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +38,8 @@ public final class ClusteredVertx {
   public static Vertx start(String name, int basePort, int majority, VertxTracerFactory tracer) {
     ClusterSettings settings =
         new ClusterSettings(name, "127.0.0.1", basePort, List.of("127.0.0.1"), majority);
-    HazelcastClusterManager manager =
-        new HazelcastClusterManager(ClusterSetup.hazelcastConfig(settings));
+    DepartureAwareClusterManager manager =
+        new DepartureAwareClusterManager(ClusterSetup.hazelcastConfig(settings));
     VertxOptions options = new VertxOptions()
         .setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0));
     VertxBuilder builder = Vertx.builder();

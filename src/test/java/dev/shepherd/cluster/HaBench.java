@@ -178,6 +178,8 @@ class HaBench {
       fresh.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
       nodes.add(fresh);
       view.replace(victim, fresh);
+      System.out.printf("kill %d: of %d submits, %d failed, %d of them timed out (3 s)%n",
+          kill + 1, load.sent(), load.unanswered(), load.timedOut());
       Thread.sleep(3_000);
     }
     if (failovers.isEmpty()) {

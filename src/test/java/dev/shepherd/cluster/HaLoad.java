@@ -29,6 +29,7 @@ final class HaLoad {
   private final Map<String, Long> submittedAt = new ConcurrentHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong unanswered = new AtomicLong();
+  private final AtomicLong timedOut = new AtomicLong();
   private long timer = -1;
 
   /** One answer and when it arrived (epoch ms). */
@@ -71,6 +72,10 @@ final class HaLoad {
         .onComplete(ar -> {
           if (ar.failed()) {
             unanswered.incrementAndGet();
+            if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException e
+                && e.failureType() == io.vertx.core.eventbus.ReplyFailure.TIMEOUT) {
+              timedOut.incrementAndGet();
+            }
           } else if ("accepted".equals(ar.result().body().getString("type"))) {
             accepted.add(job);
             acceptTimes.add(System.currentTimeMillis());
@@ -99,6 +104,11 @@ final class HaLoad {
   /** Submits whose admission never came (the request went to a node that died). */
   long unanswered() {
     return unanswered.get();
+  }
+
+  /** Of {@link #unanswered}, the submits that had no reply at all within their timeout. */
+  long timedOut() {
+    return timedOut.get();
   }
 
   long sent() {

@@ -3,6 +3,7 @@ package dev.shepherd.web;
 import dev.shepherd.app.ShepherdVerticle;
 import dev.shepherd.cluster.setup.ClusterSettings;
 import dev.shepherd.cluster.setup.ClusterSetup;
+import dev.shepherd.cluster.setup.DepartureAwareClusterManager;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -10,7 +11,6 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -61,9 +61,9 @@ final class ClusteredWebNode implements AutoCloseable {
 
   /** Starts a node of {@code cluster} serving HTTP, with {@code pools} coordinated on it. */
   static ClusteredWebNode start(Cluster cluster, JsonObject... pools) {
-    HazelcastClusterManager manager = new HazelcastClusterManager(ClusterSetup.hazelcastConfig(
-        new ClusterSettings(cluster.name(), "127.0.0.1", cluster.basePort(),
-            List.of("127.0.0.1"))));
+    DepartureAwareClusterManager manager = new DepartureAwareClusterManager(
+        ClusterSetup.hazelcastConfig(new ClusterSettings(cluster.name(), "127.0.0.1",
+            cluster.basePort(), List.of("127.0.0.1"))));
     VertxOptions options = new VertxOptions()
         .setEventBusOptions(new EventBusOptions().setHost("127.0.0.1").setPort(0))
         .setMetricsOptions(Metrics.vertxMetricsOptions("test-" + UUID.randomUUID()));

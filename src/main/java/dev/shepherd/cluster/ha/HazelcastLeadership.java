@@ -118,7 +118,8 @@ public final class HazelcastLeadership implements Leadership {
     hazelcast = hz.getHazelcastInstance();
     store = new HaStore(hazelcast);
     sealed = new SealedRecords(pool, ClusterKeys.of(vertx));
-    follower = new LogFollower(pool, store, sealed, context);
+    follower = new LogFollower(pool, store, sealed, context,
+        hz instanceof ReplyRoutes routes ? routes : address -> { });
     node = manager.getNodeId();
     SplitBrainProtectionConfig majority =
         hazelcast.getConfig().getSplitBrainProtectionConfigs().get(MAJORITY);

@@ -1,5 +1,7 @@
 package dev.shepherd.cluster.ha;
 
+import dev.shepherd.core.DurableImage;
+import dev.shepherd.core.DurableRecord;
 import dev.shepherd.core.ha.DurableGate;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.DurableJson;
@@ -40,6 +42,7 @@ final class LogFollower {
   private final HaStore store;
   private final SealedRecords sealed;
   private final Context context;
+  private final ReplyRoutes replyRoutes;
 
   // On the context.
   private HaEntry.Position position;
@@ -58,10 +61,20 @@ final class LogFollower {
   private volatile boolean broken;
 
   LogFollower(String pool, HaStore store, SealedRecords sealed, Context context) {
+    this(pool, store, sealed, context, address -> { });
+  }
+
+  /**
+   * A follower that tells {@code replyRoutes} the {@code replyTo} addresses of the jobs it
+   * replays, so that the routes its first answers take after a takeover are ready.
+   */
+  LogFollower(String pool, HaStore store, SealedRecords sealed, Context context,
+      ReplyRoutes replyRoutes) {
     this.pool = pool;
     this.store = store;
     this.sealed = sealed;
     this.context = context;
+    this.replyRoutes = replyRoutes;
   }
 
   /** On the context, while standing by: reads what the log gained, if it is time to. */
@@ -187,8 +200,12 @@ final class LogFollower {
     traces = new HashMap<>();
     try {
       String base = read.base() == null ? null : reader.next(SealedRecords.BASE, text(read.base()));
-      replay = new DurableLog.Replay(base == null ? DurableLog.Base.empty(0)
-          : DurableJson.decodeBase(base, traces));
+      DurableLog.Base decoded = base == null ? DurableLog.Base.empty(0)
+          : DurableJson.decodeBase(base, traces);
+      replay = new DurableLog.Replay(decoded);
+      for (DurableImage.JobImage job : decoded.image().jobs()) {
+        keepReady(job.replyTo());
+      }
     } catch (RuntimeException e) {
       broke(e);
       return;
@@ -206,10 +223,21 @@ final class LogFollower {
         if (text != null) {
           DurableGate.Batch decoded = DurableJson.decodeBatch(text, traces);
           replay.apply(decoded);
+          for (DurableRecord record : decoded.records()) {
+            if (record instanceof DurableRecord.Accepted accepted) {
+              keepReady(accepted.replyTo());
+            }
+          }
         }
       }
     } catch (RuntimeException e) {
       broke(e);
+    }
+  }
+
+  private void keepReady(Object replyTo) {
+    if (replyTo instanceof String address) {
+      replyRoutes.keepReady(address);
     }
   }
 

@@ -8,7 +8,6 @@ import com.hazelcast.config.XmlConfigBuilder;
 import dev.shepherd.cluster.ha.HazelcastLeadership;
 import dev.shepherd.core.ConfigException;
 import io.vertx.core.spi.cluster.ClusterManager;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -33,12 +32,15 @@ public final class ClusterSetup {
 
   private ClusterSetup() {}
 
-  /** The cluster manager the launcher starts Vert.x with. */
+  /**
+   * The cluster manager the launcher starts Vert.x with: vertx-hazelcast's, routing around a
+   * departed member at once ({@link DepartureAwareClusterManager}).
+   */
   public static ClusterManager clusterManager(ClusterSettings settings) {
     if (System.getProperty(REPLACEMENT_PROPERTY) != null) {
-      return new HazelcastClusterManager();
+      return new DepartureAwareClusterManager();
     }
-    return new HazelcastClusterManager(hazelcastConfig(settings));
+    return new DepartureAwareClusterManager(hazelcastConfig(settings));
   }
 
   /**

@@ -11,11 +11,13 @@ import java.util.AbstractMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A write's texts travel as UTF-8 bytes and are kept as the text they were (A3 in docs/rules.md). */
+/**
+ * A write's texts travel as UTF-8 bytes and are kept as the text they were (A3 in docs/rules.md).
+ */
 class HaStoreWriteTest {
 
   private static String text(byte[] utf8) {
-    return utf8 == null ? null : new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
+    return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
   }
 
   /** The log a claim reads, as texts. */

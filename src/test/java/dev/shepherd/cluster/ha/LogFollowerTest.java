@@ -48,6 +48,8 @@ class LogFollowerTest {
   private Context context;
   private HaStore store;
   private LogFollower follower;
+  /** The addresses the follower asked to keep ready. */
+  private final Set<String> ready = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   @BeforeEach
   void start() throws Exception {
@@ -60,7 +62,7 @@ class LogFollowerTest {
     vertx = Vertx.vertx();
     context = vertx.getOrCreateContext();
     follower = on(() -> new LogFollower(POOL, store, new SealedRecords(POOL, ClusterKeys.NONE),
-        context));
+        context, ready::add));
     // Term 1, led by n1 (not a member here, so a later claim wins).
     assertThat(store.claim(POOL, "n1", Set.of("n1")).toCompletableFuture().get().won()).isTrue();
   }
@@ -111,6 +113,15 @@ class LogFollowerTest {
         .getBytes(StandardCharsets.UTF_8);
     assertThat(store.write(POOL, term, id, DurableJson.encode(batch)
         .getBytes(StandardCharsets.UTF_8), base).toCompletableFuture().get()).isTrue();
+  }
+
+  @Test
+  void A4_a_standby_keeps_ready_the_reply_addresses_of_the_jobs_it_follows() throws Exception {
+    write(1, 1, accepted("j-1"), accepted("j-2"));
+    look(0);
+    look(LogFollower.FOLLOW_MS);
+
+    assertThat(ready).containsExactly("reply");
   }
 
   @Test
