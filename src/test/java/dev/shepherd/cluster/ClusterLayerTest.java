@@ -10,11 +10,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Within the cluster package, only {@code HazelcastMembership}, the configuration ({@code
  * ClusterSetup}) and the cluster manager it makes ({@code DepartureAwareClusterManager}), the
- * guard of this node's consumers ({@code HazelcastRegistrationGuard}, loaded by
- * name only on a vertx-hazelcast cluster) and the leadership of highly available pools ({@code HazelcastLeadership} and
- * its store, {@code HaStore}, loaded only for a pool with {@code ha.enabled}) name Hazelcast or
- * vertx-hazelcast: a pool's worker-host support runs on any cluster manager, and a library user without vertx-hazelcast (an optional dependency) never
- * loads it. {@code LayeringTest} keeps Hazelcast out of core and runtime.
+ * guard of this node's consumers ({@code HazelcastRegistrationGuard}, loaded by name only on a
+ * vertx-hazelcast cluster) and the leadership of highly available pools ({@code
+ * HazelcastLeadership} and its store, {@code HaStore}, loaded only for a pool with {@code
+ * ha.enabled}) name Hazelcast or vertx-hazelcast: a pool's worker-host support runs on any cluster
+ * manager, and a library user without vertx-hazelcast (an optional dependency) never loads it.
+ * {@code LayeringTest} keeps Hazelcast out of core and runtime.
  */
 class ClusterLayerTest {
   private static final JavaClasses MAIN = new ClassFileImporter()
