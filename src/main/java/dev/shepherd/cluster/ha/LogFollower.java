@@ -235,9 +235,15 @@ final class LogFollower {
     }
   }
 
+  /** Routes kept ready only save a takeover time: a failure to keep one stops no following. */
   private void keepReady(Object replyTo) {
     if (replyTo instanceof String address) {
-      replyRoutes.keepReady(address);
+      try {
+        replyRoutes.keepReady(address);
+      } catch (RuntimeException e) {
+        LOG.debug("pool {}: the route to {} is not kept ready: {}", pool, address,
+            LogText.quote(String.valueOf(e.getMessage())));
+      }
     }
   }
 
