@@ -35,15 +35,13 @@ class AnyNodeAcrossJvmsTest {
   @Test
   void submit_status_and_live_events_through_a_node_that_does_not_coordinate_the_pool()
       throws Exception {
-    int portA = ClusterNodes.freePort();
-    int portB = ClusterNodes.freePort();
-    ClusterNode a = nodes.start("a", ClusterFormationTest.node(portA, "jobs",
+    ClusterNode a = nodes.start("a", ClusterFormationTest.node(0, "jobs",
         DemoWorker.class.getName()));
     ClusterNode b = nodes.start("b", new JsonObject()
-        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", portB))
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", 0))
         .put("pools", new JsonArray()));
-    a.awaitLine("Shepherd node ready", Duration.ofSeconds(90));
-    b.awaitLine("Shepherd node ready", Duration.ofSeconds(90));
+    a.awaitLine(ClusterNode.READY, Duration.ofSeconds(90));
+    int portB = b.httpPort(Duration.ofSeconds(90));
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
         .until(() -> get(portB, "/api/pools/jobs").statusCode() == 200);
 

@@ -42,16 +42,13 @@ class ClusterFormationTest {
 
   @Test
   void nodes_of_one_name_form_one_cluster_and_a_node_of_another_name_stays_out() throws Exception {
-    int portA = ClusterNodes.freePort();
-    int portB = ClusterNodes.freePort();
-    int portC = ClusterNodes.freePort();
-    ClusterNode a = nodes.start("a", node(portA, "jobs", DemoWorker.class.getName()));
-    ClusterNode b = nodes.start("b", node(portB, "relay", RelayWorker.class.getName()));
-    ClusterNode c = nodes.start("c", node(portC, "relay", RelayWorker.class.getName()),
+    ClusterNode a = nodes.start("a", node(0, "jobs", DemoWorker.class.getName()));
+    ClusterNode b = nodes.start("b", node(0, "relay", RelayWorker.class.getName()));
+    ClusterNode c = nodes.start("c", node(0, "relay", RelayWorker.class.getName()),
         nodes.clusterEnv(nodes.clusterName() + "-other"), List.of());
-    for (ClusterNode node : List.of(a, b, c)) {
-      node.awaitLine("Shepherd node ready", Duration.ofSeconds(90));
-    }
+    a.awaitLine(ClusterNode.READY, Duration.ofSeconds(90));
+    int portB = b.httpPort(Duration.ofSeconds(90));
+    int portC = c.httpPort(Duration.ofSeconds(90));
 
     AtomicReference<JsonObject> viaB = new AtomicReference<>();
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One Shepherd node in a process of its own, started through {@code docker/entrypoint.sh} (what
@@ -19,6 +21,10 @@ import java.util.concurrent.TimeUnit;
  * -CONT}). {@link #close()} always ends it.
  */
 final class ClusterNode implements AutoCloseable {
+  /** What a node prints once its pools, hosts and HTTP server are up. */
+  static final String READY = "Shepherd node ready";
+  private static final Pattern READY_HTTP = Pattern.compile(READY + ".* http [^ :]+:(\\d+)");
+
   static final Path ENTRYPOINT = Path.of("docker", "entrypoint.sh").toAbsolutePath();
 
   private final String name;
@@ -83,6 +89,19 @@ final class ClusterNode implements AutoCloseable {
     }
     throw new AssertionError(name + " did not print \"" + text + "\" within " + limit + "\n"
         + output());
+  }
+
+  /**
+   * The HTTP port the node bound, read from its ready line ({@code http 127.0.0.1:PORT}): a node
+   * configured with port 0 binds a free one itself, so no other process can take it first.
+   */
+  int httpPort(Duration limit) {
+    awaitLine(READY, limit);
+    Matcher port = READY_HTTP.matcher(output());
+    if (!port.find()) {
+      throw new AssertionError(name + "'s ready line names no HTTP port\n" + output());
+    }
+    return Integer.parseInt(port.group(1));
   }
 
   /** {@code kill -9}: the JVM dies at once, its sockets are closed by the kernel. */

@@ -158,16 +158,24 @@ final class ClusterNodes implements AfterEachCallback {
     }
   }
 
-  /** A free TCP port on loopback (for an HTTP server of a node). */
+  /** Ports {@link #freePort()} handed out in this JVM: never handed out twice. */
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
   /**
-   * A free port on loopback below Linux's ephemeral range (as {@code LoopbackPorts} picks cluster
-   * ports): a port the kernel handed out as free from that range could be taken by any outgoing
-   * connection in the seconds before the node binds it.
+   * A free TCP port on loopback for an HTTP server of a node, below Linux's ephemeral range (as
+   * {@code LoopbackPorts} picks cluster ports): a port the kernel handed out as free from that
+   * range could be taken by any outgoing connection in the seconds before the node binds it. A
+   * port is handed out once per JVM, so two nodes of one test never get the same one. Where the
+   * port need not be known before the node starts, configure port 0 and read {@link
+   * ClusterNode#httpPort}: then nothing can take it first.
    */
   static int freePort() {
-    java.util.SplittableRandom random = new java.util.SplittableRandom();
+    SplittableRandom random = new SplittableRandom();
     for (int attempt = 0; attempt < 200; attempt++) {
       int port = 10_000 + random.nextInt(22_700);
+      if (!HANDED_OUT.add(port)) {
+        continue;
+      }
       try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
         return socket.getLocalPort();
       } catch (IOException e) {
