@@ -94,7 +94,11 @@ public final class ReadyConsumers {
     return held.size();
   }
 
-  private void arrived(Message<Object> message) {
+  /**
+   * What one of these consumers, or the node's {@link StandbyRoute}, took: held while the node
+   * claims, to its handler once it serves, refused once withdrawn.
+   */
+  public void arrived(Message<Object> message) {
     if (routes != null) {
       routes.get(message.address()).handle(message);
     } else if (withdrawn || held.size() >= MAX_HELD) {
