@@ -6,8 +6,6 @@ import dev.shepherd.runtime.access.LocalPools;
 import dev.shepherd.runtime.access.PoolAnnouncement;
 import dev.shepherd.runtime.access.PoolAnnouncer;
 import dev.shepherd.runtime.access.ReadyConsumers;
-import dev.shepherd.runtime.access.StandbyRoute;
-import dev.shepherd.runtime.access.StandbyRoutes;
 import dev.shepherd.runtime.access.Standbys;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.HostedPool;
@@ -75,8 +73,6 @@ public class PoolVerticle extends VerticleBase {
   static final long READY_MS = 5_000;
   /** Consumers registered while this node claims the pool (HA), or null. */
   private ReadyConsumers ready;
-  /** This node's route to the pool's submit address while it stands by or leads; or null. */
-  private StandbyRoute standbyRoute;
   private long readyTimer = -1;
   /**
    * Vert.x runs its close hooks before it undeploys verticles: the pool drains while its
@@ -167,10 +163,6 @@ public class PoolVerticle extends VerticleBase {
           "needs vertx-hazelcast on the class path (" + e.getMessage() + ")"));
     }
     Standbys.add(vertx, config.name(), config.addresses());
-    if (((VertxInternal) vertx).clusterManager() instanceof StandbyRoutes routes) {
-      standbyRoute = StandbyRoute.open(config.name(), vertx.eventBus(), routes,
-          config.addresses().submit());
-    }
     terms = new TermRunner(config, leadership, new NodeSite());
     return leadership.start(context, config, terms).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(leaveOnClose))
         .onFailure(e -> Standbys.remove(vertx, config.name()));
@@ -209,11 +201,7 @@ public class PoolVerticle extends VerticleBase {
     ReadyConsumers adopted = ready;
     ready = null;
     vertx.cancelTimer(readyTimer);
-    Future<Void> consumed = registered.register(adopted);
-    if (standbyRoute != null) {
-      standbyRoute.to(registered.handler(opened.config().addresses().submit()));
-    }
-    return consumed
+    return registered.register(adopted)
         .compose(v -> startExtensions(ours, opened))
         .onFailure(e -> {
           registered.unregister();
@@ -249,9 +237,6 @@ public class PoolVerticle extends VerticleBase {
             + " claims the pool", config.name());
         ready = ReadyConsumers.register(vertx.eventBus(), config.name(),
             List.of(config.addresses().submit()));
-        if (standbyRoute != null) {
-          standbyRoute.to(ready::arrived);
-        }
         readyTimer = vertx.setTimer(READY_MS, id -> standDown());
       }
     }
@@ -282,9 +267,6 @@ public class PoolVerticle extends VerticleBase {
         announcer.withdraw();
       }
       List<PoolExtension> ours = extensions;
-      if (standbyRoute != null) {
-        standbyRoute.to(null);
-      }
       endpoints.unregister()
           .eventually(() -> stopExtensions(ours))
           .onComplete(ar -> {
@@ -300,9 +282,6 @@ public class PoolVerticle extends VerticleBase {
       vertx.cancelTimer(readyTimer);
       ready.withdraw();
       ready = null;
-      if (standbyRoute != null) {
-        standbyRoute.to(null);
-      }
     }
   }
 
@@ -318,10 +297,6 @@ public class PoolVerticle extends VerticleBase {
     if (leaving == null) {
       Standbys.remove(vertx, config.name());
       dropReady();
-      if (standbyRoute != null) {
-        standbyRoute.close();
-        standbyRoute = null;
-      }
       Promise<Void> left = Promise.promise();
       leadership.stop()
           .eventually(() -> terms.stepDownAndWait("this node stops; a standby takes the pool over",

@@ -5,7 +5,6 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import dev.shepherd.cluster.ha.ReplyRoutes;
-import dev.shepherd.runtime.access.StandbyRoutes;
 import io.vertx.core.Completable;
 import io.vertx.core.Vertx;
 import io.vertx.core.spi.cluster.NodeInfo;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * vertx-hazelcast's cluster manager, except that the event bus stops sending to a member the
@@ -25,25 +23,15 @@ import java.util.function.Supplier;
  * consumers have left the cluster's list: submitters then lose only what they sent before the
  * removal (docs/benchmarks.md, "Failover"). As {@link ReplyRoutes}, it also keeps a standby's
  * routes to its submitters ready: their {@code replyTo} addresses' consumers, and the event-bus
- * addresses of the nodes those are on, known before a takeover needs them. As {@link
- * StandbyRoutes}, where no live member has a consumer of an address it sends to the nodes
- * standing by for it, and keeps their unlisted consumers out of the cluster's list. Shepherd's
- * nodes run it ({@link ClusterSetup}); an application's clustered Vert.x that submits to HA
- * pools gets the same by building with it.
+ * addresses of the nodes those are on, known before a takeover needs them. Shepherd's nodes run
+ * it ({@link ClusterSetup}); an application's clustered Vert.x that submits to HA pools gets the
+ * same by building with it.
  */
-public class DepartureAwareClusterManager extends HazelcastClusterManager
-    implements ReplyRoutes, StandbyRoutes {
+public class DepartureAwareClusterManager extends HazelcastClusterManager implements ReplyRoutes {
   private final LiveRegistrations live = new LiveRegistrations(this::liveNodes, this::reachReady);
   /** Nodes' event-bus addresses read once: a node keeps its address for its life. */
   private final Map<String, NodeInfo> nodeInfos = new ConcurrentHashMap<>();
   private volatile Vertx vertx;
-  /** Set while {@link #unlisted} runs its registration on this thread. */
-  private final ThreadLocal<Boolean> unlisting = new ThreadLocal<>();
-  /** This node's consumers not listed in the cluster. */
-  private final Set<Unlisted> unlisted = ConcurrentHashMap.newKeySet();
-
-  /** A consumer not listed: its address and its sequence number on this node. */
-  private record Unlisted(String address, long seq) {}
 
   /** With the Hazelcast configuration vertx-hazelcast finds itself. */
   public DepartureAwareClusterManager() {
@@ -68,50 +56,14 @@ public class DepartureAwareClusterManager extends HazelcastClusterManager
 
   @Override
   public void getRegistrations(String address, Completable<List<RegistrationInfo>> promise) {
-    if (!StandbyRoutes.isMarker(address) && !address.startsWith("__vertx.")) {
-      keepReady(StandbyRoutes.markerOf(address));
-    }
     List<RegistrationInfo> ready = isActive() ? live.readyList(address) : null;
     if (ready != null) {
-      List<RegistrationInfo> routes = live.routes(address, ready);
-      vertx.getOrCreateContext().runOnContext(v -> promise.succeed(routes));
+      vertx.getOrCreateContext().runOnContext(v -> promise.succeed(ready));
       return;
     }
     long updates = live.updates(address);
     super.getRegistrations(address, (registrations, failure) -> promise.complete(
-        failure == null ? live.routes(address, live.fetched(address, registrations, updates))
-            : null, failure));
-  }
-
-  @Override
-  public void addRegistration(String address, RegistrationInfo registration,
-      Completable<Void> promise) {
-    if (Boolean.TRUE.equals(unlisting.get()) && getNodeId().equals(registration.nodeId())) {
-      unlisted.add(new Unlisted(address, registration.seq()));
-      promise.succeed();
-      return;
-    }
-    super.addRegistration(address, registration, promise);
-  }
-
-  @Override
-  public void removeRegistration(String address, RegistrationInfo registration,
-      Completable<Void> promise) {
-    if (unlisted.remove(new Unlisted(address, registration.seq()))) {
-      promise.succeed();
-      return;
-    }
-    super.removeRegistration(address, registration, promise);
-  }
-
-  @Override
-  public <T> T unlisted(Supplier<T> registration) {
-    unlisting.set(Boolean.TRUE);
-    try {
-      return registration.get();
-    } finally {
-      unlisting.remove();
-    }
+        failure == null ? live.fetched(address, registrations, updates) : null, failure));
   }
 
   @Override

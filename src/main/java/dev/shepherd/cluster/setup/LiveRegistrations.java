@@ -1,11 +1,9 @@
 package dev.shepherd.cluster.setup;
 
-import dev.shepherd.runtime.access.StandbyRoutes;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.core.spi.cluster.RegistrationListener;
 import io.vertx.core.spi.cluster.RegistrationUpdateEvent;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,12 +25,6 @@ import java.util.function.Supplier;
  * events, as the selector keeps the addresses it sends to, so that a first send to one of them
  * needs no read of the list (which, right after a kill, waits for the dead member's partitions).
  * An address whose consumers all left is no longer kept ready.
- *
- * <p>And it routes to standbys ({@link StandbyRoutes}): each address the selector asks for
- * has its marker kept ready (at most {@link #MAX_READY} markers), and where no live member has a
- * consumer of the address, the selector gets the nodes of its marker's live consumers instead,
- * whose unlisted consumers of the address take what is sent. So when a highly available pool's
- * leader's member leaves, its submitters send to the standbys at once.
  */
 final class LiveRegistrations {
   /** The most addresses kept ready; beyond them a first send reads the list as usual. */
@@ -45,8 +37,6 @@ final class LiveRegistrations {
   /** Update events per address: a read begun before one must not replace what it brought. */
   private final Map<String, Long> updates = new ConcurrentHashMap<>();
   private final Set<String> ready = ConcurrentHashMap.newKeySet();
-  /** Markers kept ready, apart from {@link #ready} so neither crowds the other out. */
-  private final Set<String> markers = ConcurrentHashMap.newKeySet();
   private volatile RegistrationListener selector;
 
   /**
@@ -79,11 +69,7 @@ final class LiveRegistrations {
           updates.remove(address);
         }
         if (selected) {
-          selector.registrationsUpdated(new RegistrationUpdateEvent(address,
-              routes(address, live)));
-        }
-        if (StandbyRoutes.isMarker(address)) {
-          standbysChanged(selector, address);
+          selector.registrationsUpdated(new RegistrationUpdateEvent(address, live));
         }
       }
 
@@ -94,7 +80,7 @@ final class LiveRegistrations {
 
       @Override
       public boolean wantsUpdatesFor(String address) {
-        return isReady(address) || selector.wantsUpdatesFor(address);
+        return ready.contains(address) || selector.wantsUpdatesFor(address);
       }
     };
   }
@@ -126,49 +112,18 @@ final class LiveRegistrations {
    * or false when it was ready already or {@link #MAX_READY} are.
    */
   boolean keepReady(String address) {
-    Set<String> kept = StandbyRoutes.isMarker(address) ? markers : ready;
-    return kept.size() < MAX_READY && kept.add(address);
+    return ready.size() < MAX_READY && ready.add(address);
   }
 
   /** A first read of a ready address failed: the next {@link #keepReady} tries again. */
   void notReady(String address) {
     ready.remove(address);
-    markers.remove(address);
   }
 
   /** The current list of a ready address that has been read, kept to live members; or null. */
   List<RegistrationInfo> readyList(String address) {
-    List<RegistrationInfo> list = isReady(address) ? handed.get(address) : null;
+    List<RegistrationInfo> list = ready.contains(address) ? handed.get(address) : null;
     return list == null ? null : live(list);
-  }
-
-  /**
-   * Where the selector sends what goes to {@code address}, given its consumers on {@code live}
-   * members: those, or where there are none, the live nodes standing by for it (its marker's),
-   * if its marker is kept ready and has any.
-   */
-  List<RegistrationInfo> routes(String address, List<RegistrationInfo> live) {
-    if (!live.isEmpty() || StandbyRoutes.isMarker(address)) {
-      return live;
-    }
-    List<RegistrationInfo> standbys = readyList(StandbyRoutes.markerOf(address));
-    return standbys == null || standbys.isEmpty() ? live : standbys;
-  }
-
-  private boolean isReady(String address) {
-    return ready.contains(address) || markers.contains(address);
-  }
-
-  /**
-   * The nodes standing by for the address {@code marker} marks changed: if the selector sends
-   * that address's messages to them (no live member has a consumer), it gets the new ones.
-   */
-  private void standbysChanged(RegistrationListener to, String marker) {
-    String address = marked(marker);
-    List<RegistrationInfo> own = handed.get(address);
-    if (to != null && own != null && live(own).isEmpty() && to.wantsUpdatesFor(address)) {
-      to.registrationsUpdated(new RegistrationUpdateEvent(address, routes(address, List.of())));
-    }
   }
 
   /**
@@ -178,42 +133,25 @@ final class LiveRegistrations {
    */
   void departed() {
     RegistrationListener to = selector;
-    List<String> changedMarkers = new ArrayList<>();
-    Set<String> pushed = new HashSet<>();
     for (Map.Entry<String, List<RegistrationInfo>> entry : handed.entrySet()) {
       String address = entry.getKey();
       boolean selected = to != null && to.wantsUpdatesFor(address);
-      if (!selected && !isReady(address)) {
+      if (!selected && !ready.contains(address)) {
         handed.remove(address, entry.getValue());
         continue;
       }
       List<RegistrationInfo> was = entry.getValue();
       List<RegistrationInfo> live = live(was);
-      if (live.size() < was.size() && handed.replace(address, was, live)) {
-        if (StandbyRoutes.isMarker(address)) {
-          changedMarkers.add(address);
-        } else if (selected) {
-          pushed.add(address);
-          to.registrationsUpdated(new RegistrationUpdateEvent(address, routes(address, live)));
-        }
+      if (live.size() < was.size() && handed.replace(address, was, live) && selected) {
+        to.registrationsUpdated(new RegistrationUpdateEvent(address, live));
       }
     }
-    for (String marker : changedMarkers) {
-      if (!pushed.contains(marked(marker))) {
-        standbysChanged(to, marker);
-      }
-    }
-  }
-
-  /** The address {@code marker} marks. */
-  private static String marked(String marker) {
-    return marker.substring(0, marker.length() - StandbyRoutes.MARKER.length());
   }
 
   private List<RegistrationInfo> keep(String address, List<RegistrationInfo> registrations) {
     List<RegistrationInfo> live = live(registrations);
     handed.put(address, live);
-    if (isReady(address)) {
+    if (ready.contains(address)) {
       readyListed.accept(live);
     }
     return live;

@@ -45,8 +45,6 @@ public final class BusEndpoints {
   /** The bus the routes are registered on; null in the failover simulation. */
   private final EventBus bus;
   private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
-  /** The handler registered for each address, once registered. */
-  private final Map<String, Handler<Message<Object>>> handlers = new LinkedHashMap<>();
   /** Consumers a standby registered while claiming the pool, serving it now; or null. */
   private ReadyConsumers ready;
 
@@ -107,7 +105,6 @@ public final class BusEndpoints {
     Map<String, Handler<Message<Object>>> adopted = new LinkedHashMap<>();
     routes().forEach((address, handler) -> {
       Handler<Message<Object>> turn = coordinator.asTurn(handler::accept);
-      handlers.put(address, turn);
       if (ready != null && ready.holds(address)) {
         adopted.put(address, turn);
       }
@@ -120,11 +117,6 @@ public final class BusEndpoints {
       ready.serve(adopted);
     }
     return Future.all(registered).mapEmpty();
-  }
-
-  /** The handler {@link #register} put on {@code address}, or null before it registered. */
-  public Handler<Message<Object>> handler(String address) {
-    return handlers.get(address);
   }
 
   public Future<Void> unregister() {

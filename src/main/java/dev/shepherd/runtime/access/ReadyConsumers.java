@@ -94,11 +94,7 @@ public final class ReadyConsumers {
     return held.size();
   }
 
-  /**
-   * What one of these consumers, or the node's {@link StandbyRoute}, took: held while the node
-   * claims, to its handler once it serves, refused once withdrawn.
-   */
-  public void arrived(Message<Object> message) {
+  private void arrived(Message<Object> message) {
     if (routes != null) {
       routes.get(message.address()).handle(message);
     } else if (withdrawn || held.size() >= MAX_HELD) {

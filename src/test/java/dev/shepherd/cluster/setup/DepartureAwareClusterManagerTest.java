@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.config.Config;
 import dev.shepherd.bench.LoopbackPorts;
-import dev.shepherd.runtime.access.StandbyRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -128,45 +127,6 @@ class DepartureAwareClusterManagerTest {
     assertThat(ask(sender, "answers")).isEqualTo("here");
     assertThat(senderView.readyList("answers").get(0).nodeId())
         .isEqualTo(nodeOf(other));
-  }
-
-  @Test
-  void A3_a_standbys_unlisted_consumer_takes_requests_only_once_no_live_member_lists_one()
-      throws Exception {
-    HeldCleanUp leaderView = new HeldCleanUp(config());
-    Vertx leader = start(leaderView);
-    HeldCleanUp standbyView = new HeldCleanUp(config());
-    Vertx standby = start(standbyView);
-    HeldCleanUp senderView = new HeldCleanUp(config());
-    Vertx sender = start(senderView);
-    done(leader.eventBus().consumer(ADDRESS, m -> m.reply("leader")).completion());
-    String marker = StandbyRoutes.markerOf(ADDRESS);
-    done(standby.eventBus().consumer(marker, m -> m.fail(500, "a marker")).completion());
-    done(standbyView.unlisted(() -> standby.eventBus().consumer(ADDRESS,
-        m -> m.reply("standby"))).completion());
-    await().atMost(Duration.ofSeconds(60)).until(() -> listed(senderView) == 1
-        && senderView.getHazelcastInstance().getMultiMap("__vertx.subs").get(marker).size() == 1);
-
-    List<String> before = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      before.add(ask(sender));
-    }
-    assertThat(before).as("the unlisted consumer is not in the cluster's list").containsOnly(
-        "leader");
-    await().atMost(Duration.ofSeconds(30)).until(() -> senderView.readyList(marker) != null
-        && senderView.readyList(marker).size() == 1);
-    await().atMost(Duration.ofSeconds(60))
-        .until(() -> senderView.getHazelcastInstance().getPartitionService().isClusterSafe());
-
-    leaderView.getHazelcastInstance().getLifecycleService().terminate();
-    assertThat(senderView.routed.await(60, TimeUnit.SECONDS)).isTrue();
-
-    List<String> after = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      after.add(ask(sender));
-    }
-    assertThat(listed(senderView)).as("the list still names the departed leader").isEqualTo(1);
-    assertThat(after).containsOnly("standby");
   }
 
   private static String nodeOf(Vertx vertx) {

@@ -2,7 +2,6 @@ package dev.shepherd.cluster.setup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shepherd.runtime.access.StandbyRoutes;
 import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.core.spi.cluster.RegistrationListener;
 import io.vertx.core.spi.cluster.RegistrationUpdateEvent;
@@ -181,82 +180,5 @@ class LiveRegistrationsTest {
     assertThat(live.readyList("client")).isNull();
     assertThat(wrapped.wantsUpdatesFor("client")).isFalse();
     assertThat(live.keepReady("client")).as("a later job's replyTo makes it ready again").isTrue();
-  }
-
-  // ---- routes to standbys ------------------------------------------------------------------
-
-  private static final String MARKER = StandbyRoutes.markerOf("submit");
-
-  /** A live with the marker of "submit" kept ready, listing {@code standbys}. */
-  private LiveRegistrations withStandbys(String... standbys) {
-    LiveRegistrations live = new LiveRegistrations(() -> members);
-    live.wrap(selector);
-    assertThat(live.keepReady(MARKER)).isTrue();
-    live.fetched(MARKER, java.util.Arrays.stream(standbys).map(LiveRegistrationsTest::on)
-        .toList());
-    return live;
-  }
-
-  @Test
-  void A3_where_live_members_consume_an_address_its_standbys_get_nothing() {
-    LiveRegistrations live = withStandbys("b", "c");
-
-    assertThat(nodes(live.routes("submit", live.fetched("submit", List.of(on("a"))))))
-        .containsExactly("a");
-  }
-
-  @Test
-  void A3_when_the_leaders_member_leaves_the_selector_gets_the_standbys_at_once() {
-    LiveRegistrations live = withStandbys("a", "b", "c");
-    live.fetched("submit", List.of(on("a")));
-
-    members.remove("a");
-    live.departed();
-
-    assertThat(updates).hasSize(1);
-    assertThat(updates.get(0).address()).isEqualTo("submit");
-    assertThat(nodes(updates.get(0).registrations())).containsExactly("b", "c");
-  }
-
-  @Test
-  void A3_an_empty_list_goes_to_the_standbys_and_the_new_leaders_consumer_ends_that() {
-    LiveRegistrations live = withStandbys("b", "c");
-    RegistrationListener events = live.wrap(selector);
-
-    events.registrationsUpdated(new RegistrationUpdateEvent("submit", List.of()));
-    assertThat(nodes(updates.get(0).registrations())).containsExactly("b", "c");
-
-    events.registrationsUpdated(new RegistrationUpdateEvent("submit", List.of(on("c"))));
-    assertThat(nodes(updates.get(1).registrations())).containsExactly("c");
-  }
-
-  @Test
-  void A3_while_the_standbys_take_an_address_a_change_of_them_reaches_the_selector() {
-    LiveRegistrations live = withStandbys("b", "c");
-    RegistrationListener events = live.wrap(selector);
-    live.fetched("submit", List.of());
-
-    events.registrationsUpdated(new RegistrationUpdateEvent(MARKER, List.of(on("c"))));
-    assertThat(updates).singleElement().satisfies(update -> {
-      assertThat(update.address()).isEqualTo("submit");
-      assertThat(nodes(update.registrations())).containsExactly("c");
-    });
-
-    members.remove("c");
-    live.departed();
-    assertThat(updates).hasSize(2);
-    assertThat(updates.get(1).registrations()).as("no standby left: no route").isEmpty();
-  }
-
-  @Test
-  void A3_a_marker_is_not_itself_routed_to_standbys_and_markers_have_a_bound_of_their_own() {
-    LiveRegistrations live = withStandbys("b");
-    assertThat(live.routes(MARKER, List.of())).isEmpty();
-
-    for (int i = 0; i < LiveRegistrations.MAX_READY; i++) {
-      live.keepReady("reply-" + i);
-    }
-    assertThat(live.keepReady(StandbyRoutes.markerOf("other"))).isTrue();
-    assertThat(live.keepReady("reply-more")).isFalse();
   }
 }
