@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
  * standby at once, and completes once this node's incarnations are undeployed.
  */
 public class PoolVerticle extends VerticleBase {
+  /** The local map that records a takeover's coordinator warmed up ({@link #warmUpTerm}). */
+  private static final String WARMED_MAP = "shepherd.takeover.warmed";
   private static final Logger LOG = LoggerFactory.getLogger(PoolVerticle.class);
   /** What this verticle changes in the configuration it parsed (see the constructor). */
   private final UnaryOperator<PoolConfig> adjust;
@@ -164,30 +166,66 @@ public class PoolVerticle extends VerticleBase {
     }
     Standbys.add(vertx, config.name(), config.addresses());
     terms = new TermRunner(config, leadership, new NodeSite());
-    return leadership.start(context, config, terms).onSuccess(v -> ((VertxInternal) vertx).addCloseHook(leaveOnClose))
+    return leadership.start(context, config, terms).onSuccess(v -> {
+      ((VertxInternal) vertx).addCloseHook(leaveOnClose);
+      warmUpTerm();
+    })
         .onFailure(e -> Standbys.remove(vertx, config.name()));
   }
 
   /** A coordinator of {@code poolConfig} here, its observers on, not yet started or serving. */
   private Coordinator open(PoolConfig poolConfig) {
+    TermParts parts = build(poolConfig);
+    LocalPools.register(vertx, parts.coordinator());
+    events = parts.events();
+    announcer = parts.announcer();
+    endpoints = parts.endpoints();
+    extensions = parts.extensions();
+    return parts.coordinator();
+  }
+
+  /** A coordinator with its observers, routes and extensions, built; nothing registered yet. */
+  private record TermParts(Coordinator coordinator, EventPublisher events,
+      PoolAnnouncer announcer, BusEndpoints endpoints, List<PoolExtension> extensions) {}
+
+  /** Builds what {@link #open} registers; from any thread, touching none of this verticle. */
+  private TermParts build(PoolConfig poolConfig) {
     Coordinator opened = new Coordinator(vertx, context, poolConfig);
-    LocalPools.register(vertx, opened);
     PoolHistory history = new PoolHistory(opened.clock()::wallMs);
-    events = new EventPublisher(opened, history);
-    opened.observe(events);
+    EventPublisher publisher = new EventPublisher(opened, history);
+    opened.observe(publisher);
     opened.observe(history);
     opened.observe(new PoolLog(opened.name(),
         poolConfig.settings().supervision().restartWindowMs()));
-    announcer = null;
+    PoolAnnouncer announcing = null;
     if (vertx.isClustered()) {
-      announcer = new PoolAnnouncer(opened);
-      opened.observe(announcer);
+      announcing = new PoolAnnouncer(opened);
+      opened.observe(announcing);
     }
-    endpoints = new BusEndpoints(opened, history);
-    extensions = new ArrayList<>();
+    List<PoolExtension> found = new ArrayList<>();
     ServiceLoader.load(PoolExtension.class, PoolExtension.class.getClassLoader())
-        .forEach(extensions::add);
-    return opened;
+        .forEach(found::add);
+    return new TermParts(opened, publisher, announcing, new BusEndpoints(opened, history), found);
+  }
+
+  /**
+   * Once per Vert.x instance, on a worker thread, once this node takes part in a highly
+   * available pool: a term's coordinator, observers and routes built and dropped, so that a
+   * takeover does not build its first one on a cold JVM (28-98 ms in {@code HaBench} against 3
+   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent.
+   */
+  private void warmUpTerm() {
+    if (vertx.sharedData().getLocalMap(WARMED_MAP).putIfAbsent("term", true) != null) {
+      return;
+    }
+    vertx.executeBlocking(() -> {
+      long start = System.nanoTime();
+      build(config).endpoints().routes();
+      LOG.debug("pool {}: a takeover's coordinator warmed up in {} ms", config.name(),
+          (System.nanoTime() - start) / 1_000_000);
+      return null;
+    }, false).onFailure(e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}",
+        config.name(), String.valueOf(e)));
   }
 
   /**
