@@ -3,9 +3,9 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.ClusterPorts;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -132,10 +132,8 @@ final class JarNode implements AutoCloseable {
     }
   }
 
-  /** A TCP port free on loopback now. */
+  /** A TCP port free on loopback now ({@link ClusterPorts#freeHttpPort}). */
   static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return ClusterPorts.freeHttpPort();
   }
 }

@@ -11,8 +11,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +46,7 @@ final class ClusterNodes implements AfterEachCallback {
 
   private final SplittableRandom random = new SplittableRandom();
   private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
-  private final int basePort = LoopbackPorts.freeClusterBlock(random);
+  private final int basePort = ClusterPorts.reserveBlock(LoopbackPorts.freeClusterBlock(random));
   private final List<ClusterNode> nodes = new ArrayList<>();
   private final List<Vertx> members = new ArrayList<>();
   private Path dir;
@@ -158,31 +156,9 @@ final class ClusterNodes implements AfterEachCallback {
     }
   }
 
-  /** Ports {@link #freePort()} handed out in this JVM: never handed out twice. */
-  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-  /**
-   * A free TCP port on loopback for an HTTP server of a node, below Linux's ephemeral range (as
-   * {@code LoopbackPorts} picks cluster ports): a port the kernel handed out as free from that
-   * range could be taken by any outgoing connection in the seconds before the node binds it. A
-   * port is handed out once per JVM, so two nodes of one test never get the same one. Where the
-   * port need not be known before the node starts, configure port 0 and read {@link
-   * ClusterNode#httpPort}: then nothing can take it first.
-   */
+  /** A free TCP port on loopback for an HTTP server of a node ({@link ClusterPorts#freeHttpPort}). */
   static int freePort() {
-    SplittableRandom random = new SplittableRandom();
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int port = 10_000 + random.nextInt(22_700);
-      if (!HANDED_OUT.add(port)) {
-        continue;
-      }
-      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-        return socket.getLocalPort();
-      } catch (IOException e) {
-        // taken: try another
-      }
-    }
-    throw new UncheckedIOException(new IOException("no free port on 127.0.0.1"));
+    return ClusterPorts.freeHttpPort();
   }
 
   private Path directory() {

@@ -34,14 +34,13 @@ final class HaNodes {
     java.util.Map<String, String> all = new java.util.HashMap<>(cluster.clusterEnv());
     all.putAll(env);
     for (int i = 0; i < count; i++) {
-      int port = ClusterNodes.freePort();
-      httpPorts.add(port);
+      // Port 0: each node binds a free port itself and names it in its ready line.
       nodes.add(cluster.start("n" + i, new JsonObject()
-          .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+          .put("http", new JsonObject().put("host", "127.0.0.1").put("port", 0))
           .put("pools", new JsonArray().add(pool.copy())), all, java.util.List.of()));
     }
     for (ClusterNode node : nodes) {
-      node.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
+      httpPorts.add(node.httpPort(Duration.ofSeconds(120)));
     }
     member = cluster.joinAsMember();
   }
