@@ -3,7 +3,6 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.shepherd.cluster.ClusterPorts;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -130,10 +129,5 @@ final class JarNode implements AutoCloseable {
         kill();
       }
     }
-  }
-
-  /** A TCP port free on loopback now ({@link ClusterPorts#freeHttpPort}). */
-  static int freePort() throws IOException {
-    return ClusterPorts.freeHttpPort();
   }
 }

@@ -3,11 +3,9 @@ package dev.shepherd.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.shepherd.cluster.ClusterPorts;
 import dev.shepherd.runtime.ChildJvm;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +74,7 @@ class LauncherTest {
 
   @Test
   void P16_sigterm_answers_every_waiting_caller_and_exits_0() throws Exception {
-    int port = freePort();
+    int port = ClusterPorts.freeHttpPort();
     long drainTimeoutMs = 3_000;
     String conf = new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
@@ -124,12 +122,6 @@ class LauncherTest {
       assertThat(new JsonObject(completed.body()).getString("type")).isEqualTo("completed");
       assertThat(status).as("stderr:%n%s", app.stderr()).isZero();
       assertThat(stoppedMs).isLessThan(drainTimeoutMs + 5_000);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 

@@ -67,9 +67,9 @@ class TracesClusterJarIT {
         .put("worker", new JsonObject().put("class", "dev.shepherd.demo.DemoWorker")
             .put("instances", 1).put("maxConcurrency", 2).put("threading", "WORKER"))));
     List<String> clustered = List.of("-cluster");
-    first = JarNode.start("coordinator-1", coordinator, JarNode.freePort(), clustered,
+    first = JarNode.start("coordinator-1", coordinator, ClusterPorts.freeHttpPort(), clustered,
         env(cluster, "shepherd-it-coordinator-1"));
-    second = JarNode.start("coordinator-2", coordinator, JarNode.freePort(), clustered,
+    second = JarNode.start("coordinator-2", coordinator, ClusterPorts.freeHttpPort(), clustered,
         env(cluster, "shepherd-it-coordinator-2"));
     host = JarNode.start("host", hosts, 0, clustered, env(cluster, HOST_SERVICE));
     first.awaitReady(WAIT);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.shepherd.app.OtlpTraceReceiver.Span;
+import dev.shepherd.cluster.ClusterPorts;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -47,7 +48,7 @@ class TracesJarIT {
             .put("supervision", new JsonObject().put("maxRestarts", 10)
                 .put("restartWindowMs", 10000)
                 .put("restartBackoff", new JsonObject().put("initialMs", 50).put("maxMs", 50)))));
-    app = JarNode.start("traces", conf, JarNode.freePort(), List.of(),
+    app = JarNode.start("traces", conf, ClusterPorts.freeHttpPort(), List.of(),
         JarNode.tracingTo(receiver.port(), "shepherd-traces-it"))
         .awaitReady(Duration.ofSeconds(60));
   }

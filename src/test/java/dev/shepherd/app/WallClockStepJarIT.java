@@ -2,9 +2,9 @@ package dev.shepherd.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shepherd.cluster.ClusterPorts;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +43,7 @@ class WallClockStepJarIT {
     assertThat(jar).as("the application jar this build packaged").isRegularFile();
     Path dir = Files.createTempDirectory("shepherd-faketime");
     Path offset = Files.writeString(dir.resolve("faketime"), "+0");
-    int port = freePort();
+    int port = ClusterPorts.freeHttpPort();
     String conf = new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
         .put("pools", List.of(new JsonObject().put("name", "clock")
@@ -137,11 +137,5 @@ class WallClockStepJarIT {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -73,7 +73,7 @@ class ClusterFormationTest {
     java.util.Map<String, String> env = new java.util.HashMap<>(nodes.clusterEnv());
     env.put(ClusterSettings.MEMBERS, "127.0.0.1:5701-5710");
 
-    ClusterNode node = nodes.start("bad", node(ClusterNodes.freePort(), "jobs",
+    ClusterNode node = nodes.start("bad", node(ClusterPorts.freeHttpPort(), "jobs",
         DemoWorker.class.getName()), env, List.of());
 
     assertThat(node.waitFor(Duration.ofSeconds(60))).isEqualTo(2);

@@ -156,11 +156,6 @@ final class ClusterNodes implements AfterEachCallback {
     }
   }
 
-  /** A free TCP port on loopback for an HTTP server of a node ({@link ClusterPorts#freeHttpPort}). */
-  static int freePort() {
-    return ClusterPorts.freeHttpPort();
-  }
-
   private Path directory() {
     if (dir == null) {
       try {

@@ -127,7 +127,7 @@ class HaLeaderStopTest {
       throws Exception {
     Map<String, String> env = new HashMap<>(cluster.clusterEnv());
     env.put(ClusterSettings.MAJORITY, "1");
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     JsonObject pool = HaNodes.pool(2);
     pool.getJsonObject("worker").put("class", "dev.shepherd.demo.DemoWorker")
         .put("threading", "WORKER").put("maxConcurrency", 1);

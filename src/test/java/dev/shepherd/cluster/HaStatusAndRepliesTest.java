@@ -171,7 +171,7 @@ class HaStatusAndRepliesTest {
   @Test
   void A1_a_node_without_a_majority_stands_by_and_answers_that_no_node_leads_the_pool()
       throws Exception {
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     ClusterNode alone = cluster.start("alone", new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
         .put("pools", new io.vertx.core.json.JsonArray().add(HaNodes.pool(1))));
@@ -207,7 +207,7 @@ class HaStatusAndRepliesTest {
   @Test
   void A1_a_node_told_that_one_member_is_a_majority_runs_the_pool_alone_with_ha_unavailable()
       throws Exception {
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     java.util.Map<String, String> env = new java.util.HashMap<>(cluster.clusterEnv());
     env.put(ClusterSettings.MAJORITY, "1");
     ClusterNode single = cluster.start("single", new JsonObject()

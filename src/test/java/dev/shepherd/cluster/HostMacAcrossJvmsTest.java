@@ -50,7 +50,7 @@ class HostMacAcrossJvmsTest {
   void a_host_without_the_cluster_key_or_with_another_is_refused_401_UNAUTHENTICATED_HOST_and_logged_once()
       throws Exception {
     String key = randomKey();
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     JsonObject conf = ClusterNodes.shippedConf("cluster-coordinator.json");
     conf.getJsonObject("http").put("host", "127.0.0.1").put("port", port);
     ClusterNode coordinator = nodes.start("coordinator", conf, env(key), List.of());

@@ -331,7 +331,7 @@ class MultiJvmHostsTest {
 
   @Test
   void H2_the_shipped_coordinator_and_host_roles_run_a_job_submitted_over_http() throws Exception {
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     JsonObject coordinatorConf = ClusterNodes.shippedConf("cluster-coordinator.json");
     coordinatorConf.getJsonObject("http").put("host", "127.0.0.1").put("port", port);
     ClusterNode coordinator = nodes.start("coordinator", coordinatorConf);

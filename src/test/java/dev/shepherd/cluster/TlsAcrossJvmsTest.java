@@ -46,7 +46,7 @@ class TlsAcrossJvmsTest {
   @Test
   void mutual_tls_serves_jobs_across_jvms_and_a_member_without_the_cas_certificate_gets_nothing()
       throws Exception {
-    int port = ClusterNodes.freePort();
+    int port = ClusterPorts.freeHttpPort();
     JsonObject coordinatorConf = ClusterNodes.shippedConf("cluster-coordinator.json");
     coordinatorConf.getJsonObject("http").put("host", "127.0.0.1").put("port", port);
     ClusterNode coordinator = nodes.start("coordinator", coordinatorConf,
