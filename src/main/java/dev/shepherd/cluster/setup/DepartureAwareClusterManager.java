@@ -13,9 +13,9 @@ import io.vertx.core.spi.cluster.RegistrationListener;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * vertx-hazelcast's cluster manager, except that the event bus stops sending to a member the
@@ -28,9 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * same by building with it.
  */
 public class DepartureAwareClusterManager extends HazelcastClusterManager implements ReplyRoutes {
+  private static final Logger LOG = LoggerFactory.getLogger(DepartureAwareClusterManager.class);
   private final LiveRegistrations live = new LiveRegistrations(this::liveNodes, this::reachReady);
-  /** Nodes' event-bus addresses read once: a node keeps its address for its life. */
-  private final Map<String, NodeInfo> nodeInfos = new ConcurrentHashMap<>();
+  /** Nodes' event-bus addresses, learned as they are published: a node keeps its own for life. */
+  private final KnownNodeInfos nodeInfos = new KnownNodeInfos();
   private volatile Vertx vertx;
 
   /** With the Hazelcast configuration vertx-hazelcast finds itself. */
@@ -47,6 +48,24 @@ public class DepartureAwareClusterManager extends HazelcastClusterManager implem
   public void init(Vertx vertx) {
     super.init(vertx);
     this.vertx = vertx;
+  }
+
+  /**
+   * Joins, then learns every member's event-bus address ahead of the first send to it ({@link
+   * KnownNodeInfos}); a failure to follow them is logged and leaves the reads to the first sends.
+   */
+  @Override
+  public void join(Completable<Void> promise) {
+    super.join((done, failure) -> {
+      if (failure == null) {
+        vertx.executeBlocking(() -> {
+          nodeInfos.follow(getHazelcastInstance(), this::isMember);
+          return null;
+        }, false).onFailure(e -> LOG.warn("the cluster members' event-bus addresses are not"
+            + " followed ({}); each is read when first sent to", String.valueOf(e.getMessage())));
+      }
+      promise.complete(done, failure);
+    });
   }
 
   @Override
@@ -75,7 +94,7 @@ public class DepartureAwareClusterManager extends HazelcastClusterManager implem
     }
     super.getNodeInfo(nodeId, (info, failure) -> {
       if (failure == null && info != null) {
-        nodeInfos.put(nodeId, info);
+        nodeInfos.learned(nodeId, info);
       }
       promise.complete(info, failure);
     });
@@ -102,7 +121,7 @@ public class DepartureAwareClusterManager extends HazelcastClusterManager implem
    */
   @Override
   public void memberRemoved(MembershipEvent event) {
-    nodeInfos.remove(String.valueOf(event.getMember().getAttribute(HazelcastMembership.NODE_ID)));
+    nodeInfos.forget(String.valueOf(event.getMember().getAttribute(HazelcastMembership.NODE_ID)));
     routeAround();
     super.memberRemoved(event);
   }
@@ -123,14 +142,25 @@ public class DepartureAwareClusterManager extends HazelcastClusterManager implem
   private void reachReady(List<RegistrationInfo> registrations) {
     for (RegistrationInfo registration : registrations) {
       String node = registration.nodeId();
-      if (isActive() && !nodeInfos.containsKey(node) && !node.equals(getNodeId())) {
+      if (isActive() && !nodeInfos.knows(node) && !node.equals(getNodeId())) {
         super.getNodeInfo(node, (info, failure) -> {
-          if (failure == null && info != null) {
-            nodeInfos.putIfAbsent(node, info);
+          if (failure == null && info != null && !nodeInfos.knows(node)) {
+            nodeInfos.learned(node, info);
           }
         });
       }
     }
+  }
+
+  /** Whether {@code node}'s event-bus address is known without asking the cluster (tests). */
+  boolean knowsNode(String node) {
+    return nodeInfos.knows(node);
+  }
+
+  /** Whether {@code node} is another member of the cluster now. */
+  private boolean isMember(String node) {
+    Set<String> nodes = liveNodes();
+    return nodes != null && nodes.contains(node) && !node.equals(getNodeId());
   }
 
   /** The Vert.x node ids of the cluster's members now, or null before this member joined. */

@@ -129,6 +129,24 @@ class DepartureAwareClusterManagerTest {
         .isEqualTo(nodeOf(other));
   }
 
+  @Test
+  void A3_a_member_knows_the_event_bus_address_of_every_other_member_before_it_first_sends_there()
+      throws Exception {
+    Vertx earlier = start(new DepartureAwareClusterManager(config()));
+    DepartureAwareClusterManager view = new DepartureAwareClusterManager(config());
+    start(view);
+    Vertx later = start(new DepartureAwareClusterManager(config()));
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> view.knowsNode(nodeOf(earlier))
+        && view.knowsNode(nodeOf(later)));
+    assertThat(view.knowsNode(view.getNodeId())).as("its own address is never asked for").isFalse();
+
+    done(later.close());
+    started.remove(later);
+    await().atMost(Duration.ofSeconds(30)).until(() -> !view.knowsNode(nodeOf(later)));
+    assertThat(view.knowsNode(nodeOf(earlier))).isTrue();
+  }
+
   private static String nodeOf(Vertx vertx) {
     return ((io.vertx.core.internal.VertxInternal) vertx).clusterManager().getNodeId();
   }
