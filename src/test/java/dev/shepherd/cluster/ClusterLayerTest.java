@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Within the cluster package, only {@code HazelcastMembership}, the configuration ({@code
- * ClusterSetup}) and the cluster manager it makes ({@code DepartureAwareClusterManager}), the
+ * ClusterSetup}) and the cluster manager it makes ({@code DepartureAwareClusterManager}, with the
+ * members' event-bus addresses it follows in vertx-hazelcast's map, {@code KnownNodeInfos}), the
  * guard of this node's consumers ({@code HazelcastRegistrationGuard}, loaded by name only on a
  * vertx-hazelcast cluster) and the leadership of highly available pools ({@code
  * HazelcastLeadership} and its store, {@code HaStore}, loaded only for a pool with {@code
@@ -28,6 +29,7 @@ class ClusterLayerTest {
         .and().haveNameNotMatching(
             "dev\\.shepherd\\.cluster\\.(setup\\.HazelcastMembership|setup\\.ClusterSetup"
                 + "|setup\\.HazelcastRegistrationGuard|setup\\.DepartureAwareClusterManager"
+                + "|setup\\.KnownNodeInfos"
                 + "|ha\\.HazelcastLeadership|ha\\.HaStore)(\\$.*)?")
         .should().dependOnClassesThat().resideInAnyPackage("com.hazelcast..",
             "io.vertx.spi.cluster.hazelcast..")
