@@ -131,6 +131,11 @@ public final class TermRunner implements Leadership.Candidate {
     site.serve(started, failure -> {
       if (failure == null) {
         LOG.info("pool {}: term {} serves", config.name(), term);
+      } else if (coordinator != started) {
+        // Stepped down (or stopped) while its addresses registered: the step down let go of
+        // it, and the registrations it cut short are why serving failed.
+        LOG.debug("pool {}: term {} given up before it served: {}", config.name(), term,
+            LogText.quote(String.valueOf(failure.getMessage())));
       } else {
         site.discard(started);
         failed(term, started, failure);

@@ -2,6 +2,8 @@ package dev.shepherd.runtime.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import dev.shepherd.LogCapture;
 import dev.shepherd.core.DurableImage;
 import dev.shepherd.core.HaStatus;
 import dev.shepherd.core.HostSettings;
@@ -119,6 +121,9 @@ class TermRunnerTest {
     final List<Runnable> closing = new ArrayList<>();
     boolean openFails;
     Throwable serveFails;
+    /** When set, serving completes only when the test runs {@link #serving}. */
+    boolean serveLater;
+    Consumer<Throwable> serving;
 
     @Override
     public Coordinator open(PoolConfig termConfig) {
@@ -135,7 +140,11 @@ class TermRunnerTest {
     @Override
     public void serve(Coordinator coordinator, Consumer<Throwable> done) {
       calls.add("serve " + coordinator.term() + " " + coordinator.state());
-      done.accept(serveFails);
+      if (serveLater) {
+        serving = done;
+      } else {
+        done.accept(serveFails);
+      }
     }
 
     @Override
@@ -242,5 +251,23 @@ class TermRunnerTest {
     assertThat(down.succeeded()).isTrue();
     assertThat(terms.stepDownAndWait("again", false).succeeded())
         .as("standing by, there is nothing to step down from").isTrue();
+  }
+
+  @Test
+  void A2_a_term_stepped_down_from_while_it_registers_its_addresses_is_not_discarded_again() {
+    site.serveLater = true;
+    terms.lead(4, NOTHING, 1_000);
+    Future<Void> down = terms.stepDownAndWait("this node stops", true);
+    site.closing.forEach(Runnable::run);
+
+    try (LogCapture log = LogCapture.start()) {
+      site.serving.accept(new IllegalStateException(
+          "Consumer unregistered before registration completed"));
+
+      assertThat(log.events()).noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.WARN));
+    }
+    assertThat(site.calls).containsExactly("open 4", "serve 4 RUNNING", "close 4");
+    assertThat(leadership.resigned).containsExactly(4L);
+    assertThat(down.succeeded()).isTrue();
   }
 }
