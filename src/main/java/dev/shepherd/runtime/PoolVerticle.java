@@ -12,6 +12,7 @@ import dev.shepherd.runtime.coordinator.HostedPool;
 import dev.shepherd.runtime.coordinator.PoolExtension;
 import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
+import dev.shepherd.runtime.ha.NetworkWarmUp;
 import dev.shepherd.runtime.observe.EventPublisher;
 import dev.shepherd.runtime.observe.PoolHistory;
 import dev.shepherd.runtime.observe.PoolLog;
@@ -212,7 +213,9 @@ public class PoolVerticle extends VerticleBase {
    * Once per Vert.x instance, on a worker thread, once this node takes part in a highly
    * available pool: a term's coordinator, observers and routes built and dropped, so that a
    * takeover does not build its first one on a cold JVM (28-98 ms in {@code HaBench} against 3
-   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent.
+   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent. And, on an event loop,
+   * one exchange over loopback ({@link NetworkWarmUp}): the takeover's first connections then
+   * run warm network code.
    */
   private void warmUpTerm() {
     if (vertx.sharedData().getLocalMap(WARMED_MAP).putIfAbsent("term", true) != null) {
@@ -226,6 +229,14 @@ public class PoolVerticle extends VerticleBase {
       return null;
     }, false).onFailure(e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}",
         config.name(), String.valueOf(e)));
+    // On a context of its own: the pool's stays free for the claims.
+    ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
+      long start = System.nanoTime();
+      NetworkWarmUp.run(vertx).onComplete(ar -> LOG.debug(
+          "pool {}: a takeover's network code warmed up in {} ms{}", config.name(),
+          (System.nanoTime() - start) / 1_000_000,
+          ar.succeeded() ? "" : " (failed: " + ar.cause() + ")"));
+    });
   }
 
   /**
