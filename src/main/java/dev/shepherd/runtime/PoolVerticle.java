@@ -10,7 +10,6 @@ import dev.shepherd.runtime.access.Standbys;
 import dev.shepherd.runtime.coordinator.Coordinator;
 import dev.shepherd.runtime.coordinator.HostedPool;
 import dev.shepherd.runtime.coordinator.PoolExtension;
-import dev.shepherd.runtime.coordinator.TakeoverRehearsal;
 import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.ha.NetworkWarmUp;
@@ -56,8 +55,6 @@ import org.slf4j.LoggerFactory;
 public class PoolVerticle extends VerticleBase {
   /** The local map that records a takeover's coordinator warmed up ({@link #warmUpTerm}). */
   private static final String WARMED_MAP = "shepherd.takeover.warmed";
-  /** The made-up jobs of a standby's rehearsed takeover ({@link #warmUpTerm}). */
-  static final int REHEARSED_JOBS = 5_000;
   private static final Logger LOG = LoggerFactory.getLogger(PoolVerticle.class);
   /** What this verticle changes in the configuration it parsed (see the constructor). */
   private final UnaryOperator<PoolConfig> adjust;
@@ -213,13 +210,10 @@ public class PoolVerticle extends VerticleBase {
   }
 
   /**
-   * Once per Vert.x instance, on a thread of its own, once this node takes part in a highly
+   * Once per Vert.x instance, on a worker thread, once this node takes part in a highly
    * available pool: a term's coordinator, observers and routes built and dropped, so that a
    * takeover does not build its first one on a cold JVM (28-98 ms in {@code HaBench} against 3
-   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent. Then a takeover
-   * rehearsed on ports of its own ({@link TakeoverRehearsal}: the real coordinator leads,
-   * recovers and answers {@value #REHEARSED_JOBS} made-up jobs on its real
-   * local slots, nothing leaving it), so that its first turns run warm. And, on an event loop,
+   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent. And, on an event loop,
    * one exchange over loopback ({@link NetworkWarmUp}): the takeover's first connections then
    * run warm network code.
    */
@@ -227,22 +221,14 @@ public class PoolVerticle extends VerticleBase {
     if (vertx.sharedData().getLocalMap(WARMED_MAP).putIfAbsent("term", true) != null) {
       return;
     }
-    // A thread of its own, not Vert.x's: it may outlive a Vert.x closed meanwhile, and has nothing
-    // to hand back.
-    Thread warming = new Thread(() -> {
+    vertx.executeBlocking(() -> {
       long start = System.nanoTime();
-      try {
-        build(config).endpoints().routes();
-        int answered = TakeoverRehearsal.run(config, REHEARSED_JOBS);
-        LOG.debug("pool {}: a takeover's coordinator built and rehearsed ({} jobs answered) in"
-            + " {} ms", config.name(), answered, (System.nanoTime() - start) / 1_000_000);
-      } catch (RuntimeException | AssertionError e) {
-        LOG.debug("pool {}: warming up a takeover's coordinator failed: {}", config.name(),
-            String.valueOf(e));
-      }
-    }, "shepherd-takeover-warm-up");
-    warming.setDaemon(true);
-    warming.start();
+      build(config).endpoints().routes();
+      LOG.debug("pool {}: a takeover's coordinator warmed up in {} ms", config.name(),
+          (System.nanoTime() - start) / 1_000_000);
+      return null;
+    }, false).onFailure(e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}",
+        config.name(), String.valueOf(e)));
     // On a context of its own: the pool's stays free for the claims.
     ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
       long start = System.nanoTime();
