@@ -13,6 +13,7 @@ import dev.shepherd.runtime.coordinator.PoolExtension;
 import dev.shepherd.runtime.coordinator.TermRunner;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.ha.NetworkWarmUp;
+import dev.shepherd.runtime.ha.WarmUpThread;
 import dev.shepherd.runtime.observe.EventPublisher;
 import dev.shepherd.runtime.observe.PoolHistory;
 import dev.shepherd.runtime.observe.PoolLog;
@@ -210,10 +211,10 @@ public class PoolVerticle extends VerticleBase {
   }
 
   /**
-   * Once per Vert.x instance, on a worker thread, once this node takes part in a highly
-   * available pool: a term's coordinator, observers and routes built and dropped, so that a
-   * takeover does not build its first one on a cold JVM (28-98 ms in {@code HaBench} against 3
-   * ms warm, docs/benchmarks.md). Nothing is registered, started or sent. And, on an event loop,
+   * Once per Vert.x instance, on a thread of its own ({@link WarmUpThread}), once this node takes
+   * part in a highly available pool: a term's coordinator, observers and routes built and
+   * dropped, so that a takeover does not build its first one on a cold JVM (28-98 ms in {@code
+   * HaBench} against 3 ms warm, docs/benchmarks.md). Nothing is registered, started or sent. And, on an event loop,
    * one exchange over loopback ({@link NetworkWarmUp}): the takeover's first connections then
    * run warm network code.
    */
@@ -221,14 +222,13 @@ public class PoolVerticle extends VerticleBase {
     if (vertx.sharedData().getLocalMap(WARMED_MAP).putIfAbsent("term", true) != null) {
       return;
     }
-    vertx.executeBlocking(() -> {
+    WarmUpThread.start("shepherd-coordinator-warm-up", () -> {
       long start = System.nanoTime();
       build(config).endpoints().routes();
       LOG.debug("pool {}: a takeover's coordinator warmed up in {} ms", config.name(),
           (System.nanoTime() - start) / 1_000_000);
-      return null;
-    }, false).onFailure(e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}",
-        config.name(), String.valueOf(e)));
+    }, e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}", config.name(),
+        String.valueOf(e)));
     // On a context of its own: the pool's stays free for the claims.
     ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
       long start = System.nanoTime();

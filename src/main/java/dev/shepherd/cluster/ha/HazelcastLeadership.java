@@ -14,6 +14,7 @@ import dev.shepherd.runtime.ha.JournalTrace;
 import dev.shepherd.core.ha.DurableLog;
 import dev.shepherd.runtime.ha.Leadership;
 import dev.shepherd.runtime.ha.RecoveryWarmUp;
+import dev.shepherd.runtime.ha.WarmUpThread;
 import dev.shepherd.runtime.ha.TakeoverClasses;
 import dev.shepherd.runtime.payload.LogText;
 import dev.shepherd.runtime.PoolConfig;
@@ -154,30 +155,29 @@ public final class HazelcastLeadership implements Leadership {
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
         + " to lead)", pool, node, quorum);
-    warmUp(context, config);
+    warmUp(config);
     timer = scheduler.every(RETRY_MS, this::tryClaim);
     tryClaim();
     return Future.succeededFuture();
   }
 
   /**
-   * Once per JVM, on a worker thread: the classes a takeover uses loaded ({@link
-   * TakeoverClasses}), and a takeover's reading of the log and the pool's recovery from it, run
-   * on a made-up one ({@link RecoveryWarmUp}), so that this node runs them compiled if it takes
-   * over.
+   * Once per JVM, on a thread of its own ({@link WarmUpThread}): the classes a takeover uses
+   * loaded ({@link TakeoverClasses}), and a takeover's reading of the log and the pool's recovery
+   * from it, run on a made-up one ({@link RecoveryWarmUp}), so that this node runs them compiled
+   * if it takes over.
    */
-  private static void warmUp(Context context, PoolConfig config) {
+  private static void warmUp(PoolConfig config) {
     if (!WARMED.compareAndSet(false, true)) {
       return;
     }
-    context.executeBlocking(() -> {
+    WarmUpThread.start("shepherd-takeover-warm-up", () -> {
       long start = System.nanoTime();
       int classes = TakeoverClasses.load(HazelcastLeadership.class.getClassLoader());
       RecoveryWarmUp.run(WARM_UP_ROUNDS, config.settings());
       LOG.debug("a takeover's classes ({}) loaded and its reading of the log warmed up in {} ms",
           classes, (System.nanoTime() - start) / 1_000_000);
-      return null;
-    }, false).onFailure(e -> LOG.warn("warming up a takeover's reading of the log failed: {}",
+    }, e -> LOG.warn("warming up a takeover's reading of the log failed: {}",
         LogText.quote(String.valueOf(e))));
   }
 
