@@ -214,9 +214,9 @@ public class PoolVerticle extends VerticleBase {
    * Once per Vert.x instance, on a thread of its own ({@link WarmUpThread}), once this node takes
    * part in a highly available pool: a term's coordinator, observers and routes built and
    * dropped, so that a takeover does not build its first one on a cold JVM (28-98 ms in {@code
-   * HaBench} against 3 ms warm, docs/benchmarks.md). Nothing is registered, started or sent. And, on an event loop,
-   * one exchange over loopback ({@link NetworkWarmUp}): the takeover's first connections then
-   * run warm network code.
+   * HaBench} against 3 ms warm, docs/benchmarks.md); nothing is registered, started or sent. And,
+   * on another such thread, one exchange over loopback on a Vert.x of its own ({@link
+   * NetworkWarmUp}): the takeover's first connections then run warm network code.
    */
   private void warmUpTerm() {
     if (vertx.sharedData().getLocalMap(WARMED_MAP).putIfAbsent("term", true) != null) {
@@ -229,14 +229,13 @@ public class PoolVerticle extends VerticleBase {
           (System.nanoTime() - start) / 1_000_000);
     }, e -> LOG.debug("pool {}: warming up a takeover's coordinator failed: {}", config.name(),
         String.valueOf(e)));
-    // On a context of its own: the pool's stays free for the claims.
-    ((VertxInternal) vertx).createEventLoopContext().runOnContext(v -> {
+    WarmUpThread.start("shepherd-network-warm-up", () -> {
       long start = System.nanoTime();
-      NetworkWarmUp.run(vertx).onComplete(ar -> LOG.debug(
-          "pool {}: a takeover's network code warmed up in {} ms{}", config.name(),
-          (System.nanoTime() - start) / 1_000_000,
-          ar.succeeded() ? "" : " (failed: " + ar.cause() + ")"));
-    });
+      NetworkWarmUp.runAlone();
+      LOG.debug("pool {}: a takeover's network code warmed up in {} ms", config.name(),
+          (System.nanoTime() - start) / 1_000_000);
+    }, e -> LOG.debug("pool {}: warming up a takeover's network code failed: {}", config.name(),
+        String.valueOf(e)));
   }
 
   /**

@@ -3,12 +3,17 @@ package dev.shepherd.runtime.ha;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One TCP exchange on loopback between a server and a client of this Vert.x, made while a node
@@ -20,12 +25,35 @@ import io.vertx.core.net.NetSocket;
  * adaptive allocator, creating its first chunk, initializes its JDK Flight Recorder event class,
  * which initializes the JVM's Flight Recorder metadata; the loop that connected to the submitter
  * loaded the client's classes. Here both happen on an ephemeral port of 127.0.0.1, at no cost to
- * anyone: the server echoes what the client writes, and both close.
+ * anyone: the server echoes what the client writes, and both close. A standby runs it on a
+ * Vert.x of its own ({@link #runAlone}), closed right after: the classes, the linked call sites
+ * and the Flight Recorder's metadata are the JVM's, and the node's own Vert.x, which may close
+ * at any time, never has a connection of this exchange to refuse.
  */
 public final class NetworkWarmUp {
   static final String PING = "shepherd warm-up";
 
   private NetworkWarmUp() {}
+
+  /**
+   * {@link #run} on a Vert.x of its own (one event loop, no file cache), closed once the exchange
+   * is over; blocks the calling thread, which must not be a Vert.x thread. The bytes echoed.
+   */
+  public static int runAlone() {
+    Vertx own = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
+        .setInternalBlockingPoolSize(1).setFileSystemOptions(new FileSystemOptions()
+            .setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
+    try {
+      return run(own).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during the loopback exchange", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the loopback exchange failed: " + e, e);
+    } finally {
+      own.close();
+    }
+  }
 
   /**
    * Listens on an ephemeral port of 127.0.0.1, connects to it, writes {@link #PING}, reads it

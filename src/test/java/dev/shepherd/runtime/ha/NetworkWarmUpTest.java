@@ -35,4 +35,9 @@ class NetworkWarmUpTest {
     assertThat(first.result()).isEqualTo(NetworkWarmUp.PING.length());
     assertThat(second.result()).isEqualTo(NetworkWarmUp.PING.length());
   }
+
+  @Test
+  void A3_a_standby_exchanges_on_a_vertx_of_its_own_which_it_closes() {
+    assertThat(NetworkWarmUp.runAlone()).isEqualTo(NetworkWarmUp.PING.length());
+  }
 }
