@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One TCP exchange on loopback between a server and a client of this Vert.x, made while a node
+ * One TCP exchange on loopback between a server and a client of one Vert.x, made while a node
  * stands by, so that a standby that takes over does not run Vert.x's and Netty's network code for
  * the first time then. A standby's event bus has often never accepted or opened a connection: the
  * first ones come with the takeover (a submitter's to the new leader, the leader's to the
