@@ -53,6 +53,16 @@ final class DeadLetters {
     kept.restore(entry.job(), entry);
   }
 
+  /**
+   * Evicts (and counts) the oldest entries beyond the limits, as a pool recovered under smaller
+   * ones must; returns their ids, oldest first.
+   */
+  List<String> trim() {
+    List<String> out = kept.trim();
+    evicted += out.size();
+    return out;
+  }
+
   void remove(String job) {
     kept.remove(job);
   }

@@ -45,6 +45,11 @@ final class KeptByAge<V> {
     remove(id);
     entries.put(id, entry);
     bytes += cost.applyAsLong(entry);
+    return trim();
+  }
+
+  /** Pushes out the oldest entries beyond the limits; returns their ids, oldest first. */
+  List<String> trim() {
     List<String> out = List.of();
     Iterator<Map.Entry<String, V>> oldest = entries.entrySet().iterator();
     while (entries.size() > limits.capacity() || bytes > limits.maxBytes()) {

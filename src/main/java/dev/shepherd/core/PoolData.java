@@ -238,7 +238,21 @@ final class PoolData implements SlotView {
     publish(new Notice.DeadLettered(job.id, entry.reason(),
         attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).worker(), job.attempts,
         dead.size()));
-    for (String id : evicted) {
+    evicted(evicted);
+  }
+
+  /**
+   * J5, J6 (docs/rules.md): a pool recovered under smaller limits than its predecessor kept
+   * (its configuration changed across the takeover) evicts the oldest dead letters and forgets
+   * the oldest outcomes beyond its own, recorded as if newer ones had pushed them out.
+   */
+  void trimRecovered() {
+    evicted(dead.trim());
+    recent.trim(settings.durable() ? forgetting : null);
+  }
+
+  private void evicted(List<String> ids) {
+    for (String id : ids) {
       record(new DurableRecord.DeadRemoved(id));
       publish(new Notice.DeadLetterRemoved(id, Notice.DeadLetterRemoval.EVICTED, dead.size()));
     }

@@ -56,6 +56,14 @@ final class RecentOutcomes {
    */
   void add(RecentOutcome entry, Consumer<String> forgotten) {
     append(entry);
+    trim(forgotten);
+  }
+
+  /**
+   * Forgets the oldest entries beyond the limits (after {@link #add}, or once a pool recovered
+   * under smaller ones); {@code forgotten}, when not null, hears the id of each, oldest first.
+   */
+  void trim(Consumer<String> forgotten) {
     while (count > limits.capacity() || bytes > limits.maxBytes()) {
       if (forgotten != null) {
         forgotten.accept(entries[head].job());

@@ -17,11 +17,12 @@ import java.util.Set;
  * are interrupted {@code WORKER_STOPPED}, exit {@code NODE_LOST}, and settled by P9 (RETRY: back
  * to the front in their original order, within {@code maxAttempts}; FAIL: answered; not a fault
  * of theirs, so they do not wait a retry delay, J3); waiting jobs wait on for their due time
- * (one already past runs at once); the dead-letter set and the recent outcomes are as they were;
- * generated ids continue past the recovered ones. The size of the pool's own slots a resize set
- * (F6) comes back too: slots it added are added first, and configured ones past it leave (their
- * keys and jobs move) once the jobs are back. The counters continue from the totals the
- * predecessor last wrote (T3).
+ * (one already past runs at once); the dead-letter set and the recent outcomes are as they were,
+ * the oldest pushed out beyond this pool's limits when those are smaller (J5, J6); generated ids
+ * continue past the recovered ones. The size of the pool's own slots a resize set (F6) comes back
+ * too: slots it added are added first, and configured ones past it leave (their keys and jobs
+ * move) once the jobs are back. The counters continue from the totals the predecessor last wrote
+ * (T3).
  */
 final class RecoveryFlow {
   private final PoolData d;
@@ -76,6 +77,7 @@ final class RecoveryFlow {
     image.recent().forEach(d.recent::restore);
     d.publish(new Notice.Recovered(d.settings.term(), image.term(), image.jobs().size(),
         interrupted.size()));
+    d.trimRecovered();
     for (Host host : lost) {
       d.publish(new Notice.HostChanged(host.id, host.node, HostState.LOST, cause));
       for (Slot slot : host.slots) {

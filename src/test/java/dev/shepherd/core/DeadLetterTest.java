@@ -169,6 +169,27 @@ class DeadLetterTest {
       next.created("w-0");
       assertThat(placed(next.replay("bad"))).containsExactly("bad@w-0");
     }
+
+    @Test
+    void J5_a_pool_recovered_under_a_smaller_set_evicts_its_oldest_and_counts_them() {
+      Fixture fx = Fixture.pool(1).jobs(RULES).durable().running();
+      for (String job : List.of("a", "b", "c")) {
+        poison(fx, job);
+      }
+      Fixture next = fx.takeOverAs(s -> s.withJobs(
+          s.jobs().withDeadLetter(new Retention(1, Long.MAX_VALUE), true)));
+      assertThat(next.pool.deadLetter("a")).isNull();
+      assertThat(next.pool.deadLetter("b")).isNull();
+      assertThat(next.pool.deadLetter("c")).isEqualTo(fx.pool.deadLetter("c"));
+      assertThat(Fixture.notices(next.recoveryEffects(), Notice.DeadLetterRemoved.class))
+          .containsExactly(
+              new Notice.DeadLetterRemoved("a", Notice.DeadLetterRemoval.EVICTED, 1),
+              new Notice.DeadLetterRemoved("b", Notice.DeadLetterRemoval.EVICTED, 1));
+      assertThat(next.records()).contains(new DurableRecord.DeadRemoved("a"),
+          new DurableRecord.DeadRemoved("b"));
+      assertThat(next.pool.counters().deadLetterEvicted()).isEqualTo(2);
+      next.checkInvariants();
+    }
   }
 
   @Nested
@@ -189,6 +210,33 @@ class DeadLetterTest {
       assertThat(answered.outcome()).isEqualTo(fx.terminal("a"));
       assertThat(answered.at()).isEqualTo(7);
       assertThat(fx.lookup("never")).isNull();
+    }
+
+    @Test
+    void J6_a_pool_recovered_remembering_fewer_outcomes_forgets_its_oldest() {
+      Fixture fx = Fixture.pool(1).jobs(RULES).durable().running();
+      for (String job : List.of("a", "b", "c")) {
+        fx.submit(job);
+        fx.complete(job);
+      }
+      Fixture next = fx.takeOverAs(s -> s.withJobs(
+          s.jobs().withRecentOutcomes(new Retention(2, Long.MAX_VALUE))));
+      assertThat(next.lookup("a")).isNull();
+      assertThat(next.lookup("b").state()).isEqualTo(JobView.JobState.ANSWERED);
+      assertThat(next.lookup("c").outcome()).isEqualTo(fx.terminal("c"));
+      assertThat(next.records()).containsExactly(new DurableRecord.Forgotten("a"));
+      next.checkInvariants();
+    }
+
+    @Test
+    void J6_a_pool_recovered_remembering_nothing_forgets_every_outcome() {
+      Fixture fx = Fixture.pool(1).jobs(RULES).durable().running();
+      fx.submit("a");
+      fx.complete("a");
+      Fixture next = fx.takeOverAs(s -> s.withJobs(s.jobs().withRecentOutcomes(Retention.NONE)));
+      assertThat(next.lookup("a")).isNull();
+      assertThat(next.records()).containsExactly(new DurableRecord.Forgotten("a"));
+      next.checkInvariants();
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,7 +50,13 @@ final class Fixture {
 
   /** The next term's pool, started, about to recover from {@code image}. */
   private Fixture(Fixture previous, DurableImage image) {
-    this.pool = Pool.create(previous.pool.settings().withTerm(previous.pool.settings().term() + 1));
+    this(previous, image, UnaryOperator.identity());
+  }
+
+  /** The same, its settings (of the next term) changed by {@code change}. */
+  private Fixture(Fixture previous, DurableImage image, UnaryOperator<PoolSettings> change) {
+    this.pool = Pool.create(change.apply(
+        previous.pool.settings().withTerm(previous.pool.settings().term() + 1)));
     this.checking = previous.checking;
     this.startEffects = pool.start();
     this.ledger = new Ledger(image);
@@ -591,6 +598,16 @@ final class Fixture {
       }
     }
     next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), totals, now));
+    return next;
+  }
+
+  /**
+   * {@link #takeOver()} by a pool configured differently: its settings are the next term's
+   * changed by {@code change}.
+   */
+  Fixture takeOverAs(UnaryOperator<PoolSettings> change) {
+    Fixture next = new Fixture(this, storedImage(), change);
+    next.recoveryEffects = next.apply(new PoolEvent.Recover(storedImage(), null, now));
     return next;
   }
 

@@ -185,7 +185,7 @@ final class PoolChecker implements SequenceRunner.Harness {
     PoolEvent.Recover event = new PoolEvent.Recover(journaled.image(), pool.counters(),
         journaled.now());
     List<String> bindingsBefore = bindings();
-    Pool next = Pool.create(settings.withTerm(settings.term() + 1));
+    Pool next = Pool.create(PoolScenarios.successor(settings));
     List<Effect> effects = new ArrayList<>(next.start());
     for (String worker : new ArrayList<>(running.keySet())) {
       interruptAssignments(worker);

@@ -90,7 +90,7 @@ class PoolDifferentialTest {
         // T3: the store keeps the totals of the last write, here those of the pool replaced.
         PoolEvent.Recover recover = (PoolEvent.Recover) event;
         event = new PoolEvent.Recover(recover.image(), core.counters(), recover.now());
-        PoolSettings next = core.settings().withTerm(core.settings().term() + 1);
+        PoolSettings next = PoolScenarios.successor(core.settings());
         core = Pool.create(next);
         model = new ReferencePool(next);
         started = start();

@@ -156,6 +156,30 @@ final class PoolScenarios {
         rnd.nextLong(), rnd.nextInt(3) == 0 ? 20 + rnd.nextInt(120) : 0);
   }
 
+  /**
+   * A3, J5, J6: the settings of the coordinator that replaces one running {@code s}: the next
+   * term, and dead-letter and recent-outcome bounds changed across the takeover, halved into an
+   * even term and grown into an odd one (what keeps nothing still keeps nothing), so recovered
+   * pools meet images holding more than they may keep.
+   */
+  static PoolSettings successor(PoolSettings s) {
+    long term = s.term() + 1;
+    boolean smaller = term % 2 == 0;
+    JobSettings jobs = s.jobs();
+    return s.withTerm(term).withJobs(jobs
+        .withDeadLetter(changed(jobs.deadLetter(), smaller), jobs.deadLetterFailed())
+        .withRecentOutcomes(changed(jobs.recentOutcomes(), smaller)));
+  }
+
+  private static Retention changed(Retention r, boolean smaller) {
+    if (r.capacity() == 0) {
+      return r;
+    }
+    long bytes = r.maxBytes() == Long.MAX_VALUE ? Long.MAX_VALUE
+        : smaller ? Math.max(1, r.maxBytes() / 2) : r.maxBytes() * 2;
+    return new Retention(smaller ? r.capacity() / 2 : r.capacity() * 2, bytes);
+  }
+
   /** Byte budgets from tight to none; idle-binding limits from forgetting at once to never. */
   private static PoolLimits limits(SplittableRandom rnd) {
     long bytes = rnd.nextInt(3) == 0 ? Long.MAX_VALUE : 1 + rnd.nextInt(60);

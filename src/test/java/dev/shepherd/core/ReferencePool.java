@@ -1386,10 +1386,29 @@ final class ReferencePool {
     out.add(new Effect.Publish(new Notice.DeadLettered(job.id, entry.reason(),
         job.history.isEmpty() ? null : job.history.get(job.history.size() - 1).worker(),
         job.attempts, deadLetters.size())));
-    for (String id : evicted) {
+    evicted(evicted);
+  }
+
+  private void evicted(List<String> ids) {
+    for (String id : ids) {
       record(new DurableRecord.DeadRemoved(id));
       out.add(new Effect.Publish(new Notice.DeadLetterRemoved(id,
           Notice.DeadLetterRemoval.EVICTED, deadLetters.size())));
+    }
+  }
+
+  /** J5, J6: recovered under smaller limits, the oldest beyond them go, recorded. */
+  private void trimRecovered() {
+    Retention dead = settings.jobs().deadLetter();
+    List<String> evicted = new ArrayList<>();
+    while (deadLetters.size() > dead.capacity() || deadBytes() > dead.maxBytes()) {
+      evicted.add(deadLetters.remove(0).job());
+      deadEvicted++;
+    }
+    evicted(evicted);
+    Retention kept = settings.jobs().recentOutcomes();
+    while (recent.size() > kept.capacity() || recentBytes() > kept.maxBytes()) {
+      record(new DurableRecord.Forgotten(recent.remove(0).job()));
     }
   }
 
@@ -2002,6 +2021,7 @@ final class ReferencePool {
     }
     out.add(new Effect.Publish(new Notice.Recovered(settings.term(), image.term(),
         image.jobs().size(), held.size())));
+    trimRecovered();
     for (RHost host : lost) {
       out.add(new Effect.Publish(new Notice.HostChanged(host.id, host.node, HostState.LOST,
           cause)));
