@@ -1,13 +1,16 @@
 package dev.shepherd.runtime.coordinator;
 
+import dev.shepherd.runtime.wire.OwnedJsonCodec;
 import dev.shepherd.runtime.wire.Replier;
 import dev.shepherd.runtime.wire.Sender;
 import io.vertx.core.Context;
 import io.vertx.core.ThreadingModel;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.impl.clustered.ClusteredMessage;
 import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,7 +32,8 @@ import java.util.function.Supplier;
  * thread (Vert.x's internal pool, on an ordered context of the pool's own), which also encodes
  * them. Written in the order given either way: a turn's only answer goes to the writer too while
  * earlier turns' are still being written there. Answers to requests from this JVM are written at
- * once: no connection is involved.
+ * once: no connection is involved; a JSON one goes with {@link OwnedJsonCodec}, which hands the
+ * answer built for it over instead of copying it whole again.
  */
 public final class WireReplies implements Replier {
   private final Executor later;
@@ -41,29 +45,44 @@ public final class WireReplies implements Replier {
   private final AtomicInteger writing = new AtomicInteger();
   private boolean scheduled;
   private Context writer;
+  private final DeliveryOptions owned;
 
   /**
    * Replies of a coordinator on {@code vertx}; {@code later} runs a task on the coordinator's
    * context after its current turn (the turn's end also calls {@link #flush}).
    */
   static WireReplies of(Vertx vertx, Executor later) {
-    if (vertx == null || !vertx.isClustered()) {
-      return new WireReplies(later, message -> false, () -> null);
+    if (vertx == null) {
+      return new WireReplies(later, message -> false, () -> null, null);
     }
-    return new WireReplies(later, WireReplies::fromWire, () -> writerContext(vertx));
+    DeliveryOptions owned = OwnedJsonCodec.registerOn(vertx.eventBus());
+    if (!vertx.isClustered()) {
+      return new WireReplies(later, message -> false, () -> null, owned);
+    }
+    return new WireReplies(later, WireReplies::fromWire, () -> writerContext(vertx), owned);
   }
 
-  WireReplies(Executor later, Predicate<Message<?>> fromWire, Supplier<Context> writerFactory) {
+  /**
+   * {@code owned} (null: none) sends a JSON reply in this JVM with {@link OwnedJsonCodec}: every
+   * answer's JSON is built for that answer alone.
+   */
+  WireReplies(Executor later, Predicate<Message<?>> fromWire, Supplier<Context> writerFactory,
+      DeliveryOptions owned) {
     this.later = later;
     this.fromWire = fromWire;
     this.writerFactory = writerFactory;
+    this.owned = owned;
   }
 
   /** Replies {@code body} to {@code request}: now, or at the turn's end if it came from the wire. */
   @Override
   public void reply(Message<?> request, Object body) {
     if (!fromWire.test(request)) {
-      request.reply(body);
+      if (owned != null && body instanceof JsonObject) {
+        request.reply(body, owned);
+      } else {
+        request.reply(body);
+      }
       return;
     }
     queue(() -> request.reply(body));

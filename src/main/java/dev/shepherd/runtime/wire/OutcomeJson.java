@@ -11,7 +11,6 @@ import dev.shepherd.runtime.payload.RawJson;
 import dev.shepherd.runtime.slot.ResultCheck;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
@@ -128,8 +127,22 @@ public final class OutcomeJson {
     throw new AssertionError("unhandled " + outcome);
   }
 
+  /** The outcome's {@code type}: its record's name in lower case, a constant per kind. */
   public static String type(Outcome outcome) {
-    return outcome.getClass().getSimpleName().toLowerCase(Locale.ROOT);
+    if (outcome instanceof Outcome.Completed) {
+      return "completed";
+    } else if (outcome instanceof Outcome.Accepted) {
+      return "accepted";
+    } else if (outcome instanceof Outcome.Failed) {
+      return "failed";
+    } else if (outcome instanceof Outcome.Interrupted) {
+      return "interrupted";
+    } else if (outcome instanceof Outcome.Rejected) {
+      return "rejected";
+    } else if (outcome instanceof Outcome.Cancelled) {
+      return "cancelled";
+    }
+    throw new AssertionError("unhandled " + outcome);
   }
 
   public static JsonObject encode(Interruption reason) {

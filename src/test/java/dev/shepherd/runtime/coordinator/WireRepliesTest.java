@@ -92,7 +92,7 @@ class WireRepliesTest {
     return new WireReplies(later::add, m -> ((Request) m).fromWire, () -> {
       writersMade++;
       return writer;
-    });
+    }, null);
   }
 
   @Test
@@ -157,7 +157,8 @@ class WireRepliesTest {
   @Test
   void a_turns_only_answer_waits_behind_earlier_turns_answers_still_being_written() throws Exception {
     Context writer = ((VertxInternal) vertx).createWorkerContext();
-    WireReplies replies = new WireReplies(later::add, m -> ((Request) m).fromWire, () -> writer);
+    WireReplies replies = new WireReplies(later::add, m -> ((Request) m).fromWire, () -> writer,
+        null);
     java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
     writer.runOnContext(v -> {
       try {

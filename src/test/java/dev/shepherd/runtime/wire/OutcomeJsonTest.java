@@ -92,4 +92,20 @@ class OutcomeJsonTest {
         .startsWith("RESULT_NOT_ENCODABLE: ").contains("no text");
     assertThat(answer.getString("worker")).isEqualTo("w-0");
   }
+
+  @Test
+  void every_outcome_is_typed_by_its_kinds_name_in_lower_case() {
+    java.util.List<Outcome> each = java.util.List.of(new Outcome.Accepted("j"),
+        new Outcome.Rejected("j", RejectionReason.BACKLOG_FULL, null, "full"),
+        new Outcome.Completed("j", 1, "w-0", 1),
+        new Outcome.Failed("j", new dev.shepherd.core.JobError(500, "m"), "w-0", 1),
+        new Outcome.Interrupted("j", null, 1, new Interruption.PoolStopped()),
+        new Outcome.Cancelled("j"));
+    assertThat(each).<Object>extracting(o -> o.getClass())
+        .containsExactlyInAnyOrder((Object[]) Outcome.class.getPermittedSubclasses());
+    for (Outcome outcome : each) {
+      assertThat(OutcomeJson.type(outcome))
+          .isEqualTo(outcome.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT));
+    }
+  }
 }
