@@ -16,8 +16,11 @@ final class FairRing {
   /** Virtual time one start costs a queue of weight 1. */
   static final long STRIDE = 1L << 32;
 
-  private static final Comparator<GroupQueue> ORDER =
-      Comparator.<GroupQueue>comparingLong(q -> q.pass).thenComparingLong(q -> q.seq);
+  /** By virtual time used, then age; written out, as it runs for nearly every job admitted. */
+  private static final Comparator<GroupQueue> ORDER = (a, b) -> {
+    int byPass = Long.compare(a.pass, b.pass);
+    return byPass != 0 ? byPass : Long.compare(a.seq, b.seq);
+  };
 
   private final TreeSet<GroupQueue> queues = new TreeSet<>(ORDER);
   /** The virtual time of the last start. */
