@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The coordinators running in this JVM, per Vert.x instance, so an in-JVM {@link PoolClient}, the
@@ -21,8 +22,18 @@ public final class LocalPools {
    * coordinator's, not the other way).
    */
   private static final Map<Coordinator, PoolHandle> HANDLES = new ConcurrentHashMap<>();
+  /**
+   * Moves on after every registration and unregistration, once the maps changed: a caller that
+   * read it before looking a pool up, and reads the same value again, may keep what it found.
+   */
+  private static final AtomicLong GENERATION = new AtomicLong();
 
   private LocalPools() {}
+
+  /** The registry's generation ({@link #GENERATION}). */
+  public static long generation() {
+    return GENERATION.get();
+  }
 
   public static void register(Vertx vertx, Coordinator coordinator) {
     Map<String, Coordinator> pools = POOLS.computeIfAbsent(vertx, v -> new ConcurrentHashMap<>());
@@ -31,6 +42,7 @@ public final class LocalPools {
           + "' is already deployed in this Vert.x instance");
     }
     HANDLES.put(coordinator, new LocalPoolHandle(coordinator));
+    GENERATION.incrementAndGet();
   }
 
   public static void unregister(Vertx vertx, Coordinator coordinator) {
@@ -43,6 +55,7 @@ public final class LocalPools {
         POOLS.remove(vertx, pools);
       }
     }
+    GENERATION.incrementAndGet();
   }
 
   /** The coordinator of {@code pool} in this Vert.x instance, or null. */
