@@ -1352,9 +1352,7 @@ final class ReferencePool {
     left(job);
     if (remembered != null) {
       recent.add(remembered);
-      while (recent.size() > limits.capacity() || recentBytes() > limits.maxBytes()) {
-        record(new DurableRecord.Forgotten(recent.remove(0).job()));
-      }
+      forgetBeyondBounds();
     }
   }
 
@@ -1377,11 +1375,7 @@ final class ReferencePool {
     deadLettered++;
     deadLetters.removeIf(d -> d.job().equals(job.id));
     deadLetters.add(entry);
-    List<String> evicted = new ArrayList<>();
-    while (deadLetters.size() > limits.capacity() || deadBytes() > limits.maxBytes()) {
-      evicted.add(deadLetters.remove(0).job());
-      deadEvicted++;
-    }
+    List<String> evicted = evictBeyondBounds();
     record(new DurableRecord.DeadLettered(entry));
     out.add(new Effect.Publish(new Notice.DeadLettered(job.id, entry.reason(),
         job.history.isEmpty() ? null : job.history.get(job.history.size() - 1).worker(),
@@ -1399,15 +1393,25 @@ final class ReferencePool {
 
   /** J5, J6: recovered under smaller limits, the oldest beyond them go, recorded. */
   private void trimRecovered() {
-    Retention dead = settings.jobs().deadLetter();
+    evicted(evictBeyondBounds());
+    forgetBeyondBounds();
+  }
+
+  /** J5: the oldest dead letters beyond the set's bounds leave, counted; their ids, oldest first. */
+  private List<String> evictBeyondBounds() {
+    Retention limits = settings.jobs().deadLetter();
     List<String> evicted = new ArrayList<>();
-    while (deadLetters.size() > dead.capacity() || deadBytes() > dead.maxBytes()) {
+    while (deadLetters.size() > limits.capacity() || deadBytes() > limits.maxBytes()) {
       evicted.add(deadLetters.remove(0).job());
       deadEvicted++;
     }
-    evicted(evicted);
-    Retention kept = settings.jobs().recentOutcomes();
-    while (recent.size() > kept.capacity() || recentBytes() > kept.maxBytes()) {
+    return evicted;
+  }
+
+  /** J6: the oldest outcomes beyond the bounds are forgotten, recorded. */
+  private void forgetBeyondBounds() {
+    Retention limits = settings.jobs().recentOutcomes();
+    while (recent.size() > limits.capacity() || recentBytes() > limits.maxBytes()) {
       record(new DurableRecord.Forgotten(recent.remove(0).job()));
     }
   }
