@@ -193,7 +193,7 @@ public class PoolVerticle extends VerticleBase {
   /** Builds what {@link #open} registers; from any thread, touching none of this verticle. */
   private TermParts build(PoolConfig poolConfig) {
     Coordinator opened = new Coordinator(vertx, context, poolConfig);
-    PoolHistory history = new PoolHistory(opened.clock()::wallMs);
+    PoolHistory history = new PoolHistory(opened::wallNow);
     EventPublisher publisher = new EventPublisher(opened, history);
     opened.observe(publisher);
     opened.observe(history);

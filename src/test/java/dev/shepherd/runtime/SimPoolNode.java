@@ -106,7 +106,7 @@ final class SimPoolNode extends SimNode {
     @Override
     public void serve(Coordinator c, Consumer<Throwable> done) {
       Map<String, Consumer<Message<Object>>> table =
-          new HashMap<>(new BusEndpoints(c, new PoolHistory(c.clock()::wallMs)).routes());
+          new HashMap<>(new BusEndpoints(c, new PoolHistory(c::wallNow)).routes());
       hosts = new PoolHostsRoutes(c, node -> true);
       table.putAll(hosts.routes());
       routes = table;

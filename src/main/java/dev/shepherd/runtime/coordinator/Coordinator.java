@@ -397,6 +397,15 @@ public final class Coordinator {
     return turnClock.now();
   }
 
+  /**
+   * Epoch milliseconds as the wall clock says, for what a person reads only (never a deadline):
+   * within a batch of the inbox, one reading shared by the batch. The coordinator's context (or
+   * the thread running its turn) only.
+   */
+  public long wallNow() {
+    return turnClock.wallNow();
+  }
+
   // ---- lifecycle ------------------------------------------------------------------------------
 
   /** Starts the pool: a turn of its own when callers run turns ({@link CallerRuns}). */

@@ -117,6 +117,9 @@ public final class PoolHistory implements PoolObserver {
   /** Per-second outcome counts in a ring: {@code counts[i]} belongs to second {@code seconds[i]}. */
   private final long[] seconds = new long[SECONDS];
   private final long[][] counts = new long[SECONDS][SERIES.length];
+  /** The last wall reading an outcome was counted at, and the slot of its second. */
+  private long lastWall = Long.MIN_VALUE;
+  private int lastAt;
   private final LongSupplier clock;
 
   public PoolHistory(LongSupplier clock) {
@@ -181,13 +184,18 @@ public final class PoolHistory implements PoolObserver {
     if (series < 0) {
       return;
     }
-    long second = Math.floorDiv(clock.getAsLong(), 1000);
-    int at = (int) Math.floorMod(second, (long) SECONDS);
-    if (seconds[at] != second) {
-      seconds[at] = second;
-      Arrays.fill(counts[at], 0);
+    long wall = clock.getAsLong();
+    if (wall != lastWall) {
+      // A new reading (the coordinator's is one per batch): its second's slot, cleared if reused.
+      lastWall = wall;
+      long second = Math.floorDiv(wall, 1000);
+      lastAt = (int) Math.floorMod(second, (long) SECONDS);
+      if (seconds[lastAt] != second) {
+        seconds[lastAt] = second;
+        Arrays.fill(counts[lastAt], 0);
+      }
     }
-    counts[at][series]++;
+    counts[lastAt][series]++;
   }
 
   /**

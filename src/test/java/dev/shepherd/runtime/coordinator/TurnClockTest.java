@@ -10,7 +10,9 @@ class TurnClockTest {
   /** A clock that moves only when told, and counts its reads. */
   private static final class Stepped implements RuntimeClock {
     long ms = 1_000;
+    long wall = 1_700_000_000_000L;
     int reads;
+    int wallReads;
 
     @Override
     public long monotonicMs() {
@@ -20,7 +22,8 @@ class TurnClockTest {
 
     @Override
     public long wallMs() {
-      return ms;
+      wallReads++;
+      return wall;
     }
 
     @Override
@@ -67,5 +70,36 @@ class TurnClockTest {
     assertThat(turn.fresh()).isEqualTo(1_000);
     clock.ms = 1_010;
     assertThat(turn.now()).isEqualTo(1_010);
+  }
+
+  @Test
+  void a_batch_reads_the_wall_clock_once_when_first_asked_and_shares_it() {
+    turn.start();
+    assertThat(clock.wallReads).isZero();
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_000L);
+    clock.wall += 40;
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_000L);
+    assertThat(clock.wallReads).isEqualTo(1);
+
+    turn.end();
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_040L);
+    clock.wall += 5;
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_045L);
+    assertThat(clock.wallReads).isEqualTo(3);
+  }
+
+  @Test
+  void the_next_batch_or_a_fresh_reading_reads_the_wall_clock_again() {
+    turn.start();
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_000L);
+    turn.end();
+    clock.wall += 7;
+    turn.start();
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_007L);
+
+    clock.wall += 3;
+    turn.fresh();
+    assertThat(turn.wallNow()).isEqualTo(1_700_000_000_010L);
+    assertThat(clock.wallReads).isEqualTo(3);
   }
 }
