@@ -42,6 +42,16 @@ public final class Job {
       }
 
       @Override
+      protected void heldAt(Job job, int at) {
+        job.heldAt = at;
+      }
+
+      @Override
+      protected int heldAt(Job job) {
+        return job.heldAt;
+      }
+
+      @Override
       protected void traced(Job job, Object trace) {
         job.trace = trace;
       }
@@ -80,6 +90,8 @@ public final class Job {
   /** Created on the first {@link #cancelled()} call; guarded by {@code this}. */
   private Promise<Void> cancellation;
   private Context context;
+  /** Where its incarnation holds it while it runs; the owner's context only. */
+  private int heldAt = -1;
   /** Its trace while tracing is on (T1 in docs/rules.md), else null; internal to the runtime. */
   private volatile Object trace;
   /** T2 (docs/rules.md): the last progress of an earlier attempt, or null. */
@@ -212,8 +224,13 @@ public final class Job {
     return cancellation.future();
   }
 
-  /** The incarnation's context, where {@link #cancelled()} calls back. */
-  synchronized void runsOn(Context ctx) {
+  /**
+   * The incarnation's context, where {@link #cancelled()} calls back. Set by the coordinator before
+   * it hands the job to that context, which publishes it to the handler and to any thread the
+   * handler passes the job to, so the write needs no lock of its own (a lock per job was the
+   * largest single cost of the coordinator's hand-over).
+   */
+  void runsOn(Context ctx) {
     this.context = ctx;
   }
 

@@ -93,9 +93,9 @@ final class SimDeployments implements Deployments {
         }
         switch (behaviour) {
           case CRASH -> crash(new StackOverflowError("in " + job.id()));
-          case FAIL -> owner.completed(this, List.of(new Completion(job.id(), job.assignment(),
+          case FAIL -> owner.completed(this, List.of(new Completion(job, job.assignment(),
               System.nanoTime(), null, new IllegalStateException("cannot do " + job.id()))));
-          default -> owner.completed(this, List.of(new Completion(job.id(), job.assignment(),
+          default -> owner.completed(this, List.of(new Completion(job, job.assignment(),
               System.nanoTime(), "result-" + job.id(), null)));
         }
       });
@@ -124,7 +124,7 @@ final class SimDeployments implements Deployments {
     public void cancel(long assignment) {}
 
     @Override
-    public void finishedOne(long assignment) {}
+    public void finishedOne(Job job) {}
 
     @Override
     public void whenIdle(Promise<Void> idle) {

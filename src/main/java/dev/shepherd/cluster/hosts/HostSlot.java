@@ -213,7 +213,7 @@ final class HostSlot implements IncarnationRunner.Port {
         host.report(report);
       }
       for (Incarnation.Completion c : done) {
-        incarnation.finishedOne(c.assignment());
+        incarnation.finishedOne(c.source());
       }
       if (incarnation == runner.current()) {
         running -= done.size();

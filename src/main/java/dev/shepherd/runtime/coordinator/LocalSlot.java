@@ -163,7 +163,7 @@ public final class LocalSlot implements SlotHandle, IncarnationRunner.Port {
     coordinator.execute(() -> {
       for (int i = 0; i < done.size(); i++) {
         Incarnation.Completion c = done.get(i);
-        incarnation.finishedOne(c.assignment());
+        incarnation.finishedOne(c.source());
         for (PoolObserver observer : coordinator.observers()) {
           observer.onRun(id, end - c.startNanos());
         }

@@ -23,8 +23,8 @@ public interface Incarnation {
   /** The job of {@code assignment} was cancelled while it ran here. */
   void cancel(long assignment);
 
-  /** The assignment {@code assignment} completed (its answer is on the way). */
-  void finishedOne(long assignment);
+  /** {@code job}, handed to it, completed (its answer is on the way). */
+  void finishedOne(Job job);
 
   /** Completes {@code idle} once it holds no assignment (or is stopped). */
   void whenIdle(Promise<Void> idle);
@@ -46,9 +46,16 @@ public interface Incarnation {
   /** What it deployed as, null until it did. */
   String deploymentId();
 
-  /** One finished assignment of {@code job}: its result, or the failure the handler returned. */
-  record Completion(String job, long assignment, long startNanos, Object result,
+  /**
+   * One finished assignment of {@code source}: its result, or the failure the handler returned.
+   */
+  record Completion(Job source, long assignment, long startNanos, Object result,
       Throwable failure) {
+
+    /** The job's id. */
+    public String job() {
+      return source.id();
+    }
 
     /**
      * The failure as the protocol carries it ({@link JobErrors}), or null when the job returned a

@@ -96,15 +96,8 @@ public final class IncarnationVerticle extends VerticleBase
   private volatile Future<Void> exitUndeploy;
   private volatile JobHandler handler;
   private String deploymentId;
-  /** Owner's context only: assignments handed over and not yet completed. */
-  private int inFlight;
-  /**
-   * Owner context only: the jobs handed over and not yet completed, by assignment. A chained map:
-   * assignments are consecutive numbers, which an open-addressing map with linear probing
-   * (Netty's LongObjectHashMap, tried) packs into one cluster that every removal walks.
-   */
-  private final java.util.Map<Long, Job> running = new java.util.HashMap<>();
-  private Promise<Void> idle;
+  /** Owner's context only: the jobs handed over and not yet completed. */
+  private final AssignedJobs assigned = new AssignedJobs();
   /** Incarnation context only: completions of the current turn. */
   private List<Incarnation.Completion> completions;
   /** Guards {@link #started} and {@link #crashBeforeStart}: a crash may come from any thread. */
@@ -205,9 +198,8 @@ public final class IncarnationVerticle extends VerticleBase
    */
   @Override
   public void deliver(Job job) {
-    inFlight++;
     JobControl.get().runsOn(job, context);
-    running.put(job.assignment(), job);
+    assigned.add(job);
     if (unordered) {
       context.executeBlocking(() -> {
         run(job, false);
@@ -279,7 +271,7 @@ public final class IncarnationVerticle extends VerticleBase
       if (crashed) {
         return;
       }
-      Incarnation.Completion completion = new Incarnation.Completion(job.id(), job.assignment(), start,
+      Incarnation.Completion completion = new Incarnation.Completion(job, job.assignment(), start,
           ar.succeeded() ? ar.result() : null, ar.failed() ? ar.cause() : null);
       if (onContext && Vertx.currentContext() == context) {
         batch(completion);
@@ -356,14 +348,12 @@ public final class IncarnationVerticle extends VerticleBase
   @Override
   public void stopBySlot() {
     moveTo(Life.STOPPED);
-    for (Job job : running.values()) {
+    for (Job job : assigned.all()) {
       if (JobControl.get().trace(job) instanceof AttemptSpan span) {
         span.interrupted("WORKER_STOPPED", null);
       }
     }
-    if (idle != null) {
-      idle.tryComplete();
-    }
+    assigned.released();
   }
 
   @Override
@@ -381,20 +371,16 @@ public final class IncarnationVerticle extends VerticleBase
     return exitUndeploy;
   }
 
-  /** Owner context: the assignment {@code assignment} completed (its answer is on the way). */
+  /** Owner context: {@code job}, handed over here, completed (its answer is on the way). */
   @Override
-  public void finishedOne(long assignment) {
-    running.remove(assignment);
-    inFlight--;
-    if (inFlight <= 0 && idle != null) {
-      idle.tryComplete();
-    }
+  public void finishedOne(Job job) {
+    assigned.remove(job);
   }
 
   /** Owner context: the job of {@code assignment} was cancelled while running. */
   @Override
   public void cancel(long assignment) {
-    Job job = running.get(assignment);
+    Job job = assigned.get(assignment);
     if (job != null) {
       JobControl.get().cancel(job);
     }
@@ -402,10 +388,7 @@ public final class IncarnationVerticle extends VerticleBase
 
   @Override
   public void whenIdle(Promise<Void> promise) {
-    idle = promise;
-    if (inFlight <= 0 || stoppedBySlot()) {
-      promise.tryComplete();
-    }
+    assigned.whenIdle(promise, stoppedBySlot());
   }
 
   // ---- WorkerContext --------------------------------------------------------------------------

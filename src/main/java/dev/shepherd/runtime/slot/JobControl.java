@@ -49,6 +49,12 @@ public abstract class JobControl {
    */
   protected abstract void traced(Job job, Object trace);
 
+  /** Remembers where its incarnation's {@link AssignedJobs} holds {@code job}. */
+  protected abstract void heldAt(Job job, int at);
+
+  /** Where its incarnation's {@link AssignedJobs} holds {@code job}; -1 before it was held. */
+  protected abstract int heldAt(Job job);
+
   /** The job's trace, or null (always, while tracing is off). */
   protected abstract Object trace(Job job);
 
