@@ -78,6 +78,8 @@ public final class HazelcastLeadership implements Leadership {
   private Scheduler scheduler;
   private String pool;
   private Candidate candidate;
+  /** The cluster's size last warned about by {@link #checkMajority}; 0 until one is. */
+  private int warnedAt;
   private HazelcastClusterManager manager;
   private HazelcastInstance hazelcast;
   private HaStore store;
@@ -133,7 +135,9 @@ public final class HazelcastLeadership implements Leadership {
     membershipRegistration = hazelcast.getCluster().addMembershipListener(
         new MembershipListener() {
           @Override
-          public void memberAdded(MembershipEvent event) {}
+          public void memberAdded(MembershipEvent event) {
+            context.runOnContext(v -> checkMajority());
+          }
 
           @Override
           public void memberRemoved(MembershipEvent event) {
@@ -155,6 +159,7 @@ public final class HazelcastLeadership implements Leadership {
     });
     LOG.info("pool {}: node {} stands by for leadership (high availability; {} members needed"
         + " to lead)", pool, node, quorum);
+    checkMajority();
     warmUp(config);
     timer = scheduler.every(RETRY_MS, this::tryClaim);
     tryClaim();
@@ -203,6 +208,16 @@ public final class HazelcastLeadership implements Leadership {
   }
 
   /** Members of the cluster as this one sees it; none once its Hazelcast has shut down. */
+  /** Warns once per size the cluster grows to while its majority is none ({@link MajorityCheck}). */
+  private void checkMajority() {
+    int members = members();
+    String warning = MajorityCheck.warning(members, quorum);
+    if (warning != null && members > warnedAt) {
+      warnedAt = members;
+      LOG.warn("pool {}: {}", pool, warning);
+    }
+  }
+
   private int members() {
     try {
       return manager.getNodes().size();
