@@ -81,11 +81,6 @@ class HaFailoverTest {
   @Test
   void A2_kill_STOP_of_the_active_coordinator_it_answers_nothing_once_a_newer_term_exists_and_after_the_merge_one_coordinator_serves()
       throws Exception {
-    // Five members (three nodes, the host, this JVM's member): three make a majority. With the
-    // default of two, a loaded machine's members that suspected one another split the four left
-    // after the pause two and two, and each side led the pool (seen: both claimed term 3, and the
-    // merge kept one side's store, losing the other's accepted jobs), as the guide warns.
-    cluster.majority(3);
     HaNodes ha = new HaNodes(cluster, 3, HaNodes.pool(2));
     // A worker host beside the nodes' own workers: where "assigns nothing" is checked. Started
     // after the nodes, so that the oldest member (Hazelcast's master) is a node, usually the
