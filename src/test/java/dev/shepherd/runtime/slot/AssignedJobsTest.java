@@ -17,12 +17,17 @@ class AssignedJobsTest {
     return new Job("job-" + assignment, "payload", 1, null, "w-0", 1, assignment);
   }
 
+  /** A job of {@code assignment}, handed over. */
+  private Job handed(long assignment) {
+    Job job = job(assignment);
+    assigned.add(job);
+    return job;
+  }
+
   @Test
   void a_held_job_is_found_by_its_assignment_until_it_completes() {
-    Job a = job(7);
-    Job b = job(8);
-    assigned.add(a);
-    assigned.add(b);
+    Job a = handed(7);
+    Job b = handed(8);
 
     assertThat(assigned.get(8)).isSameAs(b);
     assertThat(assigned.all()).containsExactlyInAnyOrder(a, b);
@@ -35,13 +40,10 @@ class AssignedJobsTest {
 
   @Test
   void a_completion_handed_back_twice_or_for_a_job_never_held_changes_nothing() {
-    Job a = job(1);
-    Job b = job(2);
-    assigned.add(a);
-    assigned.add(b);
+    Job a = handed(1);
+    Job b = handed(2);
     assigned.remove(a);
-    Job c = job(3);
-    assigned.add(c); // takes a's position
+    Job c = handed(3); // takes a's position
 
     assigned.remove(a);
     assigned.remove(job(4));
@@ -52,10 +54,8 @@ class AssignedJobsTest {
 
   @Test
   void whoever_waits_for_it_to_hold_none_is_answered_at_the_last_completion() {
-    Job a = job(1);
-    Job b = job(2);
-    assigned.add(a);
-    assigned.add(b);
+    Job a = handed(1);
+    Job b = handed(2);
     Promise<Void> idle = Promise.promise();
     assigned.whenIdle(idle, false);
 
@@ -71,7 +71,7 @@ class AssignedJobsTest {
     assigned.whenIdle(empty, false);
     assertThat(empty.future().succeeded()).isTrue();
 
-    assigned.add(job(1));
+    handed(1);
     Promise<Void> stopped = Promise.promise();
     assigned.whenIdle(stopped, true);
     assertThat(stopped.future().succeeded()).isTrue();
