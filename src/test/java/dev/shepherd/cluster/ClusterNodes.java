@@ -47,6 +47,8 @@ final class ClusterNodes implements AfterEachCallback {
   private final SplittableRandom random = new SplittableRandom();
   private final String clusterName = "shepherd-test-" + Long.toHexString(random.nextLong());
   private final int basePort = ClusterPorts.reserveBlock(LoopbackPorts.freeClusterBlock(random));
+  /** {@link #majority}, or 0: the shipped default. */
+  private int majority;
   private final List<ClusterNode> nodes = new ArrayList<>();
   private final List<Vertx> members = new ArrayList<>();
   private Path dir;
@@ -73,8 +75,23 @@ final class ClusterNodes implements AfterEachCallback {
 
   /** The same ports and members under another cluster name (a cluster that must stay apart). */
   Map<String, String> clusterEnv(String name) {
-    return Map.of(ClusterSettings.NAME, name, ClusterSettings.PORT, String.valueOf(basePort),
-        ClusterSettings.MEMBERS, "127.0.0.1", ClusterSettings.HOST, "127.0.0.1");
+    Map<String, String> env = new HashMap<>(Map.of(ClusterSettings.NAME, name,
+        ClusterSettings.PORT, String.valueOf(basePort), ClusterSettings.MEMBERS, "127.0.0.1",
+        ClusterSettings.HOST, "127.0.0.1"));
+    if (majority > 0) {
+      env.put(ClusterSettings.MAJORITY, String.valueOf(majority));
+    }
+    return Map.copyOf(env);
+  }
+
+  /**
+   * Every member this test starts or joins from now on counts {@code members} as a majority
+   * ({@code SHEPHERD_CLUSTER_MAJORITY}): for a cluster of more than three members, where the
+   * default of two is no majority (docs/high-availability.md). Call it before the first start.
+   */
+  ClusterNodes majority(int members) {
+    this.majority = members;
+    return this;
   }
 
   /** Starts a node of this test's cluster with {@code conf}. */

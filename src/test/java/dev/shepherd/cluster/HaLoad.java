@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -134,6 +135,30 @@ final class HaLoad {
     return arrivals.stream()
         .filter(a -> submittedAt.getOrDefault(a.outcome().getString("job"), -1L) >= since)
         .mapToLong(Arrival::at).min().orElse(-1);
+  }
+
+  /**
+   * Collects by lookup (J6 in docs/rules.md: {@code .job}) the outcome of each accepted job with
+   * no answer yet that the pool has answered, as a submitter does whose member was cut off from
+   * the cluster while the answer went out; each is recorded as an answer. Returns how many.
+   */
+  int collectAnswered() {
+    int collected = 0;
+    for (String job : waiting()) {
+      try {
+        JsonObject view = vertx.eventBus().<JsonObject>request(prefix + ".job",
+                new JsonObject().put("job", job), new DeliveryOptions().setSendTimeout(5_000))
+            .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).body();
+        JsonObject outcome = view.getJsonObject("outcome");
+        if ("ANSWERED".equals(view.getString("state")) && outcome != null) {
+          answers.computeIfAbsent(job, j -> new CopyOnWriteArrayList<>()).add(outcome);
+          collected++;
+        }
+      } catch (Exception e) {
+        // Not held (yet), or no answer now: the next round asks again.
+      }
+    }
+    return collected;
   }
 
   /** Accepted jobs with no answer yet. */

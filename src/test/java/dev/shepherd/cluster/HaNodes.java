@@ -112,6 +112,23 @@ final class HaNodes {
     return hazelcast.getCluster().getMembers().iterator().next().getAttribute("__vertx.nodeId");
   }
 
+  /** This JVM's Hazelcast member's identity, which a merge back into the cluster changes. */
+  String localMemberUuid() {
+    return ((HazelcastClusterManager) ((VertxInternal) member).clusterManager())
+        .getHazelcastInstance().getCluster().getLocalMember().getUuid().toString();
+  }
+
+  /** The highest term a node's output says it claimed ("claimed term N"), or 0. */
+  static long highestClaimedTerm(String output) {
+    java.util.regex.Matcher claimed =
+        java.util.regex.Pattern.compile("claimed term (\\d+)").matcher(output);
+    long highest = 0;
+    while (claimed.find()) {
+      highest = Math.max(highest, Long.parseLong(claimed.group(1)));
+    }
+    return highest;
+  }
+
   /** The node whose process logged {@code nodeId} when it stood by, or null. */
   ClusterNode byNodeId(String nodeId) {
     for (ClusterNode node : nodes) {
