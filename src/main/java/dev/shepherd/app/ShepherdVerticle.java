@@ -80,7 +80,7 @@ public final class ShepherdVerticle extends VerticleBase {
   private Future<?> serve(AppConfig config) {
     Future<PoolDirectory> pools = !vertx.isClustered()
         ? Future.succeededFuture(PoolDirectory.local(vertx))
-        : ClusterPoolDirectory.start(vertx).map(started -> {
+        : ClusterPoolDirectory.start(vertx, config.http().leaderWaitMs()).map(started -> {
           directory = started;
           return started;
         });

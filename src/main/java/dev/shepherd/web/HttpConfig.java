@@ -12,22 +12,29 @@ import java.util.Set;
  * where it binds (loopback unless told otherwise), which {@code Host} names it answers to, the
  * request body limit, how long a connection may sit idle or take to send a request's headers, an
  * optional bearer token required for state-changing requests (config {@code token}, or the
- * environment variable named by {@code tokenEnv}, default {@code SHEPHERD_TOKEN}), and which pool
- * addresses the SockJS event-bus bridge at {@code /eventbus} lets through ({@code bridge}).
+ * environment variable named by {@code tokenEnv}, default {@code SHEPHERD_TOKEN}), which pool
+ * addresses the SockJS event-bus bridge at {@code /eventbus} lets through ({@code bridge}), and how
+ * long a request to a highly available pool that no node leads waits for one before it is answered
+ * {@code 503 NO_LEADER} ({@code leaderWaitMs}).
  *
  * <p>{@code allowedHosts} lists extra {@code host} or {@code host:port} names besides the
  * defaults (see {@link AllowedHosts}); {@code "*"} answers to any {@code Host} and gives up the
  * protection against DNS rebinding.
  */
 public record HttpConfig(boolean enabled, String host, int port, int maxBodyBytes, String token,
-    Bridge bridge, List<String> allowedHosts, int idleTimeoutMs, int headerTimeoutMs) {
+    Bridge bridge, List<String> allowedHosts, int idleTimeoutMs, int headerTimeoutMs,
+    int leaderWaitMs) {
 
   /** The environment variable the token is read from unless {@code tokenEnv} names another. */
   public static final String DEFAULT_TOKEN_ENV = "SHEPHERD_TOKEN";
   public static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
   public static final int DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+  /** What a request waits for a leader of a highly available pool that none leads now. */
+  public static final int DEFAULT_LEADER_WAIT_MS =
+      (int) dev.shepherd.runtime.PoolClient.DEFAULT_LEADER_WAIT_MS;
   private static final List<String> FIELDS = List.of("allowedHosts", "bridge", "enabled",
-      "headerTimeoutMs", "host", "idleTimeoutMs", "maxBodyBytes", "port", "token", "tokenEnv");
+      "headerTimeoutMs", "host", "idleTimeoutMs", "leaderWaitMs", "maxBodyBytes", "port", "token",
+      "tokenEnv");
 
   public HttpConfig {
     allowedHosts = List.copyOf(allowedHosts);
@@ -41,7 +48,7 @@ public record HttpConfig(boolean enabled, String host, int port, int maxBodyByte
   /** Enabled, with default hosts and timeouts. */
   public HttpConfig(String host, int port, int maxBodyBytes, String token, Bridge bridge) {
     this(true, host, port, maxBodyBytes, token, bridge, List.of(), DEFAULT_IDLE_TIMEOUT_MS,
-        DEFAULT_HEADER_TIMEOUT_MS);
+        DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_LEADER_WAIT_MS);
   }
 
   /**
@@ -130,8 +137,9 @@ public record HttpConfig(boolean enabled, String host, int port, int maxBodyByte
     }
     int idle = integer(http, "idleTimeoutMs", DEFAULT_IDLE_TIMEOUT_MS, 100, 86_400_000);
     int headers = integer(http, "headerTimeoutMs", DEFAULT_HEADER_TIMEOUT_MS, 100, 86_400_000);
+    int leaderWait = integer(http, "leaderWaitMs", DEFAULT_LEADER_WAIT_MS, 1, 600_000);
     return new HttpConfig(on, host, port, maxBody, token, Bridge.parse(http.getValue("bridge")),
-        allowedHosts(http.getValue("allowedHosts")), idle, headers);
+        allowedHosts(http.getValue("allowedHosts")), idle, headers, leaderWait);
   }
 
   /** Each entry is checked here, so a typo stops start-up rather than refusing every request. */

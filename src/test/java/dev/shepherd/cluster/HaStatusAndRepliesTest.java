@@ -173,7 +173,8 @@ class HaStatusAndRepliesTest {
       throws Exception {
     int port = ClusterPorts.freeHttpPort();
     ClusterNode alone = cluster.start("alone", new JsonObject()
-        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port)
+            .put("leaderWaitMs", 1_500))
         .put("pools", new io.vertx.core.json.JsonArray().add(HaNodes.pool(1))));
     alone.awaitLine("Shepherd node ready", Duration.ofSeconds(120));
     assertThat(alone.output()).contains("stands by for leadership");
@@ -186,7 +187,8 @@ class HaStatusAndRepliesTest {
     assertThat(listed.getJsonArray("pools")).singleElement()
         .satisfies(pool -> assertThat(((JsonObject) pool).getString("unreachable"))
             .contains("no node leads it"));
-    // A submit waits for a leader for a while (none comes), then is told so; nothing is queued.
+    // A submit waits for a leader for a while (http.leaderWaitMs: none comes), then is told so;
+    // nothing is queued.
     for (String wait : new String[] {"true", "false"}) {
       HttpResponse<String> submit = http.send(HttpRequest.newBuilder(
               URI.create("http://127.0.0.1:" + port + "/api/pools/jobs/jobs?wait=" + wait))

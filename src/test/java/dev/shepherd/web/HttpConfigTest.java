@@ -26,6 +26,7 @@ class HttpConfigTest {
     assertThat(config.allowedHosts()).isEmpty();
     assertThat(config.idleTimeoutMs()).isEqualTo(60_000);
     assertThat(config.headerTimeoutMs()).isEqualTo(10_000);
+    assertThat(config.leaderWaitMs()).isEqualTo(10_000);
   }
 
   @Test
@@ -33,12 +34,13 @@ class HttpConfigTest {
     HttpConfig config = HttpConfig.parse(new JsonObject().put("enabled", false)
         .put("allowedHosts", new JsonArray().add("shepherd.example.com").add("10.0.0.5:8443")
             .add("[fe80::1]").add("::1"))
-        .put("idleTimeoutMs", 5000).put("headerTimeoutMs", 2000));
+        .put("idleTimeoutMs", 5000).put("headerTimeoutMs", 2000).put("leaderWaitMs", 1500));
     assertThat(config.enabled()).isFalse();
     assertThat(config.allowedHosts()).containsExactly("shepherd.example.com", "10.0.0.5:8443",
         "[fe80::1]", "::1");
     assertThat(config.idleTimeoutMs()).isEqualTo(5000);
     assertThat(config.headerTimeoutMs()).isEqualTo(2000);
+    assertThat(config.leaderWaitMs()).isEqualTo(1500);
     assertThat(HttpConfig.parse(new JsonObject().put("allowedHosts", new JsonArray().add("*")))
         .allowedHosts()).isEqualTo(List.of("*"));
   }
@@ -70,6 +72,12 @@ class HttpConfigTest {
         Arguments.of("idleTimeoutMs", 1.5, "http.idleTimeoutMs"),
         Arguments.of("headerTimeoutMs", 50, "http.headerTimeoutMs"),
         Arguments.of("headerTimeoutMs", true, "http.headerTimeoutMs"),
+        Arguments.of("leaderWaitMs", 0, "http.leaderWaitMs"),
+        Arguments.of("leaderWaitMs", -1000, "http.leaderWaitMs"),
+        Arguments.of("leaderWaitMs", 600_001, "http.leaderWaitMs"),
+        Arguments.of("leaderWaitMs", "10000", "http.leaderWaitMs"),
+        Arguments.of("leaderWaitMs", 2.5, "http.leaderWaitMs"),
+        Arguments.of("leaderWaitMs", new JsonObject(), "http.leaderWaitMs"),
         Arguments.of("timeoutMs", 1000, "http.timeoutMs"));
   }
 

@@ -59,6 +59,8 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   private final Vertx vertx;
   private final Context context;
+  /** How long a request to a highly available pool that no node leads waits for one. */
+  private final long leaderWaitMs;
   /** Silences are measured on the monotonic clock: a step of the wall clock expires nothing. */
   private final RuntimeClock clock;
   private final Scheduler scheduler;
@@ -81,9 +83,10 @@ public final class ClusterPoolDirectory implements PoolDirectory {
 
   private record Remote(Map<String, PoolHandle> byName, Map<String, PoolHandle> byPrefix) {}
 
-  private ClusterPoolDirectory(Vertx vertx, Context context) {
+  private ClusterPoolDirectory(Vertx vertx, Context context, long leaderWaitMs) {
     this.vertx = vertx;
     this.context = context;
+    this.leaderWaitMs = leaderWaitMs;
     RuntimeTime time = RuntimeTime.of(vertx);
     this.clock = time.clock();
     this.scheduler = time.scheduler(context);
@@ -96,11 +99,20 @@ public final class ClusterPoolDirectory implements PoolDirectory {
    * listens and has asked the coordinators to announce (their answers arrive shortly after).
    */
   public static Future<ClusterPoolDirectory> start(Vertx vertx) {
+    return start(vertx, PoolClient.DEFAULT_LEADER_WAIT_MS);
+  }
+
+  /**
+   * The same, with a request to a highly available pool that no node leads waiting up to {@code
+   * leaderWaitMs} for one before it is answered that none leads ({@code http.leaderWaitMs}).
+   */
+  public static Future<ClusterPoolDirectory> start(Vertx vertx, long leaderWaitMs) {
     if (!vertx.isClustered()) {
       return Future.failedFuture(new IllegalStateException(
           "a cluster directory needs a clustered Vert.x"));
     }
-    ClusterPoolDirectory directory = new ClusterPoolDirectory(vertx, vertx.getOrCreateContext());
+    ClusterPoolDirectory directory =
+        new ClusterPoolDirectory(vertx, vertx.getOrCreateContext(), leaderWaitMs);
     Promise<ClusterPoolDirectory> started = Promise.promise();
     directory.context.runOnContext(v -> directory.listen().map(directory).onComplete(started));
     return started.future();
@@ -194,7 +206,7 @@ public final class ClusterPoolDirectory implements PoolDirectory {
     }
     // Without a node, no node leads it now (it went, or none has announced it yet): a read that
     // the bus hands to the dead leader's lingering consumers is answered that none leads.
-    BusPoolHandle waiting = handle.awaitingLeader(PoolClient.DEFAULT_LEADER_WAIT_MS);
+    BusPoolHandle waiting = handle.awaitingLeader(leaderWaitMs);
     return at == null ? waiting.leaderless() : waiting;
   }
 
