@@ -39,8 +39,9 @@ import io.vertx.core.json.JsonObject;
  * job given no id then gets one from the client. Such a client holds a consumer: {@link #close()}
  * it when done. While no coordinator consumes the pool's address (a highly available pool between
  * leaders) a call over the bus of a clustered Vert.x is sent again for up to {@link
- * PoolClientOptions#leaderWaitMs()}, and a submit without admission is sent again with the same
- * job id ({@link ReplyAddress}).
+ * PoolClientOptions#leaderWaitMs()}, a submit without admission is sent again with the same job
+ * id, and one whose outcome has not arrived by its timeout is looked up once (J6) before it fails,
+ * so an outcome lost on its way still answers it ({@link ReplyAddress}).
  *
  * <pre>{@code
  * PoolClient jobs = PoolClient.create(vertx, "jobs");

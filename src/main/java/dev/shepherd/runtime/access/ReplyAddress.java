@@ -47,8 +47,10 @@ import org.slf4j.LoggerFactory;
  * comes after it finds nobody. A message there that is not a terminal outcome or a progress
  * report, or one for a job nobody waits for
  * (answered already, given up by timeout, or never this client's), is counted and ignored with
- * one debug line. Every submit waits for its timeout, then fails with a {@link ReplyException} of
- * type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
+ * one debug line. Every submit waits for its timeout; then the client asks the pool once where the
+ * job is (J6, {@code .job}), and an outcome the pool sent that never arrived (the submitter's
+ * member was cut off from the cluster meanwhile, say) answers it; otherwise it fails with a {@link
+ * ReplyException} of type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
  * eighth of the timeout (10 ms to 1 s), not by a timer per job: a timer set on the submitter's
  * context and cancelled from the address's would cost a wake-up of another thread per job.
  * Callbacks run on the submitter's context.
@@ -65,6 +67,8 @@ public final class ReplyAddress {
   static final int REGISTRATION_ATTEMPTS = 20;
   /** How long after a failed registration of the consumer it is tried again. */
   static final long REGISTRATION_RETRY_MS = 250;
+  /** How long the lookup at a submit's timeout waits for the pool's answer. */
+  static final long LOOKUP_AT_TIMEOUT_MS = 1_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplyAddress.class);
 
@@ -85,6 +89,8 @@ public final class ReplyAddress {
 
   /** A submit waiting for its outcome; whoever removes its map entry answers it. */
   private static final class Waiting {
+    /** The pool's addresses, where the lookup at the deadline goes. */
+    final Addresses addresses;
     final Handler<Outcome> onAnswer;
     final Handler<Throwable> onFailure;
     /** Hears the job's progress reports; null: none. */
@@ -97,9 +103,12 @@ public final class ReplyAddress {
     volatile boolean answered;
     /** {@link System#nanoTime()} at which the client stops waiting. */
     final long deadline;
+    /** The lookup at the deadline is under way (the sweep starts it once). */
+    volatile boolean lookingUp;
 
-    Waiting(Handler<Outcome> onAnswer, Handler<Throwable> onFailure,
+    Waiting(Addresses addresses, Handler<Outcome> onAnswer, Handler<Throwable> onFailure,
         Handler<JsonObject> onProgress, Context caller, long deadline) {
+      this.addresses = addresses;
       this.onAnswer = onAnswer;
       this.onFailure = onFailure;
       this.onProgress = onProgress;
@@ -165,7 +174,8 @@ public final class ReplyAddress {
   public void submit(Addresses addresses, Requests.Submit request, long leaderWaitMs,
       Handler<Outcome> onAnswer, Handler<Throwable> onFailure, Handler<JsonObject> onProgress) {
     String job = request.job() != null ? request.job() : idPrefix + generated.incrementAndGet();
-    Waiting entry = new Waiting(onAnswer, onFailure, onProgress, Vertx.currentContext(),
+    Waiting entry = new Waiting(addresses, onAnswer, onFailure, onProgress,
+        Vertx.currentContext(),
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
     if (closed) {
       onFailure.handle(closedError(job));
@@ -325,14 +335,33 @@ public final class ReplyAddress {
     }
   }
 
-  /** Fails every submit whose deadline has passed. */
+  /** Looks up, then answers or fails, every submit whose deadline has passed. */
   private void sweep() {
     long now = System.nanoTime();
     for (Map.Entry<String, Waiting> entry : waiting.entrySet()) {
-      if (now - entry.getValue().deadline >= 0) {
-        expire(entry.getKey(), entry.getValue());
+      Waiting waits = entry.getValue();
+      if (now - waits.deadline >= 0 && !waits.lookingUp) {
+        waits.lookingUp = true;
+        lookUpAtDeadline(entry.getKey(), waits);
       }
     }
+  }
+
+  /**
+   * At a submit's deadline: an outcome the pool sent that never arrived answers it ({@link
+   * SentOutcomes}); anything else ends it with the timeout.
+   */
+  private void lookUpAtDeadline(String job, Waiting entry) {
+    SentOutcomes.find(vertx, entry.addresses, job, Math.min(timeoutMs, LOOKUP_AT_TIMEOUT_MS))
+        .onComplete(ar -> {
+          if (ar.result() == null) {
+            expire(job, entry);
+          } else if (waiting.remove(job, entry)) {
+            LOG.debug("pool {}: the outcome of job {} never reached this client; its lookup at"
+                + " the deadline found it", LogText.quote(pool), LogText.quote(job));
+            answer(entry, ar.result());
+          }
+        });
   }
 
   private void answer(Waiting entry, Outcome outcome) {
