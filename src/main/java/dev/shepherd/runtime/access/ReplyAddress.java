@@ -45,15 +45,15 @@ import org.slf4j.LoggerFactory;
  * to the waiting submit's progress handler, if it gave one, on its context and in the order the
  * reports arrived, and never after the outcome: the answer removes the entry, so a report that
  * comes after it finds nobody. A message there that is not a terminal outcome or a progress
- * report, or one for a job nobody waits for
- * (answered already, given up by timeout, or never this client's), is counted and ignored with
- * one debug line. Every submit waits for its timeout; then the client asks the pool once where the
- * job is (J6, {@code .job}), and an outcome the pool sent that never arrived (the submitter's
- * member was cut off from the cluster meanwhile, say) answers it; otherwise it fails with a {@link
- * ReplyException} of type {@code TIMEOUT} and its id is forgotten. Deadlines are checked by one periodic sweep, every
- * eighth of the timeout (10 ms to 1 s), not by a timer per job: a timer set on the submitter's
- * context and cancelled from the address's would cost a wake-up of another thread per job.
- * Callbacks run on the submitter's context.
+ * report, or one for a job nobody waits for (answered already, given up by timeout, or never this
+ * client's), is counted and ignored with one debug line. Every submit waits for its timeout; then
+ * the client asks the pool once where the job is (J6, {@code .job}), and an outcome the pool sent
+ * that never arrived (the submitter's member was cut off from the cluster meanwhile, say) answers
+ * it; otherwise it fails with a {@link ReplyException} of type {@code TIMEOUT} and its id is
+ * forgotten. Deadlines are checked by one periodic sweep, every eighth of the timeout (10 ms to
+ * 1 s), not by a timer per job: a timer set on the submitter's context and cancelled from the
+ * address's would cost a wake-up of another thread per job. Callbacks run on the submitter's
+ * context.
  */
 public final class ReplyAddress {
   /** The prefix of every client's reply address. */

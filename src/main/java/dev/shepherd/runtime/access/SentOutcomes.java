@@ -1,9 +1,10 @@
 package dev.shepherd.runtime.access;
 
+import dev.shepherd.core.JobView;
 import dev.shepherd.core.Outcome;
 import dev.shepherd.runtime.wire.Addresses;
 import dev.shepherd.runtime.wire.BusWire;
-import dev.shepherd.runtime.wire.OutcomeJson;
+import dev.shepherd.runtime.wire.JobViewJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -11,8 +12,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The outcome a pool says it sent for a job (J6 in docs/rules.md: {@code .job}, the job's view
- * with state {@code ANSWERED} and its {@code outcome}), for a submitter whose copy never arrived
- * ({@link ReplyAddress}, at a submit's deadline).
+ * read as {@link BusPoolHandle}'s lookups read it, with state {@code ANSWERED} and its {@code
+ * outcome}), for a submitter whose copy never arrived ({@link ReplyAddress}, at a submit's
+ * deadline).
  */
 final class SentOutcomes {
   private SentOutcomes() {}
@@ -31,13 +33,13 @@ final class SentOutcomes {
 
   /** The terminal outcome in a lookup's answer, if the job was answered; else null. */
   static Outcome outcome(Object body) {
-    if (!(body instanceof JsonObject view) || !"ANSWERED".equals(view.getValue("state"))
-        || !(view.getValue("outcome") instanceof JsonObject json)) {
+    if (!(body instanceof JsonObject json)) {
       return null;
     }
     try {
-      Outcome outcome = OutcomeJson.decode(json);
-      return outcome instanceof Outcome.Accepted ? null : outcome;
+      JobView view = JobViewJson.decode(json);
+      return view.state() != JobView.JobState.ANSWERED
+          || view.outcome() instanceof Outcome.Accepted ? null : view.outcome();
     } catch (RuntimeException e) {
       return null;
     }
